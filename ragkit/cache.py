@@ -1,0 +1,90 @@
+"""A small persistent key-value cache in SQLite, for LLM completions and embeddings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def content_key(*parts: Any) -> str:
+    """A stable sha256 of JSON-serialisable parts."""
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _m001_initial(db: sqlite3.Connection) -> None:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS entries ("
+        " namespace TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
+        " created REAL DEFAULT (julianday('now')), PRIMARY KEY (namespace, key))"
+    )
+
+
+# Forward-only migrations: append, never edit.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial]
+
+
+class Cache:
+    """Namespaced key → bytes store. Safe to share across threads; ``path=None`` keeps it in memory."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL") if path else None
+            self._db.execute("CREATE TABLE IF NOT EXISTS _migrations (n INTEGER PRIMARY KEY)")
+            done = {row[0] for row in self._db.execute("SELECT n FROM _migrations")}
+            for n, migrate in enumerate(MIGRATIONS, 1):
+                if n not in done:
+                    migrate(self._db)
+                    self._db.execute("INSERT INTO _migrations (n) VALUES (?)", (n,))
+            self._db.commit()
+
+    def get(self, namespace: str, key: str) -> bytes | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT value FROM entries WHERE namespace=? AND key=?", (namespace, key)
+            ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def get_many(self, namespace: str, keys: list[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                batch = keys[i : i + 500]
+                marks = ",".join("?" * len(batch))
+                rows = self._db.execute(
+                    f"SELECT key, value FROM entries WHERE namespace=? AND key IN ({marks})",
+                    (namespace, *batch),
+                )
+                out.update({k: bytes(v) for k, v in rows})
+        return out
+
+    def put(self, namespace: str, key: str, value: bytes) -> None:
+        self.put_many(namespace, {key: value})
+
+    def put_many(self, namespace: str, items: dict[str, bytes]) -> None:
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO entries (namespace, key, value) VALUES (?, ?, ?)",
+                [(namespace, k, v) for k, v in items.items()],
+            )
+            self._db.commit()
+
+    def count(self, namespace: str) -> int:
+        with self._lock:
+            return int(
+                self._db.execute("SELECT COUNT(*) FROM entries WHERE namespace=?", (namespace,)).fetchone()[0]
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

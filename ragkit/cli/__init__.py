@@ -1,0 +1,83 @@
+"""The ``ragkit`` command line: one module per subcommand."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import click
+
+from .. import __version__
+from ..errors import RagkitError
+
+COMMANDS = {
+    # name: module (imported lazily, so that `ragkit --help` stays fast)
+    "doctor": "doctor",
+    "list": "list_cmd",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        module = COMMANDS.get(name)
+        if module is None:
+            return None
+        import importlib
+
+        mod = importlib.import_module(f"ragkit.cli.{module}")
+        return mod.command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RagkitError as exc:
+            if (ctx.obj or {}).get("debug"):
+                raise
+            raise OneLineError(str(exc)) from exc
+
+
+class OneLineError(click.ClickException):
+    """An expected failure: printed as one line, exit 1."""
+
+    def format_message(self) -> str:
+        return " ".join(self.message.split())
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ragkit")
+@click.option("--debug", is_flag=True, help="Show tracebacks for every error.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """ragkit: build test sets from your documents and measure your RAG system."""
+    ctx.obj = {"debug": debug}
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, format="%(levelname)s %(message)s")
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Console entry point: expected errors print one line (exit 1); Ctrl-C exits 130."""
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        code = cli.main(args=argv, prog_name="ragkit", standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
+        return code
+    except click.exceptions.Abort:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except RagkitError as exc:
+        if debug:
+            raise
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)

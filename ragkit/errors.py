@@ -1,0 +1,117 @@
+"""The one exception tree of ragkit.
+
+    RagkitError                      anything ragkit raises on purpose; the CLI prints its message, exit 1
+    ├── ConfigError                  a bad setting, option or argument value
+    ├── PluginError                  a plugin is badly shaped or registered twice
+    │   └── UnknownPluginError       no metric / generator of that name (with did-you-mean)
+    ├── CorpusError                  a document folder or file cannot be used (carries ``path``)
+    ├── GraphError                   a knowledge-graph file is corrupt or from a newer ragkit
+    ├── DataError                    a test set / answers / results file is malformed (carries ``where``)
+    │   └── MissingFieldError        samples lack fields that chosen metrics need
+    ├── JudgeError                   the LLM behind the Judge failed
+    │   ├── JudgeOutputError         invalid output after every re-ask (carries the raw output)
+    │   ├── JudgeTimeoutError        a call went past its timeout on every attempt
+    │   └── JudgeUnavailableError    the model cannot be reached or loaded (auth, network, missing package)
+    ├── TargetError                  the RAG system under test failed
+    └── RunError                     a run directory cannot be created, read or resumed
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class RagkitError(Exception):
+    """Base of every error that ragkit raises on purpose."""
+
+
+class ConfigError(RagkitError):
+    """A setting, option or argument has a bad value."""
+
+
+class PluginError(RagkitError):
+    """A plugin is badly shaped or registered twice under one name."""
+
+
+class UnknownPluginError(PluginError):
+    """No plugin of that kind has that name."""
+
+    def __init__(self, kind: str, name: str, available: list[str]) -> None:
+        import difflib
+
+        self.kind, self.name, self.available = kind, name, available
+        close = difflib.get_close_matches(name, available, n=3, cutoff=0.6)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        listing = ", ".join(available) if available else "(none)"
+        super().__init__(f"Unknown {kind} '{name}'.{hint} Available: {listing}")
+
+
+class CorpusError(RagkitError):
+    """A document folder or file cannot be used."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path, self.reason = str(path), reason
+        super().__init__(f"{path}: {reason}")
+
+
+class GraphError(RagkitError):
+    """A knowledge-graph file is corrupt, or was written by a newer ragkit."""
+
+
+class DataError(RagkitError):
+    """An input data file or object is malformed."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        self.where, self.reason = where, reason
+        super().__init__(f"{where}: {reason}")
+
+
+class MissingFieldError(DataError):
+    """Samples lack fields that the chosen metrics need."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        RagkitError.__init__(self, "; ".join(problems))
+        self.where, self.reason = "dataset", "; ".join(problems)
+
+
+class JudgeError(RagkitError):
+    """The LLM behind the Judge failed."""
+
+    def __init__(self, message: str, *, model: str = "", prompt_name: str = "", attempts: int = 0) -> None:
+        self.model, self.prompt_name, self.attempts = model, prompt_name, attempts
+        super().__init__(message)
+
+
+class JudgeOutputError(JudgeError):
+    """The model gave invalid output on every attempt."""
+
+    def __init__(
+        self, *, model: str, prompt_name: str, attempts: int, raw_output: str, errors: list[str]
+    ) -> None:
+        self.raw_output, self.errors = raw_output, errors
+        last = errors[-1] if errors else "invalid output"
+        snippet = raw_output[:200].replace("\n", " ")
+        super().__init__(
+            f"{model} gave invalid output for prompt '{prompt_name}' after {attempts} attempts: "
+            f"{last} (raw output starts: {snippet!r})",
+            model=model,
+            prompt_name=prompt_name,
+            attempts=attempts,
+        )
+
+
+class JudgeTimeoutError(JudgeError):
+    """A call timed out on every attempt."""
+
+
+class JudgeUnavailableError(JudgeError):
+    """The model cannot be reached, authenticated or loaded."""
+
+
+class TargetError(RagkitError):
+    """The RAG system under test failed."""
+
+
+class RunError(RagkitError):
+    """A run directory cannot be created, read or resumed."""

@@ -1,0 +1,73 @@
+"""Prompts as typed values: an instruction, an input model, an output model and examples."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+In = TypeVar("In", bound=BaseModel)
+Out = TypeVar("Out", bound=BaseModel)
+
+
+def render_fields(data: BaseModel) -> str:
+    """Render an input model as labelled sections, which small models read better than JSON."""
+    parts = []
+    for name, value in data.model_dump(mode="json").items():
+        parts.append(f"## {name}\n{_render_value(value)}")
+    return "\n\n".join(parts)
+
+
+def _render_value(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, str):
+        return value.strip() or "(empty)"
+    if isinstance(value, list):
+        if not value:
+            return "(empty list)"
+        return "\n".join(f"[{i}] {_render_value(v)}" for i, v in enumerate(value))
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Prompt(Generic[In, Out]):
+    """A typed prompt. ``render(data)`` gives chat messages; the Judge validates the reply as ``output``.
+
+    Examples:
+        >>> class Q(BaseModel): text: str
+        >>> class A(BaseModel): claims: list[str]
+        >>> SPLIT = Prompt("split", "Split the text into claims.", Q, A)
+    """
+
+    name: str
+    instruction: str
+    input: type[In]
+    output: type[Out]
+    examples: tuple[tuple[In, Out], ...] = field(default=())
+    max_tokens: int = 512
+    """Completion budget: bounds runaway outputs of small models."""
+
+    def schema(self) -> dict[str, Any]:
+        return self.output.model_json_schema()
+
+    def render(self, data: In) -> list[dict[str, str]]:
+        schema = json.dumps(self.schema(), ensure_ascii=False)
+        system = (
+            f"{self.instruction.strip()}\n\n"
+            "Reply with one JSON object only, no prose, matching this JSON schema:\n"
+            f"{schema}"
+        )
+        for i, (ex_in, ex_out) in enumerate(self.examples, 1):
+            system += (
+                f"\n\n--- Example {i} (illustration only; never copy its content) ---\n"
+                f"{render_fields(ex_in)}\n\n## reply\n{ex_out.model_dump_json()}"
+            )
+        return [
+            {"role": "system", "content": system},
+            {"role": "user", "content": render_fields(data)},
+        ]

@@ -1,0 +1,186 @@
+"""Registration of metrics and generators: decorators, lookup with did-you-mean, entry-point plugins."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import logging
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+
+from .errors import PluginError, UnknownPluginError
+from .types import EvalSample, PluginSpec, Score
+
+log = logging.getLogger("ragkit")
+
+Kind = Literal["metric", "generator"]
+_BUILTIN = {"metric": "ragkit.metrics", "generator": "ragkit.generators"}
+_GROUP = {"metric": "ragkit.metrics", "generator": "ragkit.generators"}
+
+
+@runtime_checkable
+class MetricFn(Protocol):
+    """What a metric factory returns: ``async score(sample, ctx) -> Score``."""
+
+    async def __call__(self, sample: EvalSample, ctx: Any) -> Score: ...
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A registered metric factory and what it declares."""
+
+    name: str
+    factory: Callable[..., MetricFn]
+    requires: tuple[str, ...]
+    """Sample fields it needs: ``test.reference_answer``, ``response.answer``, ``response.retrieved_contexts`` ..."""
+    range: tuple[float, float] = (0.0, 1.0)
+    higher_is_better: bool = True
+    needs_llm: bool = True
+    description: str = ""
+
+    def arguments(self) -> dict[str, Any]:
+        """The factory's keyword arguments and their defaults."""
+        return {
+            p.name: (None if p.default is inspect.Parameter.empty else p.default)
+            for p in inspect.signature(self.factory).parameters.values()
+        }
+
+
+@dataclass
+class _Registry:
+    items: dict[Kind, dict[str, Any]] = field(default_factory=lambda: {"metric": {}, "generator": {}})
+    loaded_builtins: set[str] = field(default_factory=set)
+    loaded_entry_points: set[str] = field(default_factory=set)
+
+    def add(self, kind: Kind, name: str, obj: Any) -> None:
+        current = self.items[kind].get(name)
+        if current is not None and _identity(current) != _identity(obj):
+            raise PluginError(f"two different {kind}s are registered as '{name}': {_identity(current)} "
+                              f"and {_identity(obj)}")
+        self.items[kind][name] = obj
+
+
+def _identity(obj: Any) -> str:
+    target = obj.factory if isinstance(obj, MetricInfo) else obj
+    return f"{target.__module__}.{target.__qualname__}"
+
+
+REGISTRY = _Registry()
+F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound=type)
+
+
+def metric(
+    *,
+    requires: tuple[str, ...] = (),
+    range: tuple[float, float] = (0.0, 1.0),  # noqa: A002  (the natural name)
+    higher_is_better: bool = True,
+    needs_llm: bool = True,
+    name: str | None = None,
+) -> Callable[[F], F]:
+    """Register a metric factory. The factory returns an ``async score(sample, ctx) -> Score``.
+
+    Every function the factory builds is tagged with ``.spec`` (name and the arguments used), which runs
+    record so that they can be reproduced.
+
+    Examples:
+        >>> @metric(requires=("response.answer",))
+        ... def answer_length(*, max_words: int = 100) -> MetricFn:
+        ...     async def score(sample, ctx):
+        ...         return Score(value=min(1.0, len(sample.response.answer.split()) / max_words))
+        ...     return score
+    """
+
+    def wrap(factory: F) -> F:
+        reg_name = name or factory.__name__
+        sig = inspect.signature(factory)
+
+        @functools.wraps(factory)
+        def build(*args: Any, **kwargs: Any) -> Any:
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            fn = factory(*args, **kwargs)
+            if not inspect.iscoroutinefunction(fn) and not inspect.iscoroutinefunction(type(fn).__call__):
+                raise PluginError(f"metric '{reg_name}' must return an async scoring function")
+            fn.spec = PluginSpec(name=reg_name, args=dict(bound.arguments))
+            fn.info = info
+            return fn
+
+        info = MetricInfo(
+            name=reg_name,
+            factory=build,
+            requires=tuple(requires),
+            range=range,
+            higher_is_better=higher_is_better,
+            needs_llm=needs_llm,
+            description=(inspect.getdoc(factory) or "").split("\n")[0],
+        )
+        REGISTRY.add("metric", reg_name, info)
+        return build  # type: ignore[return-value]
+
+    return wrap
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def generator(cls: C | None = None, *, name: str | None = None) -> Any:
+    """Register a generator class (usually a frozen dataclass with ``plan`` and async ``generate``)."""
+
+    def wrap(c: C) -> C:
+        for method in ("plan", "generate"):
+            if not callable(getattr(c, method, None)):
+                raise PluginError(f"generator {c.__qualname__} has no {method}() method")
+        if not inspect.iscoroutinefunction(c.generate):
+            raise PluginError(f"generator {c.__qualname__}.generate must be async")
+        reg_name = name or snake_case(c.__name__)
+        c.registry_name = reg_name  # type: ignore[attr-defined]
+        REGISTRY.add("generator", reg_name, c)
+        return c
+
+    return wrap(cls) if cls is not None else wrap
+
+
+def _load_builtins(kind: Kind) -> None:
+    if kind not in REGISTRY.loaded_builtins:
+        REGISTRY.loaded_builtins.add(kind)
+        importlib.import_module(_BUILTIN[kind])
+
+
+def _load_entry_points(kind: Kind) -> None:
+    from importlib.metadata import entry_points
+
+    allowed = {p.strip() for p in os.environ.get("RAGKIT_PLUGINS", "").split(",") if p.strip()}
+    for ep in entry_points(group=_GROUP[kind]):
+        key = f"{kind}:{ep.name}"
+        if key in REGISTRY.loaded_entry_points or (allowed and ep.name not in allowed):
+            continue
+        REGISTRY.loaded_entry_points.add(key)
+        try:
+            ep.load()
+        except Exception as exc:  # a broken plugin must not break the run
+            log.warning("plugin entry point '%s' (%s) failed to load: %s", ep.name, ep.value, exc)
+
+
+def available(kind: Kind, *, plugins: bool = True) -> dict[str, Any]:
+    """Every registered object of a kind, built-ins first, then entry-point plugins."""
+    _load_builtins(kind)
+    if plugins:
+        _load_entry_points(kind)
+    return dict(sorted(REGISTRY.items[kind].items()))
+
+
+def lookup(kind: Kind, name: str) -> Any:
+    """The registered object ``name`` of ``kind``; raises UnknownPluginError with suggestions."""
+    _load_builtins(kind)
+    if name not in REGISTRY.items[kind]:
+        _load_entry_points(kind)
+    try:
+        return REGISTRY.items[kind][name]
+    except KeyError:
+        raise UnknownPluginError(kind, name, sorted(REGISTRY.items[kind])) from None

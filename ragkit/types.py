@@ -1,0 +1,181 @@
+"""Pydantic models for everything ragkit stores or exchanges."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ElementKind = Literal["title", "heading", "paragraph", "list_item", "table", "code"]
+
+
+class Element(BaseModel):
+    """One typed block of a parsed document."""
+
+    kind: ElementKind
+    text: str
+    level: int | None = None
+    """Heading level (1 = top) for headings and titles."""
+    page: int | None = None
+
+
+class Document(BaseModel):
+    """A parsed source file."""
+
+    id: str
+    """Stable id: a hash of the file's path relative to the corpus root."""
+    path: str
+    """Path relative to the corpus root (absolute when parsed as a single file)."""
+    format: str
+    content_hash: str
+    language: str = "und"
+    title: str | None = None
+    elements: list[Element] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Chunk(BaseModel):
+    """A retrievable piece of a document; ``id`` is a hash of its content."""
+
+    id: str
+    doc_id: str
+    text: str
+    index: int
+    """Position of the chunk inside its document."""
+    heading_path: list[str] = Field(default_factory=list)
+    tokens: int = 0
+    language: str = "und"
+    page: int | None = None
+    source: str = ""
+
+
+class ContextRef(BaseModel):
+    """A context passage: the chunk it came from, its text and its source file."""
+
+    chunk_id: str | None = None
+    text: str
+    source: str | None = None
+    distractor: bool = False
+    """True for contexts added on purpose as noise (noisy_context samples)."""
+
+
+class PluginSpec(BaseModel):
+    """A plugin's registry name and the arguments it was built with."""
+
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Persona(BaseModel):
+    """Who asks the question."""
+
+    name: str
+    description: str
+
+
+class Scenario(BaseModel):
+    """What a generator plans to ask, before any LLM call. Generators subclass it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    generator: str
+    chunk_ids: list[str]
+    persona: Persona | None = None
+    style: str = "formal"
+    length: str = "medium"
+    language: str = "en"
+
+
+class TestSample(BaseModel):
+    """One question of a test set, with its reference answer and contexts."""
+
+    __test__ = False  # not a pytest class
+
+    id: str
+    question: str
+    reference_answer: str | None = None
+    reference_contexts: list[ContextRef] = Field(default_factory=list)
+    generator: PluginSpec | None = None
+    scenario: dict[str, Any] = Field(default_factory=dict)
+    persona: str | None = None
+    style: str | None = None
+    length: str | None = None
+    language: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class RagResponse(BaseModel):
+    """What the RAG system under test returned for one question."""
+
+    answer: str = ""
+    retrieved_contexts: list[ContextRef] = Field(default_factory=list)
+    latency_s: float | None = None
+    error: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("retrieved_contexts", mode="before")
+    @classmethod
+    def _strings_to_refs(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"text": v} if isinstance(v, str) else v for v in value]
+        return value
+
+
+class EvalSample(BaseModel):
+    """A test sample with the target's response: what metrics score."""
+
+    test: TestSample
+    response: RagResponse = Field(default_factory=RagResponse)
+
+    @property
+    def id(self) -> str:
+        return self.test.id
+
+
+class Score(BaseModel):
+    """One metric's verdict on one sample. ``None`` means unscorable, and then says why."""
+
+    value: float | None
+    explanation: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> Score:
+        if self.value is not None and not math.isfinite(self.value):
+            raise ValueError("score value must be finite; use None with an explanation")
+        if self.value is None and not self.explanation:
+            raise ValueError("a None score needs an explanation")
+        return self
+
+
+class StageUsage(BaseModel):
+    """LLM usage of one stage (``kg.enrich``, ``generate``, ``evaluate`` ...)."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    failures: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0
+
+    def add(self, other: StageUsage) -> None:
+        for name in type(self).model_fields:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+class Usage(BaseModel):
+    """LLM usage by stage."""
+
+    stages: dict[str, StageUsage] = Field(default_factory=dict)
+
+    def stage(self, name: str) -> StageUsage:
+        return self.stages.setdefault(name, StageUsage())
+
+    @property
+    def total(self) -> StageUsage:
+        out = StageUsage()
+        for s in self.stages.values():
+            out.add(s)
+        return out
