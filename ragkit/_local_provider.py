@@ -21,7 +21,7 @@ def _handler_class(litellm: Any) -> type:
             params: dict[str, Any] = dict(kwargs.get("optional_params") or {})
             settings = Settings.load()
             name = model.removeprefix("local/")
-            llm = LocalModel.get(name, cache_dir=settings.cache_dir, threads=settings.threads,
+            llm = LocalModel.get(name, model_dir=settings.model_dir, threads=settings.threads,
                                  context_size=settings.context_size)
             timeout = kwargs.get("timeout")
             out = llm.chat(

@@ -67,7 +67,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def model_path(name: str, cache_dir: Path) -> Path:
+def model_path(name: str, model_dir: Path) -> Path:
     """Path of a ready GGUF file for ``name``, assembling and verifying it on first use."""
     spec = MODELS.get(name)
     if spec is None:
@@ -78,7 +78,7 @@ def model_path(name: str, cache_dir: Path) -> Path:
         if not path.is_file():
             raise JudgeUnavailableError(f"{path} is missing: reinstall with {INSTALL_HINT}")
         return path
-    target = cache_dir / "models" / spec.file_name
+    target = model_dir / spec.file_name
     marker = target.with_suffix(".verified")
     if target.is_file() and marker.is_file() and marker.read_text().strip() == spec.sha256:
         return target
@@ -138,11 +138,11 @@ class LocalModel:
         self.lock = threading.Lock()
 
     @classmethod
-    def get(cls, name: str, *, cache_dir: Path, threads: int = 0, context_size: int = 8192) -> LocalModel:
+    def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192) -> LocalModel:
         with cls._instances_lock:
             model = cls._instances.get(name)
             if model is None:
-                path = model_path(name, cache_dir)
+                path = model_path(name, model_dir)
                 model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size)
             return model
 

@@ -27,6 +27,9 @@ class Settings(BaseModel):
     embeddings: str = DEFAULT_EMBEDDINGS
     """Embedding model: the embedded default, a sentence-transformers name or path, or ``litellm:<model>``."""
     cache_dir: Path = _default_cache_dir()
+    """LLM and embedding caches."""
+    model_dir: Path = _default_cache_dir() / "models"
+    """Where the embedded local model's weights are assembled (1.1 GB, once)."""
     concurrency: int = 4
     timeout: float = 180.0
     """Seconds per LLM call attempt."""

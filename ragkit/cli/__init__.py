@@ -13,8 +13,15 @@ from ..errors import RagkitError
 
 COMMANDS = {
     # name: module (imported lazily, so that `ragkit --help` stays fast)
+    "benchmark": "benchmark",
+    "compare": "compare",
     "doctor": "doctor",
+    "evaluate": "evaluate",
+    "generate": "generate",
+    "kg": "kg",
     "list": "list_cmd",
+    "report": "report",
+    "run": "run",
 }
 
 
@@ -30,7 +37,12 @@ class LazyGroup(click.Group):
             return None
         import importlib
 
-        mod = importlib.import_module(f"ragkit.cli.{module}")
+        try:
+            mod = importlib.import_module(f"ragkit.cli.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"ragkit.cli.{module}":
+                return None  # command not built yet
+            raise
         return mod.command
 
     def invoke(self, ctx: click.Context) -> Any:

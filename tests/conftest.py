@@ -1,0 +1,41 @@
+"""Shared fixtures. Unit tests use a fresh cache dir; live tests share one per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ragkit import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+CORPORA = REPO / "corpora"
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+                    request: pytest.FixtureRequest) -> None:
+    """Unit tests never read or write the user's cache; live tests share one session cache."""
+    if request.node.get_closest_marker("live"):
+        monkeypatch.setenv("RAGKIT_CACHE_DIR", str(_live_cache_dir(tmp_path_factory)))
+    else:
+        monkeypatch.setenv("RAGKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    for name in ("RAGKIT_MODEL", "RAGKIT_EMBEDDINGS", "RAGKIT_CONCURRENCY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+_LIVE: list[Path] = []
+
+
+def _live_cache_dir(factory: pytest.TempPathFactory) -> Path:
+    if not _LIVE:
+        _LIVE.append(Path(os.environ.get("RAGKIT_TEST_LIVE_CACHE") or factory.mktemp("live-cache")))
+    return _LIVE[0]
+
+
+@pytest.fixture
+def live_settings() -> Settings:
+    """Settings for live tests: the embedded default model and embeddings, the shared session cache."""
+    return Settings.load()
