@@ -1,0 +1,28 @@
+"""``ragkit compare RUN_A RUN_B [-o compare.html]``: is B better than A, per metric, beyond noise?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("run_a", type=click.Path(exists=True, file_okay=False))
+@click.argument("run_b", type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the comparison as HTML.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON to stdout.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+def command(run_a: str, run_b: str, output: str | None, as_json: bool, seed: int) -> None:
+    """Per-metric difference B − A on shared samples, with a paired bootstrap 95% CI and a verdict."""
+    from ..comparison import compare_runs, print_comparison, render_comparison
+    from ..results import RunDir
+
+    comparison = compare_runs(RunDir.open(run_a), RunDir.open(run_b), seed=seed)
+    print_comparison(comparison)
+    if output:
+        Path(output).write_text(render_comparison(comparison), encoding="utf-8")
+        click.echo(f"Comparison: {output}", err=True)
+    if as_json:
+        click.echo(json.dumps(comparison.model_dump(mode="json"), indent=2, ensure_ascii=False))
