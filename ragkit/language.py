@@ -1,0 +1,99 @@
+"""Language detection: a script heuristic for Chinese, Japanese and Korean, langdetect (seeded) otherwise.
+
+langdetect alone confuses CJK languages on short texts (Japanese written mostly in kanji reads as Chinese,
+traditional and simplified Chinese come back as ``zh-tw`` / ``zh-cn``), so CJK scripts are decided by counting
+characters: any kana means Japanese, Hangul means Korean, Han characters alone mean Chinese.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+UNDETERMINED = "und"
+
+_HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
+_KANA = r"\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+_HANGUL = r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+CJK_CHAR = re.compile(f"[{_HAN}{_KANA}{_HANGUL}]")
+"""One character of a CJK script (Han, kana or Hangul)."""
+_HAN_RE = re.compile(f"[{_HAN}]")
+_KANA_RE = re.compile(f"[{_KANA}]")
+_HANGUL_RE = re.compile(f"[{_HANGUL}]")
+_LETTER_RE = re.compile(r"[^\W\d_]")
+
+_LOCK = threading.Lock()
+_SAMPLE_CHARS = 4000
+
+
+def script_counts(text: str) -> dict[str, int]:
+    """Characters per script: ``han``, ``kana``, ``hangul`` and ``letters`` (every letter, CJK included)."""
+    return {
+        "han": len(_HAN_RE.findall(text)),
+        "kana": len(_KANA_RE.findall(text)),
+        "hangul": len(_HANGUL_RE.findall(text)),
+        "letters": len(_LETTER_RE.findall(text)),
+    }
+
+
+def cjk_language(text: str) -> str | None:
+    """``zh`` / ``ja`` / ``ko`` when CJK characters make up at least 30% of the letters, else None."""
+    c = script_counts(text)
+    cjk = c["han"] + c["kana"] + c["hangul"]
+    if cjk == 0 or cjk < 0.3 * max(1, c["letters"]):
+        return None
+    # Japanese mixes kana into nearly every sentence; a few kana in Chinese text are rare loan marks.
+    if c["kana"] >= max(2, 0.05 * cjk):
+        return "ja"
+    if c["hangul"] >= c["han"]:
+        return "ko"
+    return "zh"
+
+
+@lru_cache(maxsize=1)
+def _seeded() -> None:
+    from langdetect import DetectorFactory
+
+    DetectorFactory.seed = 0  # deterministic: langdetect samples n-grams at random
+
+
+def detect_language(text: str, *, default: str = UNDETERMINED) -> str:
+    """ISO 639-1 code of ``text`` (``en``, ``zh``, ``ja``, ``ko``, ``de`` ...), or ``default`` if unsure.
+
+    Examples:
+        >>> detect_language("青岚茶业成立于2008年。")
+        'zh'
+        >>> detect_language("The Kestrel K10 was launched in Chicago in 2019.")
+        'en'
+    """
+    sample = text[:_SAMPLE_CHARS]
+    cjk = cjk_language(sample)
+    if cjk is not None:
+        return cjk
+    if len(_LETTER_RE.findall(sample)) < 12:
+        return default
+    from langdetect import detect
+    from langdetect.lang_detect_exception import LangDetectException
+
+    _seeded()
+    try:
+        with _LOCK:  # langdetect keeps its profiles and random state in module globals
+            code: str = detect(sample)
+    except LangDetectException:
+        return default
+    return code.split("-")[0] if code.startswith("zh") else code
+
+
+LANGUAGE_NAMES = {
+    "en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "de": "German", "fr": "French",
+    "es": "Spanish", "it": "Italian", "pt": "Portuguese", "nl": "Dutch", "ru": "Russian", "pl": "Polish",
+    "sv": "Swedish", "da": "Danish", "no": "Norwegian", "fi": "Finnish", "tr": "Turkish", "ar": "Arabic",
+    "hi": "Hindi", "vi": "Vietnamese", "th": "Thai", "id": "Indonesian", "cs": "Czech", "el": "Greek",
+    "he": "Hebrew", "uk": "Ukrainian", "ro": "Romanian", "hu": "Hungarian",
+}
+
+
+def language_name(code: str) -> str:
+    """English name of a language code, for prompts ("write in Chinese"); the code itself if unknown."""
+    return LANGUAGE_NAMES.get(code, code if code != UNDETERMINED else "the language of the text")
