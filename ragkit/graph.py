@@ -54,6 +54,8 @@ class DocumentNode(BaseModel):
     themes: list[str] = Field(default_factory=list)
     summary_embedding: Vector | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    enrichment: str | None = None
+    """Which extractor wrote the summary and themes; None if none did."""
 
 
 class ChunkNode(BaseModel):
@@ -71,6 +73,8 @@ class ChunkNode(BaseModel):
     keyphrases: list[str] = Field(default_factory=list)
     entities: list[EntityMention] = Field(default_factory=list)
     embedding: Vector | None = None
+    enrichment: str | None = None
+    """Which extractor filled summary / keyphrases / entities (``llm:<model>:vN``, ``fast:vN``); None if none did."""
 
 
 class EntityNode(BaseModel):
