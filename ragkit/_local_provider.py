@@ -3,26 +3,48 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from .local_llm import LocalModel
 from .settings import Settings
 
+LOCAL_PARAM = "ragkit_local"
+"""Optional litellm parameter carrying ``model_dir`` / ``threads`` / ``context_size`` from the caller's settings."""
+
 
 def _handler_class(litellm: Any) -> type:
     from litellm import CustomLLM
-    from litellm.types.utils import Choices, Message, ModelResponse, Usage
+    from litellm.types.utils import ChoiceLogprobs, Choices, Message, ModelResponse, Usage
 
     class LocalProvider(CustomLLM):  # type: ignore[misc]
         """Answers ``local/<name>`` calls in-process with llama.cpp."""
 
         def completion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+            return self._complete(model, messages, kwargs, None)
+
+        async def acompletion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+            cancel = threading.Event()
+            try:
+                return await asyncio.to_thread(self._complete, model, messages, kwargs, cancel)
+            except asyncio.CancelledError:
+                cancel.set()  # the worker thread stops at its next token and frees the model
+                raise
+
+        def _complete(
+            self, model: str, messages: list[Any], kwargs: dict[str, Any], cancel: threading.Event | None
+        ) -> Any:
             params: dict[str, Any] = dict(kwargs.get("optional_params") or {})
-            settings = Settings.load()
-            name = model.removeprefix("local/")
-            llm = LocalModel.get(name, model_dir=settings.model_dir, threads=settings.threads,
-                                 context_size=settings.context_size)
+            local = params.get(LOCAL_PARAM) or {}
+            if local:
+                model_dir, threads, context_size = Path(local["model_dir"]), local["threads"], local["context_size"]
+            else:
+                settings = Settings.load()
+                model_dir, threads, context_size = settings.model_dir, settings.threads, settings.context_size
+            llm = LocalModel.get(model.removeprefix("local/"), model_dir=model_dir, threads=threads,
+                                 context_size=context_size)
             timeout = kwargs.get("timeout")
             out = llm.chat(
                 [{"role": m["role"], "content": m["content"]} for m in messages],
@@ -31,15 +53,18 @@ def _handler_class(litellm: Any) -> type:
                 response_format=params.get("response_format"),
                 timeout=float(timeout) if isinstance(timeout, int | float) else None,
                 logprobs=bool(params.get("logprobs")),
+                top_logprobs=int(params.get("top_logprobs") or 5),
+                cancel=cancel,
             )
             choice = out["choices"][0]
             response: ModelResponse = kwargs.get("model_response") or ModelResponse()
+            logprobs = choice.get("logprobs")
             response.choices = [
                 Choices(
                     index=0,
                     finish_reason=choice.get("finish_reason") or "stop",
                     message=Message(role="assistant", content=choice["message"].get("content") or ""),
-                    logprobs=choice.get("logprobs"),
+                    logprobs=ChoiceLogprobs(**logprobs) if logprobs else None,
                 )
             ]
             usage = out.get("usage") or {}
@@ -51,9 +76,6 @@ def _handler_class(litellm: Any) -> type:
             response.model = model
             response.created = int(time.time())
             return response
-
-        async def acompletion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
-            return await asyncio.to_thread(self.completion, model, messages, *args, **kwargs)
 
     return LocalProvider
 

@@ -36,10 +36,17 @@ class Cache:
         self.path = path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False)
+        self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, timeout=30)
         self._lock = threading.Lock()
         with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL") if path else None
+            if path:
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._migrate()
+
+    def _migrate(self) -> None:
+        """Apply the migrations this file has not seen yet, in one write transaction (safe across processes)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
             self._db.execute("CREATE TABLE IF NOT EXISTS _migrations (n INTEGER PRIMARY KEY)")
             done = {row[0] for row in self._db.execute("SELECT n FROM _migrations")}
             for n, migrate in enumerate(MIGRATIONS, 1):
@@ -47,6 +54,15 @@ class Cache:
                     migrate(self._db)
                     self._db.execute("INSERT INTO _migrations (n) VALUES (?)", (n,))
             self._db.commit()
+        except BaseException:
+            self._db.rollback()
+            raise
+
+    @property
+    def version(self) -> int:
+        """Number of migrations applied to this file."""
+        with self._lock:
+            return int(self._db.execute("SELECT COALESCE(MAX(n), 0) FROM _migrations").fetchone()[0])
 
     def get(self, namespace: str, key: str) -> bytes | None:
         with self._lock:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import threading
 import time
@@ -42,6 +43,16 @@ def _load_sentence_transformer(name: str) -> Any:
             raise JudgeUnavailableError(f"cannot load embedding model '{name}': {exc}") from exc
         _MODELS[name] = model
         return model
+
+
+def _run(coro: Any) -> Any:
+    """Run a coroutine to completion from sync code, also when an event loop is already running here."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 class Embeddings:
@@ -112,8 +123,7 @@ class Embeddings:
 
             rows: list[list[float]] = []
             for i in range(0, len(texts), self.batch_size):
-                rows += asyncio.run(litellm_embed(self.name.removeprefix("litellm:"),
-                                                  texts[i : i + self.batch_size]))
+                rows += _run(litellm_embed(self.name.removeprefix("litellm:"), texts[i : i + self.batch_size]))
             matrix = np.asarray(rows, dtype=np.float32)
         else:
             model = _load_sentence_transformer(self.name)

@@ -110,8 +110,52 @@ def model_path(name: str, model_dir: Path) -> Path:
     return target
 
 
-class _DeadlinePassed(Exception):
-    """Raised inside llama.cpp's sampling loop to stop a call that ran past its timeout."""
+class _TokenRecorder:
+    """A llama.cpp logits processor that counts sampled tokens and, when asked, records their logprobs.
+
+    It sees the model's raw next-token scores (before the JSON grammar masks them), so the recorded
+    probabilities are the model's own belief, not the grammar's. Exceptions raised here would be swallowed by
+    llama.cpp's C callback, so it never raises.
+    """
+
+    def __init__(self, llama: Any, top: int) -> None:
+        self.llama, self.top = llama, top
+        self.prompt_tokens: int | None = None
+        self.steps = 0
+        self.content: list[dict[str, Any]] = []
+        self._pending: tuple[Any, float, Any] | None = None
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        try:
+            if self.prompt_tokens is None:
+                self.prompt_tokens = len(input_ids)
+            elif self._pending is not None:
+                self._resolve(int(input_ids[-1]))
+            self.steps += 1
+            if self.top:
+                import numpy as np
+
+                x = np.asarray(scores, dtype=np.float64).copy()
+                peak = float(x.max())
+                lse = peak + float(np.log(np.exp(x - peak).sum()))
+                best = np.argpartition(-x, self.top)[: self.top]
+                self._pending = (x, lse, best[np.argsort(-x[best])])
+        except Exception as exc:  # pragma: no cover - never break generation over bookkeeping
+            log.debug("token recorder failed: %s", exc)
+            self.top = 0
+        return scores
+
+    def _entry(self, token: int, logprob: float) -> dict[str, Any]:
+        raw = bytes(self.llama.detokenize([token]))
+        return {"token": raw.decode("utf-8", errors="replace"), "logprob": logprob, "bytes": list(raw)}
+
+    def _resolve(self, chosen: int) -> None:
+        assert self._pending is not None
+        x, lse, best = self._pending
+        self._pending = None
+        entry = self._entry(chosen, float(x[chosen] - lse))
+        entry["top_logprobs"] = [self._entry(int(i), float(x[i] - lse)) for i in best]
+        self.content.append(entry)
 
 
 class LocalModel:
@@ -126,19 +170,24 @@ class LocalModel:
         except ImportError:
             raise JudgeUnavailableError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from None
         started = time.monotonic()
-        self.llama = Llama(
-            model_path=str(path),
-            n_ctx=context_size,
-            n_threads=threads or max(1, os.cpu_count() or 1),
-            n_batch=512,
-            verbose=False,
-            logits_all=False,
-        )
+        try:
+            self.llama = Llama(
+                model_path=str(path),
+                n_ctx=context_size,
+                n_threads=threads or max(1, os.cpu_count() or 1),
+                n_batch=512,
+                verbose=False,
+                logits_all=False,
+            )
+        except Exception as exc:
+            raise JudgeUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
+        self.path = path
         self.load_seconds = time.monotonic() - started
         self.lock = threading.Lock()
 
     @classmethod
     def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192) -> LocalModel:
+        """The process-wide instance of ``name`` (assembled, verified and loaded on first use)."""
         with cls._instances_lock:
             model = cls._instances.get(name)
             if model is None:
@@ -155,28 +204,58 @@ class LocalModel:
         response_format: dict[str, Any] | None = None,
         timeout: float | None = None,
         logprobs: bool = False,
+        top_logprobs: int = 5,
+        cancel: threading.Event | None = None,
     ) -> dict[str, Any]:
-        """An OpenAI-style chat completion dict. Stops with a timeout error past ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout if timeout else None
+        """An OpenAI-style chat completion dict.
 
-        def check_deadline(_input_ids: Any, scores: Any) -> Any:
-            if deadline is not None and time.monotonic() > deadline:
-                raise _DeadlinePassed
-            return scores
-
+        ``timeout`` counts from the moment this call gets the model (waiting for the lock is free); past it, or
+        once ``cancel`` is set, generation stops between two tokens with JudgeTimeoutError. With ``logprobs``,
+        the choice carries OpenAI-style ``logprobs.content`` (token, logprob, bytes, top_logprobs), taken from
+        the model's scores before the grammar constrains them.
+        """
         from llama_cpp import LogitsProcessorList
 
         with self.lock:
+            started = time.monotonic()
+            if cancel is not None and cancel.is_set():
+                raise JudgeTimeoutError("local model call was cancelled before it started")
+            recorder = _TokenRecorder(self.llama, max(1, top_logprobs) if logprobs else 0)
+            stream = self.llama.create_chat_completion(
+                messages=messages,  # type: ignore[arg-type]
+                max_tokens=max_tokens,
+                temperature=temperature,
+                response_format=response_format,  # type: ignore[arg-type]
+                logits_processor=LogitsProcessorList([recorder]),
+                stream=True,  # streamed so that a deadline or a cancellation can stop it between tokens
+            )
+            parts: list[str] = []
+            finish: str | None = None
             try:
-                out = self.llama.create_chat_completion(
-                    messages=messages,  # type: ignore[arg-type]
-                    max_tokens=max_tokens,
-                    temperature=temperature,
-                    response_format=response_format,  # type: ignore[arg-type]
-                    logits_processor=LogitsProcessorList([check_deadline]),
-                    logprobs=logprobs or None,
-                    top_logprobs=5 if logprobs else None,
-                )
-            except _DeadlinePassed:
-                raise JudgeTimeoutError(f"local model call passed its {timeout:.0f} s timeout") from None
-        return dict(out)  # type: ignore[arg-type]
+                for chunk in stream:  # type: ignore[union-attr]
+                    choice = chunk["choices"][0]
+                    parts.append(choice["delta"].get("content") or "")  # type: ignore[union-attr]
+                    finish = choice.get("finish_reason") or finish
+                    if cancel is not None and cancel.is_set():
+                        raise JudgeTimeoutError("local model call was cancelled")
+                    if timeout and time.monotonic() - started > timeout:
+                        raise JudgeTimeoutError(f"local model call passed its {timeout:g} s timeout")
+            finally:
+                stream.close()  # type: ignore[union-attr]
+        prompt_tokens = recorder.prompt_tokens or 0
+        completion_tokens = recorder.steps
+        choice_out: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": "".join(parts)},
+            "finish_reason": finish or "stop",
+            "logprobs": {"content": recorder.content} if logprobs else None,
+        }
+        return {
+            "object": "chat.completion",
+            "choices": [choice_out],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }

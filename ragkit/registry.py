@@ -97,6 +97,11 @@ def metric(
 
     def wrap(factory: F) -> F:
         reg_name = name or factory.__name__
+        if inspect.iscoroutinefunction(factory):
+            raise PluginError(
+                f"metric '{reg_name}' is an async function: @metric decorates a factory (a plain function) "
+                "that returns the async scoring function"
+            )
         sig = inspect.signature(factory)
 
         @functools.wraps(factory)

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from .errors import ConfigError
 
@@ -26,45 +26,51 @@ class Settings(BaseModel):
     """litellm model string of the Judge (``local/...`` runs in-process)."""
     embeddings: str = DEFAULT_EMBEDDINGS
     """Embedding model: the embedded default, a sentence-transformers name or path, or ``litellm:<model>``."""
-    cache_dir: Path = _default_cache_dir()
+    cache_dir: Path = Field(default_factory=_default_cache_dir)
     """LLM and embedding caches."""
-    model_dir: Path = _default_cache_dir() / "models"
+    model_dir: Path = Field(default_factory=lambda: _default_cache_dir() / "models")
     """Where the embedded local model's weights are assembled (1.1 GB, once)."""
-    concurrency: int = 4
-    timeout: float = 180.0
+    concurrency: int = Field(default=4, ge=1)
+    """LLM calls in flight at once (the embedded local model still runs one at a time)."""
+    timeout: float = Field(default=180.0, gt=0)
     """Seconds per LLM call attempt."""
-    max_retries: int = 4
+    max_retries: int = Field(default=4, ge=0)
     """Retries on rate limits, timeouts and transient server errors."""
-    max_reasks: int = 2
+    max_reasks: int = Field(default=2, ge=0)
     """Re-asks after invalid output, each carrying the validation error."""
-    temperature: float = 0.0
+    temperature: float = Field(default=0.0, ge=0)
     cache: bool = True
     """Persist LLM and embedding results on disk so that reruns are free."""
-    threads: int = 0
+    threads: int = Field(default=0, ge=0)
     """llama.cpp threads for local models (0 = one per core)."""
-    context_size: int = 8192
+    context_size: int = Field(default=8192, ge=512)
     """llama.cpp context window for local models."""
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:
         """Build settings from ``overrides`` (None values ignored), then env vars, then defaults."""
         values: dict[str, Any] = {}
+        source: dict[str, str] = {}
         for name in cls.model_fields:
             env = os.environ.get(f"RAGKIT_{name.upper()}")
             if env not in (None, ""):
                 values[name] = env
-        values.update({k: v for k, v in overrides.items() if v is not None})
+                source[name] = f"environment variable RAGKIT_{name.upper()}={env!r}"
+        for name, value in overrides.items():
+            if value is not None:
+                values[name] = value
+                source[name] = f"setting {name}={value!r}"
         unknown = set(values) - set(cls.model_fields)
         if unknown:
-            raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+            raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}; known: "
+                              + ", ".join(cls.model_fields))
         try:
             return cls.model_validate(values)
         except ValidationError as exc:
             err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"])
-            raise ConfigError(
-                f"bad value for setting '{field}' (RAGKIT_{field.upper()}): {err['msg']}"
-            ) from None
+            field = str(err["loc"][0]) if err["loc"] else ""
+            where = source.get(field, f"setting {field}")
+            raise ConfigError(f"bad value for {where}: {err['msg']}") from None
 
     @property
     def llm_cache_path(self) -> Path:

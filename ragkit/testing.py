@@ -5,7 +5,9 @@ Everything above the model call (rendering, validation, re-asks, retries, cache,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -14,25 +16,80 @@ from .cache import Cache
 from .llm import CallInfo, Judge
 from .settings import Settings
 
-Reply = str | BaseModel | dict[str, Any] | list[Any] | BaseException
+Token = tuple[str, float] | tuple[str, float, Sequence[tuple[str, float]]]
+"""A scripted token: (text, logprob) or (text, logprob, [(alternative, logprob), ...])."""
+
+
+@dataclass(frozen=True)
+class Delayed:
+    """A reply that arrives after ``seconds`` (litellm's ``mock_delay``): for timeout and concurrency tests."""
+
+    reply: Reply
+    seconds: float
+
+
+@dataclass(frozen=True)
+class WithLogprobs:
+    """A reply whose tokens carry log-probabilities (what ``Judge.structured_scored`` reads).
+
+    The token texts must spell the reply exactly.
+    """
+
+    reply: str | BaseModel | dict[str, Any]
+    tokens: Sequence[Token]
+
+    def response(self) -> dict[str, Any]:
+        text = _as_text(self.reply)
+        spelled = "".join(t[0] for t in self.tokens)
+        if spelled != text:
+            raise AssertionError(f"scripted tokens spell {spelled!r}, not the reply {text!r}")
+
+        def entry(token: str, logprob: float) -> dict[str, Any]:
+            return {"token": token, "logprob": logprob, "bytes": list(token.encode("utf-8"))}
+
+        content = []
+        for tok in self.tokens:
+            item = entry(tok[0], tok[1])
+            alternatives = tok[2] if len(tok) > 2 else ()  # type: ignore[misc]
+            item["top_logprobs"] = [entry(tok[0], tok[1])] + [entry(a, lp) for a, lp in alternatives]
+            content.append(item)
+        return {
+            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": {"content": content},
+                         "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": len(self.tokens),
+                      "total_tokens": 10 + len(self.tokens)},
+        }
+
+
+Reply = str | BaseModel | dict[str, Any] | list[Any] | BaseException | Delayed | WithLogprobs
 Responder = Callable[[CallInfo], Reply]
 
 
-def _as_mock(reply: Reply) -> Any:
-    if isinstance(reply, BaseException | str):
+def _as_text(reply: str | BaseModel | dict[str, Any] | list[Any]) -> str:
+    if isinstance(reply, str):
         return reply
     if isinstance(reply, BaseModel):
         return reply.model_dump_json()
-    import json
-
     return json.dumps(reply, ensure_ascii=False)
+
+
+def _as_params(reply: Reply) -> dict[str, Any]:
+    if isinstance(reply, Delayed):
+        return {**_as_params(reply.reply), "mock_delay": reply.seconds}
+    if isinstance(reply, WithLogprobs):
+        return {"mock_response": reply.response()}
+    if isinstance(reply, BaseException):
+        return {"mock_response": reply}
+    return {"mock_response": _as_text(reply)}
 
 
 class ScriptedJudge(Judge):
     """A Judge whose model replies come from a script.
 
-    ``script`` is either a list of replies used in order (a reply may be an exception instance, which the
-    model call then raises), or a function of the call (prompt name, input data, messages) returning one.
+    ``script`` is either a list of replies used in order, or a function of the call (prompt name, input data,
+    messages, attempt) returning one. A reply is a model object, a dict, a string (sent as is, so invalid JSON
+    can be scripted), an exception instance (the model call raises it: retries), ``Delayed(reply, seconds)``
+    or ``WithLogprobs(reply, tokens)``. Each model call attempt, retries included, takes one reply.
 
     Examples:
         >>> judge = ScriptedJudge([Claims(claims=["Paris is in France."])])
@@ -56,13 +113,13 @@ class ScriptedJudge(Judge):
     def _hook_params(self, info: CallInfo) -> dict[str, Any]:
         self.calls.append(info)
         if self._responder is not None:
-            return {"mock_response": _as_mock(self._responder(info))}
+            return _as_params(self._responder(info))
         if not self._queue:
             raise AssertionError(
                 f"ScriptedJudge called more often than scripted ({len(self.calls)} calls; "
                 f"this one for prompt '{info.prompt_name}')"
             )
-        return {"mock_response": _as_mock(self._queue.pop(0))}
+        return _as_params(self._queue.pop(0))
 
     def calls_for(self, prompt_name: str) -> list[CallInfo]:
         """The calls made for one prompt."""

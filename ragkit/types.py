@@ -153,8 +153,14 @@ class StageUsage(BaseModel):
     """LLM usage of one stage (``kg.enrich``, ``generate``, ``evaluate`` ...)."""
 
     calls: int = 0
+    """Model calls that returned (cache hits not included)."""
     cache_hits: int = 0
     failures: int = 0
+    """Judge calls that ended in a JudgeError (after every retry and re-ask)."""
+    retries: int = 0
+    """Attempts repeated after a transient error (rate limit, timeout, 5xx, connection)."""
+    reasks: int = 0
+    """Re-asks after invalid or schema-violating output."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
