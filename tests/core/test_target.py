@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import litellm
 import pytest
 
 from ragkit.baseline import BM25, BaselineRag, tokenize
@@ -26,7 +25,7 @@ from ragkit.target import (
     to_response,
 )
 from ragkit.testing import ScriptedJudge
-from ragkit.types import RagResponse, TestSample
+from ragkit.types import TestSample
 
 Q = TestSample(id="q-1", question="Where is the Porto plant?")
 
@@ -310,7 +309,10 @@ async def test_baseline_chinese_question_retrieves_chinese_chunk() -> None:
 
 
 async def test_baseline_judge_failure_is_recorded() -> None:
-    judge = ScriptedJudge([litellm.AuthenticationError("bad key", llm_provider="openai", model="x")])
+    def fail(call):
+        return RuntimeError("model exploded")
+
+    judge = ScriptedJudge(fail)  # every attempt fails: the Judge gives up with a JudgeError
     r = await BaselineRag(tiny_graph(), judge).answer(Q)
     assert r.answer == "" and "baseline answer failed" in (r.error or "") and r.retrieved_contexts
 
@@ -327,4 +329,3 @@ async def test_baseline_embedding_retrieval() -> None:
 def test_make_target_baseline_needs_graph() -> None:
     with pytest.raises(ConfigError, match="baseline"):
         make_target("baseline")
-    assert isinstance(RagResponse(), RagResponse)
