@@ -260,6 +260,45 @@ def _context_html(rank: int, ctx: ContextRef, ref_ids: set[str], view: ClaimView
             f'<div class="body">{esc(ctx.text)}</div>{claims}</div>')
 
 
+def _ranks(ranks: list[int]) -> str:
+    return ", ".join(f"#{r + 1}" for r in ranks)
+
+
+def _claims_html(view: ClaimView) -> str:
+    """Answer claims (unsupported ones highlighted) and reference claims (missing ones marked)."""
+    out = []
+    if view.answer_claims:
+        items = []
+        for c in view.answer_claims:
+            tags = []
+            if c.supported_by:
+                tags.append(f'<span class="tag ok">supported by {_ranks(c.supported_by)}</span>')
+            elif c.checked:
+                tags.append('<span class="tag bad">no context supports it</span>')
+            if c.contradicted_by:
+                tags.append(f'<span class="tag bad">contradicted by {_ranks(c.contradicted_by)}</span>')
+            if c.cross:
+                tags.append(f'<span class="tag">reference: {esc(c.cross)}</span>')
+            cls = ' class="unsupported"' if c.checked and not c.supported_by else ""
+            items.append(f"<li{cls}>{esc(c.text)} {''.join(tags)}</li>")
+        n_bad = sum(1 for c in view.answer_claims if c.checked and not c.supported_by)
+        note = f" ({n_bad} unsupported)" if n_bad else ""
+        out.append(f'<h3>Answer claims{note}</h3><ul class="claims">{"".join(items)}</ul>')
+    if view.reference_claims:
+        items = []
+        for c in view.reference_claims:
+            tags = []
+            if c.supported_by:
+                tags.append(f'<span class="tag ok">retrieved in {_ranks(c.supported_by)}</span>')
+            elif c.checked:
+                tags.append('<span class="tag bad">missing from the contexts</span>')
+            if c.cross:
+                tags.append(f'<span class="tag">answer: {esc(c.cross)}</span>')
+            items.append(f"<li>{esc(c.text)} {''.join(tags)}</li>")
+        out.append(f'<h3>Reference claims</h3><ul class="claims">{"".join(items)}</ul>')
+    return "".join(out)
+
+
 def _drill(i: int, total: int, s: TestSample, resp: EvalSample | None, rec: ScoreRecord | None,
            names: list[str]) -> str:
     r = resp.response if resp else None
@@ -284,14 +323,7 @@ def _drill(i: int, total: int, s: TestSample, resp: EvalSample | None, rec: Scor
         parts.append(f'<p class="err">{esc(rec.error)}</p>')
     parts.append("</div></div>")
     if view is not None:
-        unsupported = [c for c in view.answer_claims if not c.supported_by]
-        if unsupported:
-            parts.append("<h3>Answer claims not supported by any retrieved context</h3><ul class=\"claims\">" +
-                         "".join(f'<li class="unsupported">{esc(c.text)}</li>' for c in unsupported) + "</ul>")
-        missed = [c for c in view.reference_claims if not c.supported_by]
-        if missed:
-            parts.append("<h3>Reference claims missing from the retrieved contexts</h3><ul class=\"claims\">" +
-                         "".join(f"<li>{esc(c.text)}</li>" for c in missed) + "</ul>")
+        parts.append(_claims_html(view))
     if rec and rec.scores:
         rows = "".join(f"<tr><td>{esc(n)}</td><td class=\"num\">{fmt(sc.value)}</td><td>{esc(sc.explanation or '')}"
                        f"</td></tr>" for n, sc in rec.scores.items())

@@ -18,13 +18,17 @@ METRICS = {"faithfulness": MetricMeta(), "context_recall": MetricMeta(),
 GENERATORS = ("single_hop", "multi_hop", "unanswerable")
 
 
-def _details(answer_claims: list[str], ref_claims: list[str], n_ctx: int, rng: random.Random) -> dict:
-    def matrix(rows: int) -> list[list[str]]:
-        return [[rng.choice(["entailed", "neutral", "neutral", "contradicted"]) for _ in range(n_ctx)]
-                for _ in range(rows)]
-
-    return {"response_claims": answer_claims, "response_vs_contexts": matrix(len(answer_claims)),
-            "reference_claims": ref_claims, "reference_vs_contexts": matrix(len(ref_claims))}
+def _claims_payload(source: str, claims: list[str], n_ctx: int, rng: random.Random, cross: bool) -> dict:
+    """A ``Score.details["claims"]`` payload in the ClaimDetails shape (ragkit.claims): passages, claim rows."""
+    passages = [{"kind": "context", "index": k, "chunk_id": f"c{k}"} for k in range(n_ctx)]
+    if cross:
+        passages.append({"kind": "reference" if source == "response" else "response"})
+    rows = []
+    for text in claims:
+        labels = [rng.choice(["entailed", "neutral", "neutral", "contradicted"]) for _ in passages]
+        rows.append({"text": text, "source": source, "verdicts": [{"label": lab} for lab in labels],
+                     "supported_by": [j for j, lab in enumerate(labels) if lab == "entailed"]})
+    return {"passages": passages, "claims": rows}
 
 
 def make_run(path: Path, *, n: int = 12, seed: int = 0, shift: float = 0.0, target: str = "m:f",
@@ -64,10 +68,11 @@ def make_run(path: Path, *, n: int = 12, seed: int = 0, shift: float = 0.0, targ
             continue
         faith = min(1.0, max(0.0, rng.uniform(0.3, 0.9) + shift))
         scores = {
-            "faithfulness": Score(value=faith, details=_details(
-                [f"The plant builds the Wren W300 ({i}).", f"Unsupported claim {i} {PAYLOAD if payload else ''}"],
-                [f"Reference claim {i}."], 2, rng)),
-            "context_recall": Score(value=rng.uniform(0.2, 0.8)) if i != 7 else
+            "faithfulness": Score(value=faith, details={"claims": _claims_payload(
+                "response", [f"The plant builds the Wren W300 ({i}).",
+                             f"Unsupported claim {i} {PAYLOAD if payload else ''}".strip()], 2, rng, False)}),
+            "context_recall": Score(value=rng.uniform(0.2, 0.8), details={"claims": _claims_payload(
+                "reference", [f"Reference claim {i}."], 2, rng, True)}) if i != 7 else
             Score(value=None, explanation="no reference claims"),
             "hallucination": Score(value=rng.uniform(0.0, 0.5)),
         }

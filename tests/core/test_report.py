@@ -75,12 +75,15 @@ def test_drill_down_shows_claims_and_unsupported(run) -> None:
     drill = html.split('id="s-0"')[1].split('<section class="drill"')[0]
     assert "Reference answer 0." in drill and "Answer 0: the plant builds" in drill
     assert "Retrieved contexts (2)" in drill and "in reference" in drill and "plant-porto.html" in drill
-    details = run.scores()["q-000"].scores["faithfulness"].details
-    unsupported = [c for c, row in zip(details["response_claims"], details["response_vs_contexts"], strict=True)
-                   if "entailed" not in row]
-    assert unsupported
-    for claim in unsupported:
-        assert f'<li class="unsupported">{escape(claim.strip())}</li>' in drill
+    rows = run.scores()["q-000"].scores["faithfulness"].details["claims"]["claims"]
+    for row in rows:
+        if row["supported_by"]:
+            ranks = ", ".join(f"#{j + 1}" for j in row["supported_by"])
+            assert f"{escape(row['text'])} <span class=\"tag ok\">supported by {ranks}</span>" in drill
+        else:
+            assert f'<li class="unsupported">{escape(row["text"])} ' in drill
+    ref = run.scores()["q-000"].scores["context_recall"].details["claims"]["claims"][0]
+    assert escape(ref["text"]) in drill and f"answer: {ref['verdicts'][-1]['label']}" in drill
     error_drill = html.split('id="s-5"')[1].split('<section class="drill"')[0]
     assert "target error: HTTP 503" in error_drill
 
@@ -91,3 +94,27 @@ def test_svg_helpers() -> None:
     assert ">2<" in svg  # two scores in the last bin (1.0 is included in it)
     bars = bars_svg([("<b>x</b>", 0.5, 3), ("y", None, 0)], 0.0, 1.0)
     assert "&lt;b&gt;" in bars and "<b>" not in bars
+
+
+def test_claim_view_merges_metrics() -> None:
+    from ragkit.claim_view import claim_view
+    from ragkit.types import Score
+
+    ctx = [{"kind": "context", "index": 0, "chunk_id": "a"}, {"kind": "context", "index": 1, "chunk_id": "b"}]
+    faith = {"passages": ctx, "claims": [
+        {"text": "A1", "source": "response", "verdicts": [{"label": "neutral"}, {"label": "entailed"}],
+         "supported_by": [1]},
+        {"text": "A2", "source": "response", "verdicts": [{"label": "contradicted"}, {"label": "neutral"}]}]}
+    factual = {"passages": [*ctx, {"kind": "reference"}], "claims": [
+        {"text": "A2", "source": "response", "verdicts": [None, None, {"label": "entailed"}], "supported_by": [2]}]}
+    recall = {"passages": ctx, "claims": [{"text": "R1", "source": "reference", "verdicts": [None, None]}]}
+    view = claim_view({"f": Score(value=0.5, details={"claims": faith}),
+                       "fc": Score(value=1.0, details={"claims": factual}),
+                       "cr": Score(value=0.0, details={"claims": recall}),
+                       "junk": Score(value=0.1, details={"claims": {"passages": 3}})})
+    assert view is not None
+    a1, a2 = view.answer_claims
+    assert (a1.text, a1.supported_by, a1.checked, a1.cross) == ("A1", [1], True, None)
+    assert (a2.supported_by, a2.contradicted_by, a2.cross) == ([], [0], "entailed")
+    assert view.reference_claims[0].checked is False  # never checked against the contexts: not "missing"
+    assert claim_view({"x": Score(value=1.0)}) is None
