@@ -1,0 +1,52 @@
+"""Fetch the claim matrices a metric reads from the shared claim store, as supports plus report details."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ragkit.claims import MetricContext, claim_details
+from ragkit.types import EvalSample
+
+from ._ragchecker_math import Supports
+
+
+@dataclass(frozen=True)
+class Collected:
+    supports: Supports
+    details: dict[str, Any]
+    response_claims: list[str]
+    reference_claims: list[str]
+
+    def missing(self, needs: Iterable[str]) -> str | None:
+        """Why the metric is unscorable (claims it averages over are absent), or None."""
+        needs = set(needs)
+        if any(n.startswith("response_") for n in needs) and not self.response_claims:
+            return "the answer contains no checkable claims"
+        if any(n.startswith("reference_") for n in needs) and not self.reference_claims:
+            return "the reference answer contains no checkable claims"
+        return None
+
+
+async def collect(sample: EvalSample, ctx: MetricContext, needs: Iterable[str]) -> Collected:
+    """Compute (through the memoised store) only the matrices in ``needs``."""
+    needs = set(needs)
+    view = ctx.sample_claims(sample)
+    resp = await view.response_claims() if any("response" in n for n in needs) else []
+    ref = await view.reference_claims() if any("reference" in n for n in needs) else []
+    got: dict[str, Any] = {}
+    for name in ("response_vs_reference", "reference_vs_response", "response_vs_contexts", "reference_vs_contexts"):
+        if name in needs:
+            got[name] = await getattr(view, name)()
+    sup = Supports(
+        resp_vs_ref=[v.support for v in got["response_vs_reference"]] if "response_vs_reference" in got else None,
+        ref_vs_resp=[v.support for v in got["reference_vs_response"]] if "reference_vs_response" in got else None,
+        resp_vs_ctx=[[v.support for v in row] for row in got["response_vs_contexts"]]
+        if "response_vs_contexts" in got else None,
+        ref_vs_ctx=[[v.support for v in row] for row in got["reference_vs_contexts"]]
+        if "reference_vs_contexts" in got else None,
+    )
+    details = claim_details(sample, response_claims=resp if any(n.startswith("response_") for n in needs) else (),
+                            reference_claims=ref if any(n.startswith("reference_") for n in needs) else (), **got)
+    return Collected(sup, details, resp, ref)

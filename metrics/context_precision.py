@@ -1,0 +1,82 @@
+"""Context precision: are the relevant contexts ranked at the top?"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ragkit.claims import MetricContext, claim_details, uses
+from ragkit.errors import ConfigError
+from ragkit.registry import MetricFn, metric
+from ragkit.types import EvalSample, Score
+
+from ._shared import average_precision, column_support, string_similarity, unscorable
+
+REQUIRES = {
+    "answer": ("test.reference_answer", "response.retrieved_contexts"),
+    "response": ("response.answer", "response.retrieved_contexts"),
+    "contexts": ("test.reference_contexts", "response.retrieved_contexts"),
+    "ids": ("test.reference_contexts[].chunk_id", "response.retrieved_contexts[].chunk_id"),
+}
+
+
+@metric(requires=REQUIRES["answer"])
+def context_precision(
+    *, reference: Literal["answer", "response", "contexts", "ids"] = "answer", threshold: float = 0.5
+) -> MetricFn:
+    """Rank-aware precision of the retrieved contexts (1.0 = every relevant context ranked above the rest).
+
+    ``CP = Σ_k precision@k · v_k / (Σ_k v_k + 1e-10)`` (average precision over the ranking), where v_k says
+    whether context k is relevant:
+
+    - ``reference="answer"``: context k entails at least one claim of the reference answer,
+      ``v_k = max_g support(ctx_k ⊨ g)``. ragas asks the LLM once per context whether it was useful for the
+      reference; here the verdicts come from the shared ``reference_vs_contexts`` matrix (the one context recall
+      and the RAGChecker metrics read), so context precision costs no extra call.
+    - ``reference="response"``: the same against the response's claims (ragas's context utilization).
+    - ``reference="contexts"``: ``v_k = [max_r sim(ctx_k, r) ≥ threshold]`` against the reference contexts.
+    - ``reference="ids"``: ``v_k = [chunk_id_k ∈ reference ids]`` (ragas's id-based variant is the unranked
+      ratio |retrieved ∩ ref| / |retrieved|; this keeps the rank-aware formula).
+
+    Unscorable without retrieved contexts, or when the reference (response) has no claims.
+    """
+    if reference not in REQUIRES:
+        raise ConfigError(
+            f"context_precision: reference must be answer, response, contexts or ids, not {reference!r}"
+        )
+    matrix_name = {"answer": "reference_vs_contexts", "response": "response_vs_contexts"}.get(reference, "")
+
+    @uses(matrix_name, requires=REQUIRES[reference])
+    async def score(sample: EvalSample, ctx: MetricContext) -> Score:
+        retrieved = sample.response.retrieved_contexts
+        if not retrieved:
+            return unscorable("no retrieved contexts")
+        if reference == "ids":
+            ref_ids = {c.chunk_id for c in sample.test.reference_contexts if c.chunk_id}
+            rel = [1.0 if c.chunk_id in ref_ids else 0.0 for c in retrieved]
+            return _result(rel, {})
+        if reference == "contexts":
+            refs = [c.text for c in sample.test.reference_contexts]
+            sims = [max((string_similarity(c.text, r) for r in refs), default=0.0) for c in retrieved]
+            return _result([1.0 if s >= threshold else 0.0 for s in sims], {"similarity": sims})
+        view = ctx.sample_claims(sample)
+        if reference == "answer":
+            claims = await view.reference_claims()
+            if not claims:
+                return unscorable("the reference answer contains no checkable claims")
+            matrix = await view.reference_vs_contexts()
+            details = claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)
+        else:
+            claims = await view.response_claims()
+            if not claims:
+                return unscorable("the answer contains no checkable claims")
+            matrix = await view.response_vs_contexts()
+            details = claim_details(sample, response_claims=claims, response_vs_contexts=matrix)
+        return _result([column_support(matrix, k) for k in range(len(retrieved))], {"claims": details})
+
+    return score
+
+
+def _result(relevance: list[float], details: dict[str, object]) -> Score:
+    relevant = [k for k, v in enumerate(relevance) if v >= 0.5]
+    note = f"relevant contexts at ranks {[k + 1 for k in relevant]}" if relevant else "no relevant context retrieved"
+    return Score(value=average_precision(relevance), explanation=note, details={"relevance": relevance, **details})

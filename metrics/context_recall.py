@@ -1,0 +1,62 @@
+"""Context recall: did retrieval find what the reference needs?"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ragkit.claims import MetricContext, claim_details, uses
+from ragkit.errors import ConfigError
+from ragkit.registry import MetricFn, metric
+from ragkit.types import EvalSample, Score
+
+from ._shared import mean, row_support, string_similarity, unscorable
+
+REQUIRES = {
+    "answer": ("test.reference_answer", "response.retrieved_contexts"),
+    "contexts": ("test.reference_contexts", "response.retrieved_contexts"),
+    "ids": ("test.reference_contexts[].chunk_id", "response.retrieved_contexts[].chunk_id"),
+}
+
+
+@metric(requires=REQUIRES["answer"])
+def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer", threshold: float = 0.5) -> MetricFn:
+    """Share of the reference covered by the retrieved contexts (1.0 = everything needed was retrieved).
+
+    - ``reference="answer"``: ``CR = (1/|G|) Σ_{g ∈ G} max_k support(ctx_k ⊨ g)`` over the reference answer's
+      claims ``G`` (ragas checks reference sentences against the joined contexts; here claims against each
+      context, the shared ``reference_vs_contexts`` matrix, so this equals RAGChecker's claim recall).
+    - ``reference="contexts"``: ``CR = mean_r [max_k sim(r, ctx_k) > threshold]`` over the reference contexts,
+      sim = 1 − normalised Levenshtein distance (ragas's non-LLM context recall).
+    - ``reference="ids"``: ``CR = |ref_ids ∩ retrieved_ids| / |ref_ids|``.
+
+    No retrieved contexts scores 0; a reference without claims is unscorable.
+    """
+    if reference not in REQUIRES:
+        raise ConfigError(f"context_recall: reference must be answer, contexts or ids, not {reference!r}")
+
+    @uses("reference_vs_contexts" if reference == "answer" else "", requires=REQUIRES[reference])
+    async def score(sample: EvalSample, ctx: MetricContext) -> Score:
+        retrieved = sample.response.retrieved_contexts
+        if reference == "ids":
+            ref_ids = {c.chunk_id for c in sample.test.reference_contexts if c.chunk_id}
+            found = ref_ids & {c.chunk_id for c in retrieved if c.chunk_id}
+            return Score(value=len(found) / len(ref_ids),
+                         explanation=f"{len(found)} of {len(ref_ids)} reference chunks retrieved",
+                         details={"found": sorted(found), "missed": sorted(ref_ids - found)})
+        if reference == "contexts":
+            refs = [c.text for c in sample.test.reference_contexts]
+            best = [max((string_similarity(r, c.text) for c in retrieved), default=0.0) for r in refs]
+            hits = [1.0 if b > threshold else 0.0 for b in best]
+            return Score(value=mean(hits), explanation=f"{int(sum(hits))} of {len(refs)} reference contexts found",
+                         details={"similarity": best})
+        view = ctx.sample_claims(sample)
+        claims = await view.reference_claims()
+        if not claims:
+            return unscorable("the reference answer contains no checkable claims")
+        matrix = await view.reference_vs_contexts()
+        value = mean([row_support(row) for row in matrix])
+        found_n = sum(1 for row in matrix if row_support(row) >= 0.5)
+        return Score(value=value, explanation=f"{found_n} of {len(claims)} reference claims found in the contexts",
+                     details={"claims": claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)})
+
+    return score

@@ -1,0 +1,64 @@
+"""Lexical overlap of the answer with the reference answer: BLEU, ROUGE-L, chrF, exact match, presence.
+
+No LLM. Tokenisation is language-aware (``ragkit.lexical``: jieba words for Chinese, characters for Japanese,
+syllables for Korean, words elsewhere), so CJK answers are not scored as one giant token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ragkit import lexical
+from ragkit.claims import MetricContext, uses
+from ragkit.registry import MetricFn, metric
+from ragkit.types import EvalSample, Score
+
+REQUIRES = ("response.answer", "test.reference_answer")
+
+
+def _pairwise(compute: Callable[[str, str], float]) -> MetricFn:
+    @uses()
+    async def score(sample: EvalSample, ctx: MetricContext) -> Score:
+        return Score(value=compute(sample.response.answer, sample.test.reference_answer or ""))
+
+    return score
+
+
+@metric(requires=REQUIRES, needs_llm=False)
+def bleu() -> MetricFn:
+    """Sentence BLEU-4 of the answer against the reference, in [0, 1] (1.0 = identical wording).
+
+    Clipped n-gram precisions p_n (n ≤ 4, exp smoothing, effective order), brevity penalty
+    BP = min(1, e^(1 − |ref| / |hyp|)), BLEU = BP · exp(mean_n log p_n). ragas runs sacrebleu's corpus BLEU
+    on ". "-split sentences; this is the per-sample sentence form on language-aware tokens.
+    """
+    return _pairwise(lexical.bleu)
+
+
+@metric(requires=REQUIRES, needs_llm=False)
+def rouge_l() -> MetricFn:
+    """ROUGE-L F1 of the answer against the reference (1.0 = same token sequence).
+
+    LCS = longest common token subsequence; P = LCS / |hyp|, R = LCS / |ref|, F = 2PR / (P + R). No stemming.
+    """
+    return _pairwise(lexical.rouge_l)
+
+
+@metric(requires=REQUIRES, needs_llm=False)
+def chrf() -> MetricFn:
+    """chrF (character 6-gram F-beta, β = 2) of the answer against the reference, in [0, 1]."""
+    return _pairwise(lexical.chrf)
+
+
+@metric(requires=REQUIRES, needs_llm=False)
+def exact_match(*, normalize: bool = True) -> MetricFn:
+    """1.0 when the answer equals the reference (after NFKC, casefolding and whitespace collapsing by default)."""
+    prep = lexical.normalise if normalize else (lambda s: s)
+    return _pairwise(lambda a, r: 1.0 if prep(a) == prep(r) else 0.0)
+
+
+@metric(requires=REQUIRES, needs_llm=False)
+def string_presence(*, normalize: bool = True) -> MetricFn:
+    """1.0 when the reference occurs inside the answer (normalised as in ``exact_match`` by default)."""
+    prep = lexical.normalise if normalize else (lambda s: s)
+    return _pairwise(lambda a, r: 1.0 if prep(r) in prep(a) else 0.0)

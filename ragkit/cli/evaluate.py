@@ -1,0 +1,135 @@
+"""``ragkit evaluate DATA -m METRIC ...``: score a dataset of answered questions and print the aggregates."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import click
+
+from ..errors import ConfigError, MissingFieldError
+from ..registry import MetricFn
+
+
+def _parse_args(raw: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    from ..evaluate import parse_value
+
+    out: dict[str, dict[str, Any]] = {}
+    for item in raw:
+        target, sep, value = item.partition("=")
+        name, dot, arg = target.partition(".")
+        if not sep or not dot or not name or not arg:
+            raise ConfigError(f"-A {item!r}: expected metric.argument=value, e.g. context_precision.reference=ids")
+        out.setdefault(name.strip(), {})[arg.strip()] = parse_value(value)
+    return out
+
+
+def _choose(names: tuple[str, ...], all_metrics: bool, args: dict[str, dict[str, Any]]) -> list[MetricFn]:
+    from ..evaluate import build_metric
+    from ..registry import available
+
+    chosen = list(dict.fromkeys(names))
+    if all_metrics:
+        chosen += [n for n in available("metric") if n not in chosen]
+    if not chosen:
+        raise ConfigError("choose metrics with -m NAME (repeatable) or --all; `ragkit list metrics` shows them")
+    bases = {n.split("[")[0] for n in chosen}
+    stray = sorted(set(args) - bases)
+    if stray:
+        raise ConfigError(f"-A names metric(s) {', '.join(stray)} that are not chosen with -m")
+    return [build_metric(n, args.get(n.split("[")[0])) for n in chosen]
+
+
+def _usable(samples: list[Any], fns: list[MetricFn]) -> tuple[list[MetricFn], dict[str, str]]:
+    """For --all: the metrics the data can feed, and why the others are skipped."""
+    from ..evaluate import check_requirements, key_of
+
+    usable, skipped = [], {}
+    for fn in fns:
+        try:
+            check_requirements(samples, [fn])
+            usable.append(fn)
+        except MissingFieldError as exc:
+            skipped[key_of(fn)] = exc.problems[0].split(" needs ", 1)[-1]
+    return usable, skipped
+
+
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _print_table(result: Any, skipped: dict[str, str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"ragkit evaluate · {len(result.samples)} samples", title_justify="left")
+    for col, justify in (("metric", "left"), ("mean", "right"), ("std", "right"), ("scored", "right"),
+                         ("unscorable", "right"), ("failed", "right"), ("better", "center")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for key, agg in result.aggregates.items():
+        table.add_row(key, _fmt(agg.mean), _fmt(agg.std), str(agg.count), str(agg.unscorable),
+                      str(agg.failed) if not agg.failed else f"[red]{agg.failed}[/red]",
+                      "↑" if agg.higher_is_better else "↓")
+    for key, why in skipped.items():
+        table.add_row(f"[dim]{key}[/dim]", "[dim]skipped[/dim]", "", "", "", "", f"[dim]needs {why}[/dim]")
+    console = Console()
+    console.print(table)
+    total = result.usage.total
+    errors = sum(1 for s in result.samples if s.error)
+    console.print(
+        f"LLM: {total.calls} calls ({total.cache_hits} cached), {total.prompt_tokens} prompt + "
+        f"{total.completion_tokens} completion tokens, ${total.cost_usd:.4f}; claim engine: "
+        f"{result.claim_stats.get('split_calls', 0)} splits, {result.claim_stats.get('check_calls', 0)} checks; "
+        f"{result.seconds:.1f} s" + (f"; {errors} samples with target errors" if errors else ""),
+        highlight=False,
+    )
+
+
+@click.command()
+@click.argument("data", type=click.Path(dir_okay=False))
+@click.option("-m", "--metric", "metrics", multiple=True, metavar="NAME",
+              help="Metric to compute (repeatable); NAME[arg=value] picks a variant.")
+@click.option("-A", "--arg", "args", multiple=True, metavar="METRIC.ARG=VALUE",
+              help="Metric argument, e.g. -A context_precision.reference=ids (repeatable).")
+@click.option("--all", "all_metrics", is_flag=True, help="Every metric the data has the fields for.")
+@click.option("--model", help="Judge model (litellm string); default: the embedded local model.")
+@click.option("--embeddings", help="Embedding model; default: the embedded all-MiniLM-L6-v2.")
+@click.option("--concurrency", type=int, help="Samples scored at once (default from settings).")
+@click.option("--limit", type=int, help="Score only the first N samples.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the full results as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the aggregates as JSON instead of a table.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metrics: bool, model: str | None,
+            embeddings: str | None, concurrency: int | None, limit: int | None, output: str | None,
+            as_json: bool, no_progress: bool) -> None:
+    """Score DATA (ragkit JSONL, ragas-named JSONL/CSV, or RAGChecker JSON) with the chosen metrics."""
+    from ..datasets import load_samples
+    from ..evaluate import check_requirements, evaluate
+    from ..llm import Judge
+    from ..settings import Settings
+
+    samples = load_samples(data)
+    if limit is not None:
+        samples = samples[: max(0, limit)]
+    fns = _choose(metrics, all_metrics, _parse_args(args))
+    skipped: dict[str, str] = {}
+    if all_metrics:
+        explicit = {n.split("[")[0] for n in metrics}
+        forced = [fn for fn in fns if fn.spec.name in explicit]  # type: ignore[attr-defined]
+        check_requirements(samples, forced)
+        usable, skipped = _usable(samples, [fn for fn in fns if fn not in forced])
+        fns = forced + usable
+        if not fns:
+            raise ConfigError("the data has the fields of no metric")
+    settings = Settings.load(model=model, embeddings=embeddings, concurrency=concurrency)
+    judge = Judge(settings=settings)
+    result = asyncio.run(evaluate(samples, fns, judge=judge, progress=not no_progress and sys.stderr.isatty()))
+    if output:
+        result.to_json(output)
+    if as_json:
+        click.echo(result.model_dump_json(include={"aggregates", "usage", "claim_stats", "seconds"}, indent=2))
+    else:
+        _print_table(result, skipped)
+        if output:
+            click.echo(f"Results written to {output}", err=True)

@@ -1,0 +1,86 @@
+"""A scripted claim world for metric tests: the judge's replies follow simple, hand-checkable rules.
+
+- split: the claims (and entities) listed for a text in ``claims`` (none for unknown texts);
+- check: a claim is entailed by a passage when the passage contains the claim's text (case-insensitive,
+  final period dropped), contradicted when listed in ``contradicts``, neutral otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragkit.claims import MetricContext
+from ragkit.llm import CallInfo
+from ragkit.testing import ScriptedJudge
+from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
+
+LABELS = {"entailed": "supported", "contradicted": "contradicted", "neutral": "not_mentioned"}
+
+
+def contains(passage: str, claim: str) -> bool:
+    return claim.lower().rstrip(".") in passage.lower()
+
+
+@dataclass
+class World:
+    claims: dict[str, list[str]] = field(default_factory=dict)
+    entities: dict[str, list[str]] = field(default_factory=dict)
+    contradicts: set[tuple[str, str]] = field(default_factory=set)
+    other: Callable[[CallInfo], Any] | None = None
+
+    def __call__(self, call: CallInfo) -> Any:
+        data: Any = call.data
+        if call.prompt_name == "claims.split":
+            return {"claims": self.claims.get(data.text, []), "entities": self.entities.get(data.text, [])}
+        if call.prompt_name == "claims.check":
+            return {str(i): LABELS[self.label(data.passage, c)] for i, c in enumerate(data.claims)}
+        if self.other is not None:
+            return self.other(call)
+        raise AssertionError(f"unexpected prompt {call.prompt_name}")
+
+    def label(self, passage: str, claim: str) -> str:
+        if (passage, claim) in self.contradicts:
+            return "contradicted"
+        return "entailed" if contains(passage, claim) else "neutral"
+
+    def judge(self) -> ScriptedJudge:
+        return ScriptedJudge(self)
+
+
+def make_sample(question: str = "q?", answer: str = "", reference: str | None = None,
+                contexts: list[str] | None = None, *, sample_id: str = "s1",
+                ids: list[str] | None = None, reference_ids: list[str] | None = None,
+                error: str | None = None, metadata: dict[str, Any] | None = None) -> EvalSample:
+    ctx = [ContextRef(text=t, chunk_id=(ids[i] if ids else None)) for i, t in enumerate(contexts or [])]
+    refs = [ContextRef(text=f"ref chunk {r}", chunk_id=r) for r in reference_ids or []]
+    return EvalSample(
+        test=TestSample(id=sample_id, question=question, reference_answer=reference, reference_contexts=refs,
+                        metadata=metadata or {}),
+        response=RagResponse(answer=answer, retrieved_contexts=ctx, error=error),
+    )
+
+
+# The canonical sample of the metric tables (see test_claim_metrics.py for the hand computation).
+QUESTION = "Where and when was the Kestrel launched?"
+REFERENCE = "The Kestrel launched in Chicago. It launched in 2019."
+RESPONSE = "The Kestrel launched in Chicago in 2020, and it is made in Sheffield."
+REF_CLAIMS = ["Kestrel launched in Chicago.", "Kestrel launched in 2019."]
+RESP_CLAIMS = ["Kestrel launched in Chicago.", "Kestrel launched in 2020.", "Kestrel is made in Sheffield."]
+C_PLANT = "Plant note: Kestrel is made in Sheffield."
+C_PRESS = "Press: Kestrel launched in Chicago. Kestrel launched in 2019. A draft said Kestrel launched in 2020."
+C_BLOG = "Blog: the Wren is made in Porto."
+CONTEXTS = [C_PLANT, C_PRESS, C_BLOG]
+
+
+def canonical_world(**changes: Any) -> World:
+    claims = {REFERENCE: REF_CLAIMS, RESPONSE: RESP_CLAIMS}
+    entities = {REFERENCE: ["Kestrel", "Chicago", "2019"]}
+    return World(claims=claims, entities=entities, **changes)
+
+
+
+
+def context(judge: ScriptedJudge, needs: frozenset[str] = frozenset(), embeddings: Any = None) -> MetricContext:
+    return MetricContext(judge=judge, embeddings=embeddings, needs=needs)

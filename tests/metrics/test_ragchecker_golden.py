@@ -1,0 +1,112 @@
+"""Golden test: RAGChecker's own example output, reproduced through ragkit's claim engine and metrics.
+
+The scripted judge replays RAGChecker's extracted claims (split calls) and its entailment labels (check calls);
+everything else (memo, joint context checks, matrices, metric formulas, aggregation) is ragkit's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from ragkit.datasets import load_samples
+from ragkit.evaluate import evaluate
+from ragkit.llm import CallInfo
+from ragkit.metrics import _ragchecker_math as rc
+from ragkit.metrics.ragchecker import REGISTRY_NAME, ragchecker_summary
+from ragkit.testing import ScriptedJudge
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker"
+LABEL = {"Entailment": "supported", "Contradiction": "contradicted", "Neutral": "not_mentioned"}
+METRICS = ["precision", "recall", "f1", "claim_recall", "context_precision", "context_utilization",
+           "noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination", "self_knowledge",
+           "faithfulness"]
+
+
+def claim_text(triplet: list[str]) -> str:
+    return " ".join(triplet)
+
+
+@pytest.fixture(scope="module")
+def outputs() -> dict:
+    return json.loads((FIXTURES / "checking_outputs.json").read_text())
+
+
+def replay(outputs: dict) -> ScriptedJudge:
+    """A judge that answers exactly as RAGChecker's extractor and checker did."""
+    splits: dict[str, list[str]] = {}
+    labels: dict[tuple[str, str], str] = {}
+    for r in outputs["results"]:
+        resp = [claim_text(t) for t in r["response_claims"]]
+        ref = [claim_text(t) for t in r["gt_answer_claims"]]
+        splits[r["response"]] = resp
+        splits[r["gt_answer"]] = ref
+        for claim, label in zip(resp, r["answer2response"], strict=True):
+            labels[(r["gt_answer"], claim)] = label
+        for claim, label in zip(ref, r["response2answer"], strict=True):
+            labels[(r["response"], claim)] = label
+        for k, ctx in enumerate(r["retrieved_context"]):
+            for claim, row in zip(resp, r["retrieved2response"], strict=True):
+                labels[(ctx["text"], claim)] = row[k]
+            for claim, row in zip(ref, r["retrieved2answer"], strict=True):
+                labels[(ctx["text"], claim)] = row[k]
+
+    def respond(call: CallInfo) -> dict:
+        data = call.data
+        if call.prompt_name == "claims.split":
+            return {"claims": splits[data.text], "entities": []}
+        assert call.prompt_name == "claims.check"
+        return {str(i): LABEL[labels[(data.passage, c)]] for i, c in enumerate(data.claims)}
+
+    return ScriptedJudge(respond)
+
+
+async def test_ragchecker_family_reproduces_every_value(outputs: dict) -> None:
+    samples = load_samples(FIXTURES / "checking_inputs.json")
+    judge = replay(outputs)
+    names = [REGISTRY_NAME.get(m, m) for m in METRICS]
+    result = await evaluate(samples, names, judge=judge, progress=False)
+
+    for sample_result, expected in zip(result.samples, outputs["results"], strict=True):
+        assert sample_result.sample_id == expected["query_id"]
+        for metric_name, value in expected["metrics"].items():
+            got = sample_result.scores[REGISTRY_NAME.get(metric_name, metric_name)].value
+            assert got is not None and math.isclose(got, value, abs_tol=1e-12), (metric_name, got, value)
+
+    summary = ragchecker_summary({k: a.mean for k, a in result.aggregates.items()})
+    assert summary == outputs["metrics"]
+
+
+async def test_golden_run_checks_each_passage_and_claim_group_once(outputs: dict) -> None:
+    samples = load_samples(FIXTURES / "checking_inputs.json")
+    judge = replay(outputs)
+    result = await evaluate(samples, [REGISTRY_NAME.get(m, m) for m in METRICS], judge=judge, progress=False)
+    checks = [(c.data.passage, tuple(c.data.claims)) for c in judge.calls_for("claims.check")]
+    assert len(checks) == len(set(checks))
+    assert len(judge.calls_for("claims.split")) == 4  # response + reference of 2 samples
+    # joint context checks: 11 + 22 claims per Nile context in groups of 8 (5 calls), 5 + 8 per flag context (2)
+    expected_checks = 4 * 5 + 3 * 2 + (2 + 3) + (1 + 1)  # contexts + answer-vs-response both ways
+    assert len(checks) == expected_checks
+    assert result.claim_stats["check_calls"] == expected_checks
+
+
+def test_pure_formulas_on_the_file_matrices(outputs: dict) -> None:
+    def b(label: str) -> float:
+        return 1.0 if label == "Entailment" else 0.0
+
+    for r in outputs["results"]:
+        s = rc.Supports(
+            resp_vs_ref=[b(x) for x in r["answer2response"]],
+            ref_vs_resp=[b(x) for x in r["response2answer"]],
+            resp_vs_ctx=[[b(x) for x in row] for row in r["retrieved2response"]],
+            ref_vs_ctx=[[b(x) for x in row] for row in r["retrieved2answer"]],
+        )
+        got = {m: getattr(rc, m)(s) for m in METRICS if not m.startswith("noise")}
+        got["noise_sensitivity_in_relevant"] = rc.noise_sensitivity(s, relevant=True)
+        got["noise_sensitivity_in_irrelevant"] = rc.noise_sensitivity(s, relevant=False)
+        assert got == pytest.approx(r["metrics"], abs=1e-12)
+        # RAGChecker's identity: faithfulness + hallucination + self_knowledge = 1
+        assert got["faithfulness"] + got["hallucination"] + got["self_knowledge"] == pytest.approx(1.0)
