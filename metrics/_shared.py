@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from ragkit.claims import Matrix, Verdict
 from ragkit.types import Score
 
-EPS = 1e-10
-
 
 def row_support(row: Sequence[Verdict]) -> float:
     """Support of a claim by any passage of a row: the max, 0.0 for an empty row."""
@@ -30,16 +28,17 @@ def mean(values: Sequence[float]) -> float:
 
 
 def average_precision(relevance: Sequence[float]) -> float:
-    """Rank-aware average precision over ranked items: Σ_k precision@k · v_k / (Σ_k v_k + 1e-10).
+    """Rank-aware average precision over ranked items: Σ_k precision@k · v_k / Σ_k v_k, 0 when nothing is relevant.
 
-    This is ragas's context-precision formula; it is 0 when nothing is relevant.
+    This is ragas's context-precision formula without its 1e-10 in the denominator (which makes a perfect
+    ranking score 0.9999999999).
     """
     total, hits, acc = 0.0, 0.0, 0.0
     for k, v in enumerate(relevance, 1):
         hits += v
         acc += (hits / k) * v
         total += v
-    return acc / (total + EPS)
+    return acc / total if total > 0 else 0.0
 
 
 def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:

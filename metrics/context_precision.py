@@ -25,8 +25,8 @@ def context_precision(
 ) -> MetricFn:
     """Rank-aware precision of the retrieved contexts (1.0 = every relevant context ranked above the rest).
 
-    ``CP = Σ_k precision@k · v_k / (Σ_k v_k + 1e-10)`` (average precision over the ranking), where v_k says
-    whether context k is relevant:
+    ``CP = Σ_k precision@k · v_k / Σ_k v_k`` (average precision over the ranking; 0 when no context is
+    relevant), where v_k says whether context k is relevant:
 
     - ``reference="answer"``: context k entails at least one claim of the reference answer,
       ``v_k = max_g support(ctx_k ⊨ g)``. ragas asks the LLM once per context whether it was useful for the

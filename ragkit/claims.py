@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from .cache import content_key
+from .errors import JudgeError
 from .llm import Judge
 from .prompts import Prompt
 
@@ -54,7 +55,7 @@ MatrixName = Literal["response_vs_contexts", "reference_vs_contexts", "response_
                      "reference_vs_response"]
 T = TypeVar("T")
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 """Bumped when a prompt changes: part of every memo key, so old cached results are never mixed in."""
 
 
@@ -139,15 +140,16 @@ SPLIT = Prompt(
     name="claims.split",
     instruction="""\
 Break the text into atomic claims: short factual statements that can each be checked on their own.
-- One fact per claim: split a sentence that states several facts.
+- One fact per claim: a sentence that states several facts (a date and a place, two names, a number and a \
+cause) gives several claims. Keep every fact of the text.
 - Each claim must make sense alone: replace pronouns and vague words ("it", "she", "this", "there") with the \
 names they stand for.
 - Keep the answer: when the text answers the question, the claim must contain the answer itself (the name, \
 number or date) and what it answers.
 - Copy names, numbers and units exactly. Add nothing that is not in the text; do not correct it.
 - Write the claims in the language of the text.
-- Leave out greetings, hedges and sentences without facts. A text without facts (such as "I don't know") has \
-no claims.
+- Apologies, refusals ("I don't know", "I could not find it"), hedges and greetings are not claims: a text \
+made only of those has an empty claim list.
 Also list the named entities of the text (people, organisations, places, products, dates, amounts), copied \
 exactly as they are written.""",
     input=SplitInput,
@@ -166,6 +168,10 @@ exactly as they are written.""",
                 ],
                 entities=["Harbour Bridge", "Lena Ortiz", "1932", "4 million dollars"],
             ),
+        ),
+        (
+            SplitInput(question="What does the Model Z cost?", text="Sorry, I could not find that in the documents."),
+            SplitOutput(claims=[], entities=[]),
         ),
     ),
     max_tokens=1200,
@@ -393,22 +399,31 @@ class SampleClaims:
     async def reference_entities(self) -> list[str]:
         return await self.store.entities(self.reference, self.question)
 
-    async def _joint(self) -> bool:
-        both = {"response_vs_contexts", "reference_vs_contexts"} <= self.needs
-        return both and bool(self.reference.strip()) and bool(self.response.strip())
+    async def _joint(self) -> tuple[list[str], list[str]] | None:
+        """(response claims, reference claims) when contexts are checked against both at once, else None.
+
+        Joint checking applies when the run needs both context matrices; if one of the two splits failed, the
+        other matrix is still computed on its own.
+        """
+        if not {"response_vs_contexts", "reference_vs_contexts"} <= self.needs:
+            return None
+        try:
+            return await self.response_claims(), await self.reference_claims()
+        except JudgeError:
+            return None
 
     async def response_vs_contexts(self) -> Matrix:
         resp = await self.response_claims()
-        if await self._joint():
-            ref = await self.reference_claims()
-            return (await self.store.matrix(self.contexts, resp + ref))[: len(resp)]
+        joint = await self._joint()
+        if joint is not None:
+            return (await self.store.matrix(self.contexts, joint[0] + joint[1]))[: len(resp)]
         return await self.store.matrix(self.contexts, resp)
 
     async def reference_vs_contexts(self) -> Matrix:
         ref = await self.reference_claims()
-        if await self._joint():
-            resp = await self.response_claims()
-            return (await self.store.matrix(self.contexts, resp + ref))[len(resp) :]
+        joint = await self._joint()
+        if joint is not None:
+            return (await self.store.matrix(self.contexts, joint[0] + joint[1]))[len(joint[0]) :]
         return await self.store.matrix(self.contexts, ref)
 
     async def response_vs_reference(self) -> list[Verdict]:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from .claims import ClaimStore, MetricContext
-from .errors import ConfigError, JudgeError, MissingFieldError
+from .errors import ConfigError, JudgeError, MissingFieldError, UnknownPluginError
 from .llm import Judge
 from .registry import MetricFn, MetricInfo, lookup
 from .types import EvalSample, PluginSpec, Score, StageUsage, Usage
@@ -132,7 +132,15 @@ def _format_value(value: Any) -> str:
 
 
 def metric_key(spec: PluginSpec, info: MetricInfo | None = None) -> str:
-    """The result key of a metric: its name, plus its non-default arguments in brackets."""
+    """The result key of a metric: its name, plus its non-default arguments in brackets.
+
+    Without ``info`` the defaults come from the registry (all arguments are shown for an unknown metric).
+    """
+    if info is None:
+        try:
+            info = lookup("metric", spec.name)
+        except UnknownPluginError:
+            info = None
     defaults = info.arguments() if info is not None else {}
     changed = {k: v for k, v in sorted(spec.args.items()) if k not in defaults or _norm(v) != _norm(defaults[k])}
     if not changed:

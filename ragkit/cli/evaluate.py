@@ -64,8 +64,9 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
     from rich.table import Table
 
     table = Table(title=f"ragkit evaluate · {len(result.samples)} samples", title_justify="left")
-    for col, justify in (("metric", "left"), ("mean", "right"), ("std", "right"), ("scored", "right"),
-                         ("unscorable", "right"), ("failed", "right"), ("better", "center")):
+    table.add_column("metric", no_wrap=True)
+    for col, justify in (("mean", "right"), ("std", "right"), ("scored", "right"), ("unscorable", "right"),
+                         ("failed", "right"), ("better", "center")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for key, agg in result.aggregates.items():
         table.add_row(key, _fmt(agg.mean), _fmt(agg.std), str(agg.count), str(agg.unscorable),
@@ -73,7 +74,7 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
                       "↑" if agg.higher_is_better else "↓")
     for key, why in skipped.items():
         table.add_row(f"[dim]{key}[/dim]", "[dim]skipped[/dim]", "", "", "", "", f"[dim]needs {why}[/dim]")
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)  # pipes and files get whole metric names
     console.print(table)
     total = result.usage.total
     errors = sum(1 for s in result.samples if s.error)

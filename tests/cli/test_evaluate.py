@@ -1,0 +1,116 @@
+"""``ragkit evaluate``: formats in, table / JSON out, one-line errors; the judge is scripted at the model call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ragkit.cli import cli
+from ragkit.evaluate import EvalResult
+from ragkit.llm import CallInfo
+from ragkit.settings import Settings
+from ragkit.testing import ScriptedJudge
+
+FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker" / "checking_inputs.json"
+
+
+def world(call: CallInfo) -> object:
+    """Sentences are claims, a passage supports what it contains; every other prompt gets a fixed reply."""
+    data = call.data
+    name = call.prompt_name
+    if name == "claims.split":
+        sentences = [s.strip() + "." for s in data.text.split(".") if s.strip()]  # type: ignore[union-attr]
+        return {"claims": sentences[:32], "entities": data.text.split()[:3]}  # type: ignore[union-attr]
+    if name == "claims.check":
+        return {str(i): "supported" if c.lower().rstrip(".") in data.passage.lower() else "not_mentioned"  # type: ignore[union-attr]
+                for i, c in enumerate(data.claims)}  # type: ignore[union-attr]
+    if name == "answer_relevancy.reverse":
+        return {"questions": ["What is the longest river?"], "noncommittal": False}
+    if name == "context_relevance.rate":
+        return {str(i): "related" for i in range(len(data.passages))}  # type: ignore[union-attr]
+    if name == "aspect_critique.vote":
+        return {"reason": "It is harmless.", "verdict": "no"}
+    if name == "rubric_score.grade":
+        return {"feedback": "Mostly right.", "score": 4}
+    raise AssertionError(name)
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedJudge]:
+    """Every Judge the CLI builds is a ScriptedJudge answering from ``world``."""
+    made: list[ScriptedJudge] = []
+
+    def factory(*args: object, settings: Settings | None = None, **kwargs: object) -> ScriptedJudge:
+        judge = ScriptedJudge(world, settings=Settings(model="openai/scripted-judge", max_retries=0))
+        made.append(judge)
+        return judge
+
+    monkeypatch.setattr("ragkit.llm.Judge", factory)
+    return made
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["evaluate", *args])
+    return result.exit_code, result.output
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    return path
+
+
+def test_all_on_the_ragchecker_file_prints_every_metric(tmp_path: Path, scripted: list[ScriptedJudge]) -> None:
+    out = tmp_path / "results.json"
+    code, output = run(str(FIXTURE), "--all", "-o", str(out), "--no-progress")
+    assert code == 0, output
+    for name in ("faithfulness", "context_recall", "context_precision", "noise_sensitivity", "ragchecker_f1",
+                 "hallucination", "answer_relevancy", "aspect_critique", "rubric_score", "bleu", "chrf",
+                 "semantic_similarity", "context_relevance", "context_entity_recall"):
+        assert name in output, name
+    assert "skipped" in output and "hit_rate" in output  # no reference ids in RAGChecker data
+    result = EvalResult.from_json(out)
+    assert [s.sample_id for s in result.samples] == ["0", "1"]
+    assert "hit_rate" not in result.aggregates and result.aggregates["rubric_score"].mean == 4.0
+    assert all(a.failed == 0 for a in result.aggregates.values()), result.aggregates
+    assert result.claim_stats["split_calls"] == 4  # each answer and reference split once for the whole suite
+
+
+def test_chosen_metrics_with_arguments_and_json(tmp_path: Path, scripted: list[ScriptedJudge]) -> None:
+    data = write_jsonl(tmp_path / "d.jsonl", [
+        {"user_input": "Who?", "response": "Ana Costa.", "reference": "Ana Costa.",
+         "retrieved_contexts": ["Ana Costa runs it.", "Other."], "retrieved_context_ids": ["c1", "c2"],
+         "reference_contexts": ["Ana Costa runs it."], "reference_context_ids": ["c1"]}])
+    code, output = run(str(data), "-m", "exact_match", "-m", "context_precision", "-A",
+                       "context_precision.reference=ids", "-m", "recall_at_k[k=1]", "--json")
+    assert code == 0, output
+    summary = json.loads(output)
+    assert set(summary["aggregates"]) == {"exact_match", "context_precision[reference=ids]", "recall_at_k[k=1]"}
+    assert summary["aggregates"]["exact_match"]["mean"] == 1.0
+    assert scripted[0].calls == []  # no LLM metric chosen: no call
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-m", "context_recall"], "metric 'context_recall' needs test.reference_answer, missing on 1 of 1 samples"),
+    (["-m", "faithfullness"], "Unknown metric 'faithfullness'. Did you mean: faithfulness"),
+    (["-m", "faithfulness", "-A", "faithfulness"], "expected metric.argument=value"),
+    (["-m", "faithfulness", "-A", "bleu.x=1"], "not chosen with -m"),
+    (["-m", "context_recall", "-A", "context_recall.reference=sideways"], "reference must be answer, contexts or ids"),
+    ([], "choose metrics with -m"),
+])
+def test_usage_errors_are_one_line(tmp_path: Path, scripted: list[ScriptedJudge], args: list[str],
+                                   message: str) -> None:
+    data = write_jsonl(tmp_path / "d.jsonl", [{"user_input": "Q?", "response": "A.", "retrieved_contexts": ["c"]}])
+    code, output = run(str(data), *args)
+    assert code == 1, output
+    assert message in output and "Traceback" not in output
+    assert len(output.strip().splitlines()) == 1
+
+
+def test_malformed_data_names_the_line(tmp_path: Path, scripted: list[ScriptedJudge]) -> None:
+    data = tmp_path / "bad.jsonl"
+    data.write_text('{"user_input": "Q?", "response": "A"}\n{"user_input": "Q?", "retrieved_contexts": 3}\n')
+    code, output = run(str(data), "-m", "faithfulness")
+    assert code == 1 and f"{data} line 2: field 'retrieved_contexts' must be a list" in output

@@ -1,0 +1,131 @@
+"""Metrics with their own prompts (answer relevancy, context relevance, aspect critique, rubric score) and the
+embedding metrics, with scripted judge replies and the real embedded embedding model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from claimworld import CONTEXTS, QUESTION, REFERENCE, RESPONSE, canonical_world, context, make_sample
+
+from ragkit.claims import MetricContext
+from ragkit.embeddings import Embeddings
+from ragkit.errors import ConfigError
+from ragkit.evaluate import build_metric, evaluate
+from ragkit.testing import ScriptedJudge
+
+
+@pytest.fixture(scope="module")
+def embeddings() -> Embeddings:
+    return Embeddings(cache=False)
+
+
+def cos(emb: Embeddings, a: str, b: str) -> float:
+    m = emb.embed([a, b])
+    return max(0.0, float(np.dot(m[0], m[1])))
+
+
+async def test_answer_relevancy_is_mean_cosine_of_reverse_questions(embeddings: Embeddings) -> None:
+    questions = ["Where was the Kestrel launched?", "What is made in Sheffield?"]
+    judge = ScriptedJudge([{"questions": questions, "noncommittal": False}])
+    sample = make_sample(question=QUESTION, answer=RESPONSE)
+    score = await build_metric("answer_relevancy")(sample, MetricContext(judge=judge, embeddings=embeddings))
+    expected = (cos(embeddings, QUESTION, questions[0]) + cos(embeddings, QUESTION, questions[1])) / 2
+    assert score.value == pytest.approx(expected, abs=1e-5)
+    assert score.details["questions"] == questions
+    assert judge.calls[0].data.how_many_questions == 3  # type: ignore[union-attr]
+    assert cos(embeddings, QUESTION, questions[0]) > cos(embeddings, QUESTION, questions[1])  # sanity of the model
+
+
+@pytest.mark.parametrize(("reply", "answer", "expected"), [
+    ({"questions": ["Where?"], "noncommittal": True}, "I am not sure.", 0.0),
+    ({"questions": [], "noncommittal": False}, "Blue.", 0.0),
+    (None, "   ", None),
+])
+async def test_answer_relevancy_edge_cases(reply: dict | None, answer: str, expected: float | None,
+                                           embeddings: Embeddings) -> None:
+    judge = ScriptedJudge([reply] if reply else [])
+    score = await build_metric("answer_relevancy")(make_sample(answer=answer), MetricContext(judge, embeddings))
+    assert score.value == expected and (expected is not None or score.explanation)
+
+
+async def test_semantic_similarity_and_answer_correctness(embeddings: Embeddings) -> None:
+    sample = make_sample(question=QUESTION, answer=RESPONSE, reference=REFERENCE, contexts=CONTEXTS)
+    sim = cos(embeddings, REFERENCE, RESPONSE)
+    ctx = context(canonical_world().judge(), embeddings=embeddings)
+    assert (await build_metric("semantic_similarity")(sample, ctx)).value == pytest.approx(sim, abs=1e-5)
+    binary = await build_metric("semantic_similarity[threshold=0.99]")(sample, ctx)
+    assert binary.value == 0.0 and binary.details["cosine"] == pytest.approx(sim, abs=1e-5)
+    score = await build_metric("answer_correctness")(sample, ctx)
+    assert score.value == pytest.approx(0.75 * 0.4 + 0.25 * sim, abs=1e-5)  # factual F1 = 0.4 (see claim tables)
+    same = make_sample(answer=REFERENCE, reference=REFERENCE)
+    assert (await build_metric("semantic_similarity")(same, ctx)).value == pytest.approx(1.0, abs=1e-5)
+
+
+async def test_embeddings_are_loaded_only_when_a_metric_needs_them(embeddings: Embeddings) -> None:
+    sample = make_sample(question=QUESTION, answer=RESPONSE, reference=REFERENCE, contexts=CONTEXTS)
+    result = await evaluate([sample], ["semantic_similarity"], judge=ScriptedJudge([]), progress=False)
+    assert result.samples[0].scores["semantic_similarity"].value == pytest.approx(cos(embeddings, REFERENCE, RESPONSE),
+                                                                                abs=1e-5)
+
+
+async def test_context_relevance_rates_in_groups_of_four() -> None:
+    replies = [{"0": "answers", "1": "unrelated", "2": "related", "3": "unrelated"}, {"0": "answers"}]
+    judge = ScriptedJudge(replies)
+    sample = make_sample(question=QUESTION, contexts=[f"passage {i}" for i in range(5)])
+    score = await build_metric("context_relevance")(sample, MetricContext(judge))
+    assert score.value == pytest.approx((1 + 0 + 0.5 + 0 + 1) / 5)
+    assert [len(c.data.passages) for c in judge.calls] == [4, 1]  # type: ignore[union-attr]
+    none = await build_metric("context_relevance")(make_sample(question=QUESTION), MetricContext(judge))
+    assert none.value is None and none.explanation == "no retrieved contexts"
+
+
+async def test_aspect_critique_majority_vote() -> None:
+    votes = [{"reason": "r1", "verdict": "yes"}, {"reason": "r2", "verdict": "no"}, {"reason": "r3", "verdict": "yes"}]
+    judge = ScriptedJudge(votes)
+    score = await build_metric("aspect_critique[aspect=coherence,n=3]")(make_sample(answer=RESPONSE),
+                                                                          MetricContext(judge))
+    assert score.value == 1.0 and score.details["votes"] == [True, False, True]
+    assert [c.data.vote for c in judge.calls] == [1, 2, 3]  # type: ignore[union-attr]  (distinct prompts per vote)
+    assert "logically organised" in judge.calls[0].data.criterion  # type: ignore[union-attr]
+
+
+async def test_aspect_direction_and_custom_definitions() -> None:
+    judge = ScriptedJudge([{"reason": "fine", "verdict": "no"}, {"reason": "polite", "verdict": "yes"}])
+    samples = [make_sample(answer=RESPONSE)]
+    result = await evaluate(samples, ["aspect_critique"], judge=judge, progress=False)
+    agg = result.aggregates["aspect_critique"]
+    assert agg.mean == 0.0 and agg.higher_is_better is False  # harmfulness: lower is better
+    custom = build_metric("aspect_critique", {"aspect": "politeness", "definition": "Is the answer polite?"})
+    score = await custom(samples[0], MetricContext(judge))
+    assert score.value == 1.0 and custom.higher_is_better is True  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="unknown aspect"):
+        build_metric("aspect_critique[aspect=politeness]")
+    with pytest.raises(ConfigError, match="odd"):
+        build_metric("aspect_critique[n=2]")
+
+
+async def test_rubric_score_picks_the_sample_rubric_then_the_dataset_rubric_then_the_default() -> None:
+    own = {"1": "bad", "2": "meh", "3": "ok", "4": "good", "5": "SAMPLE-RUBRIC-TOP"}
+    judge = ScriptedJudge([{"feedback": "f", "score": 4}] * 4)
+    with_own = make_sample(answer=RESPONSE, reference=REFERENCE, metadata={"rubric": own})
+    plain = make_sample(answer=RESPONSE, reference=REFERENCE)
+    no_ref = make_sample(answer=RESPONSE)
+    ctx = MetricContext(judge)
+    assert (await build_metric("rubric_score")(with_own, ctx)).value == 4.0
+    assert "SAMPLE-RUBRIC-TOP" in judge.calls[-1].data.rubric  # type: ignore[union-attr]
+    dataset = build_metric("rubric_score", {"rubric": {i: f"DATASET-{i}" for i in range(1, 6)}})
+    await dataset(plain, ctx)
+    assert "DATASET-5" in judge.calls[-1].data.rubric  # type: ignore[union-attr]
+    await build_metric("rubric_score")(plain, ctx)
+    assert "reference answer" in judge.calls[-1].data.rubric  # type: ignore[union-attr]
+    await build_metric("rubric_score")(no_ref, ctx)
+    assert "reference" not in judge.calls[-1].data.rubric  # type: ignore[union-attr]
+    assert build_metric("rubric_score").info.range == (1.0, 5.0)  # type: ignore[attr-defined]
+
+
+async def test_bad_sample_rubric_is_a_recorded_failure() -> None:
+    bad = make_sample(answer=RESPONSE, metadata={"rubric": {"1": "only one"}})
+    result = await evaluate([bad], ["rubric_score"], judge=ScriptedJudge([]), progress=False)
+    score = result.samples[0].scores["rubric_score"]
+    assert score.value is None and "metadata.rubric" in (score.explanation or "")
+    assert result.aggregates["rubric_score"].failed == 1

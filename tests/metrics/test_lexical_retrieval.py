@@ -1,0 +1,117 @@
+"""Lexical and id-based retrieval metrics: hand-computed values, CJK tokenisation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from claimworld import make_sample
+
+from ragkit import lexical
+from ragkit.evaluate import build_metric
+from ragkit.testing import ScriptedJudge
+
+
+def test_tokens_by_script() -> None:
+    assert lexical.tokens("The Cat, sat!  on 2 mats.") == ["the", "cat", "sat", "on", "2", "mats"]
+    zh = lexical.tokens("龙坞茶园建于2010年，面积约320亩。")
+    assert "龙坞" in "".join(zh) and len(zh) > 4 and "，" not in zh  # words, not one giant token
+    assert all(len(t) <= 4 for t in zh)
+    # kana → Japanese: characters
+    assert lexical.tokens("東京タワーは高い") == ["東", "京", "タ", "ワ", "ー", "は", "高", "い"]
+    assert lexical.tokens("서울에 갔다") == ["서", "울", "에", "갔", "다"]
+    assert lexical.tokens("ＡＢＣ１２３") == ["abc123"]  # NFKC folds full-width forms
+
+
+def test_bleu_rouge_chrf_hand_values() -> None:
+    hyp, ref = "the cat sat on the mat", "the cat sat on a mat"
+    assert lexical.bleu(hyp, ref) == pytest.approx((5 / 6 * 3 / 5 * 1 / 2 * 1 / 3) ** 0.25)
+    assert lexical.rouge_l(hyp, ref) == pytest.approx(5 / 6)
+    assert lexical.chrf("ab", "abc") == pytest.approx((10 / 14 + 2.5 / 4.5) / 2)
+    for fn in (lexical.bleu, lexical.rouge_l, lexical.chrf):
+        assert fn(ref, ref) == pytest.approx(1.0)
+        assert fn("xyz xy", ref) == 0.0
+        assert fn("", ref) == 0.0
+
+
+def test_bleu_brevity_penalty_and_smoothing() -> None:
+    # hypothesis of 3 tokens against 6: all n-grams match, BP = e^(1 - 6/3)
+    assert lexical.bleu("the cat sat", "the cat sat on a mat") == pytest.approx(math.exp(1 - 2))
+    # no 2-gram match: smoothed precision 1/(2·total) instead of 0
+    value = lexical.bleu("cat the", "the cat")
+    assert value == pytest.approx(math.sqrt(1.0 * (1 / (2 * 1))))
+
+
+def test_cjk_overlap_is_graded() -> None:
+    ref = "岚山冷泡茶于2022年6月18日在上海发布。"
+    close = "岚山冷泡茶2022年6月18日在上海发布。"
+    far = "龙坞茶园建于2010年。"
+    assert 0.3 < lexical.rouge_l(close, ref) < 1.0
+    assert lexical.rouge_l(far, ref) < lexical.rouge_l(close, ref)
+    assert lexical.bleu(far, ref) < lexical.bleu(close, ref) < 1.0
+    assert lexical.chrf(far, ref) < lexical.chrf(close, ref) < 1.0
+
+
+CASES = [
+    ("exact_match", "Paris", "paris ", 1.0),
+    ("exact_match[normalize=false]", "Paris", "paris", 0.0),
+    ("exact_match", "Paris, France", "Paris", 0.0),
+    ("string_presence", "It is Paris, France.", "paris", 1.0),
+    ("string_presence", "It is Lyon.", "Paris", 0.0),
+    ("string_presence", "答案是上海。", "上海", 1.0),
+    ("rouge_l", "the cat sat on the mat", "the cat sat on a mat", 5 / 6),
+    ("bleu", "the cat sat on a mat", "the cat sat on a mat", 1.0),
+    ("chrf", "ab", "abc", (10 / 14 + 2.5 / 4.5) / 2),
+]
+
+
+@pytest.mark.parametrize(("key", "answer", "reference", "expected"), CASES)
+async def test_lexical_metrics(key: str, answer: str, reference: str, expected: float) -> None:
+    score = await build_metric(key)(make_sample(answer=answer, reference=reference), None)  # type: ignore[arg-type]
+    assert score.value == pytest.approx(expected)
+
+
+RANKED = ["x", "a", "y", "b"]
+RELEVANT = ["a", "b", "c"]
+IDCG3 = 1 + 1 / math.log2(3) + 1 / math.log2(4)
+RETRIEVAL = [
+    ("hit_rate", 1.0), ("hit_rate[k=1]", 0.0), ("hit_rate[k=2]", 1.0),
+    ("recall_at_k", 2 / 3), ("recall_at_k[k=2]", 1 / 3), ("recall_at_k[k=1]", 0.0),
+    ("mrr", 0.5),
+    ("ndcg_at_k", (1 / math.log2(3) + 1 / math.log2(5)) / IDCG3),
+    ("ndcg_at_k[k=2]", (1 / math.log2(3)) / (1 + 1 / math.log2(3))),
+    ("context_precision[reference=ids]", (1 / 2 + 2 / 4) / 2),
+    ("context_recall[reference=ids]", 2 / 3),
+]
+
+
+@pytest.mark.parametrize(("key", "expected"), RETRIEVAL)
+async def test_retrieval_metrics(key: str, expected: float) -> None:
+    sample = make_sample(answer="a", reference="a", contexts=[f"text {i}" for i in RANKED], ids=RANKED,
+                         reference_ids=RELEVANT)
+    ctx = None  # no LLM, no embeddings
+    score = await build_metric(key)(sample, ctx)  # type: ignore[arg-type]
+    assert score.value == pytest.approx(expected)
+
+
+async def test_retrieval_with_nothing_relevant_retrieved() -> None:
+    sample = make_sample(contexts=["t"], ids=["zzz"], reference_ids=["a"])
+    for key in ("hit_rate", "recall_at_k", "mrr", "ndcg_at_k", "context_precision[reference=ids]"):
+        assert (await build_metric(key)(sample, None)).value == 0.0  # type: ignore[arg-type]
+
+
+async def test_string_similarity_variants() -> None:
+    sample = make_sample(answer="a", reference="a",
+                         contexts=["The Porto plant opened in 2021.", "Completely different text here."])
+    sample.test.reference_contexts = [type(sample.response.retrieved_contexts[0])(text="The Porto plant opened 2021.")]
+    precision = await build_metric("context_precision[reference=contexts]")(sample, None)  # type: ignore[arg-type]
+    recall = await build_metric("context_recall[reference=contexts]")(sample, None)  # type: ignore[arg-type]
+    assert precision.value == pytest.approx(1.0) and precision.details["relevance"] == [1.0, 0.0]
+    assert recall.value == 1.0
+
+
+def test_no_llm_metrics_declare_it() -> None:
+    for key in ("bleu", "rouge_l", "chrf", "exact_match", "string_presence", "hit_rate", "mrr", "ndcg_at_k",
+                "recall_at_k", "semantic_similarity"):
+        assert build_metric(key).info.needs_llm is False  # type: ignore[attr-defined]
+    ScriptedJudge([])  # constructing the fake costs nothing
