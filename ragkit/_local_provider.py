@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
 from pathlib import Path
@@ -13,6 +14,20 @@ from .settings import Settings
 
 LOCAL_PARAM = "ragkit_local"
 """Optional litellm parameter carrying ``model_dir`` / ``threads`` / ``context_size`` from the caller's settings."""
+
+
+_EXECUTORS: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
+_EXECUTORS_LOCK = threading.Lock()
+
+
+def _executor(model: str) -> concurrent.futures.ThreadPoolExecutor:
+    """One worker thread per local model: calls queue here (the model runs one at a time anyway) instead of
+    tying up the default executor's threads, which litellm and the embeddings also use."""
+    with _EXECUTORS_LOCK:
+        pool = _EXECUTORS.get(model)
+        if pool is None:
+            pool = _EXECUTORS[model] = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ragkit-llm")
+        return pool
 
 
 def _handler_class(litellm: Any) -> type:
@@ -27,10 +42,11 @@ def _handler_class(litellm: Any) -> type:
 
         async def acompletion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
             cancel = threading.Event()
+            loop = asyncio.get_running_loop()
             try:
-                return await asyncio.to_thread(self._complete, model, messages, kwargs, cancel)
+                return await loop.run_in_executor(_executor(model), self._complete, model, messages, kwargs, cancel)
             except asyncio.CancelledError:
-                cancel.set()  # the worker thread stops at its next token and frees the model
+                cancel.set()  # a running call stops at its next token and frees the model; a queued one never starts
                 raise
 
         def _complete(

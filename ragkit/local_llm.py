@@ -5,6 +5,7 @@ Reached through litellm as ``local/<name>`` (see ``_local_provider.py``), like a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import logging
@@ -96,7 +97,7 @@ def model_path(name: str, model_dir: Path) -> Path:
     with tmp.open("wb") as out:
         for part in parts:
             with part.open("rb") as fh:
-                for block in iter(lambda fh=fh: fh.read(1 << 22), b""):
+                for block in iter(functools.partial(fh.read, 1 << 22), b""):
                     digest.update(block)
                     out.write(block)
     if digest.hexdigest() != spec.sha256:
@@ -233,8 +234,8 @@ class LocalModel:
             finish: str | None = None
             try:
                 for chunk in stream:  # type: ignore[union-attr]
-                    choice = chunk["choices"][0]
-                    parts.append(choice["delta"].get("content") or "")  # type: ignore[union-attr]
+                    choice: Any = chunk["choices"][0]  # type: ignore[index]
+                    parts.append(choice["delta"].get("content") or "")
                     finish = choice.get("finish_reason") or finish
                     if cancel is not None and cancel.is_set():
                         raise JudgeTimeoutError("local model call was cancelled")

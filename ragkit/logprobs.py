@@ -34,13 +34,13 @@ class TokenLogprob:
 
     token: str
     logprob: float
-    bytes: tuple[int, ...] | None = None
+    token_bytes: tuple[int, ...] | None = None
     top: tuple[tuple[str, float, tuple[int, ...] | None], ...] = ()
     """(token, logprob, bytes) of the most likely tokens at this position, best first."""
 
     @property
     def raw(self) -> bytes:
-        return bytes(self.bytes) if self.bytes is not None else self.token.encode("utf-8")
+        return bytes(self.token_bytes) if self.token_bytes is not None else self.token.encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def plain_logprobs(logprobs: Any) -> list[dict[str, Any]] | None:
     def one(item: Any) -> dict[str, Any]:
         get = item.get if isinstance(item, dict) else lambda k, d=None: getattr(item, k, d)
         raw = get("bytes")
-        return {"token": str(get("token")), "logprob": float(get("logprob")),
+        return {"token": str(get("token")), "logprob": float(get("logprob") or 0.0),
                 "bytes": list(raw) if raw is not None else None}
 
     out = []
@@ -106,7 +106,7 @@ def tokens_from_plain(content: list[dict[str, Any]] | None) -> tuple[TokenLogpro
 
     return tuple(
         TokenLogprob(
-            token=e["token"], logprob=e["logprob"], bytes=raw(e),
+            token=e["token"], logprob=e["logprob"], token_bytes=raw(e),
             top=tuple((t["token"], t["logprob"], raw(t)) for t in e.get("top_logprobs") or []),
         )
         for e in content
@@ -224,7 +224,10 @@ def _distribution(
     chosen: str, allowed: tuple[str, ...],
 ) -> dict[str, float]:
     folded = len({v.lower() for v in allowed}) == len(allowed)
-    norm = (lambda b: b.lower()) if folded else (lambda b: b)
+
+    def norm(b: bytes) -> bytes:
+        return b.lower() if folded else b
+
     values = {v: norm(v.encode("utf-8")) for v in allowed}
     remaining = list(allowed)
     consumed, path_lp = b"", 0.0

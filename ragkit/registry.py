@@ -141,7 +141,7 @@ def generator(cls: C | None = None, *, name: str | None = None) -> Any:
         for method in ("plan", "generate"):
             if not callable(getattr(c, method, None)):
                 raise PluginError(f"generator {c.__qualname__} has no {method}() method")
-        if not inspect.iscoroutinefunction(c.generate):
+        if not inspect.iscoroutinefunction(getattr(c, "generate")):  # noqa: B009 (C is a bare TypeVar)
             raise PluginError(f"generator {c.__qualname__}.generate must be async")
         reg_name = name or snake_case(c.__name__)
         c.registry_name = reg_name  # type: ignore[attr-defined]

@@ -108,7 +108,7 @@ async def test_scored_reask_still_yields_labels() -> None:
 
 
 def tok(text: str, logprob: float, top: list[tuple[str, float]] = ()) -> TokenLogprob:  # type: ignore[assignment]
-    return TokenLogprob(token=text, logprob=logprob, bytes=tuple(text.encode()),
+    return TokenLogprob(token=text, logprob=logprob, token_bytes=tuple(text.encode()),
                         top=tuple((t, lp, tuple(t.encode())) for t, lp in top))
 
 
