@@ -1,0 +1,102 @@
+"""comparison: two entities of the same type, contrasted on something the contexts give for both."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from random import Random
+
+from ragkit.graph import KnowledgeGraph
+from ragkit.llm import Judge
+from ragkit.registry import generator
+from ragkit.scenarios import (
+    Plan,
+    check_quotes,
+    chunk_vectors,
+    context_refs,
+    entity_documents,
+    make_sample,
+    passage,
+    scenario_language,
+    spread,
+    write_qa,
+)
+from ragkit.types import Scenario, TestSample
+
+VALUE_TYPES = frozenset({"date", "time", "cardinal", "ordinal", "money", "percent", "quantity", "number", "other",
+                         "misc", "unknown"})
+"""Entity types that are values or unknown kinds rather than comparable things."""
+
+
+class ComparisonScenario(Scenario):
+    """Two entities of one type; ``chunk_ids`` holds one chunk per entity (or one chunk mentioning both)."""
+
+    entities: list[str]
+    entity_ids: list[str]
+    entity_type: str
+
+
+@generator
+@dataclass(frozen=True)
+class Comparison:
+    """A question contrasting two entities of the same type (two products, plants, people ...)."""
+
+    max_entities_per_type: int = 60
+    """Entities per type considered for pairing (the most mentioned), which bounds the work to O(m²) per type."""
+
+    def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
+        ent_docs = entity_documents(kg)
+        by_type: dict[str, list[str]] = {}
+        for entity_id in sorted(ent_docs):
+            kind = kg.entity(entity_id).type.strip().lower()
+            if kind and kind not in VALUE_TYPES:
+                by_type.setdefault(kind, []).append(entity_id)
+        ids, matrix = chunk_vectors(kg)
+        index = {cid: i for i, cid in enumerate(ids)}
+        candidates: list[tuple[str, float, list[str], list[str]]] = []  # (type, similarity, entities, chunks)
+        for kind, members in sorted(by_type.items()):
+            members.sort(key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), rng.random()))
+            for a, b in itertools.combinations(members[: self.max_entities_per_type], 2):
+                chunk_a = [c for cs in ent_docs[a].values() for c in cs]
+                chunk_b = [c for cs in ent_docs[b].values() for c in cs]
+                both = sorted(set(chunk_a) & set(chunk_b))
+                if both:
+                    chunks, similarity = [rng.choice(both)], 1.0
+                else:
+                    ca, cb = rng.choice(chunk_a), rng.choice(chunk_b)
+                    chunks = [ca, cb]
+                    similarity = (float(matrix[index[ca]] @ matrix[index[cb]])
+                                  if matrix is not None and ca in index and cb in index else rng.random())
+                candidates.append((kind, similarity, [a, b], chunks))
+        if not candidates:
+            kinds = ", ".join(f"{k} ({len(v)})" for k, v in sorted(by_type.items())) or "none"
+            return Plan([], ["no entity type has two entities to compare (comparable types with their entity "
+                             f"counts: {kinds})"])
+        candidates.sort(key=lambda c: -c[1])  # comparable contexts first, then take turns across types
+        ordered = spread(candidates[: max(4 * n, 50)], key=lambda c: c[0], rng=rng)
+        ordered.sort(key=lambda c: -round(c[1], 1))
+        used: dict[str, int] = {}
+        scenarios: list[Scenario] = []
+        for kind, _, (a, b), chunks in ordered:
+            if used.get(a, 0) >= 2 or used.get(b, 0) >= 2:
+                continue  # keep any one entity from dominating the comparisons
+            used[a], used[b] = used.get(a, 0) + 1, used.get(b, 0) + 1
+            scenarios.append(ComparisonScenario(
+                generator="comparison", chunk_ids=chunks, entities=[kg.entity(a).name, kg.entity(b).name],
+                entity_ids=[a, b], entity_type=kind, language=scenario_language(kg, chunks),
+            ))
+        notes = [] if len(scenarios) >= n else [f"only {len(scenarios)} pairs of same-type entities to compare"]
+        return Plan(scenarios[:n], notes)
+
+    async def generate(self, scenario: ComparisonScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
+        a, b = scenario.entities
+        passages = [passage(kg, c) for c in scenario.chunk_ids]
+        qa = await write_qa(
+            judge, scenario, passages, topic=f"{a} and {b}",
+            task=(f"Ask a question that compares {a} with {b} on one attribute the passages state for both (such "
+                  "as a figure, a date, a size or a role). The answer gives the value for each and says which is "
+                  "greater, earlier or different."),
+        )
+        check_quotes(qa, passages, need_passages=len(passages))
+        return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids))
+

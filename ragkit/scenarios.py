@@ -1,0 +1,413 @@
+"""Building blocks for scenario generators: the generator protocol, plans, phrasing, language and samples.
+
+A generator is a small class (usually a frozen dataclass) registered with ``@generator``::
+
+    plan(kg, n, rng) -> Plan                       # seeded graph walk, no LLM, never raises
+    async generate(scenario, kg, judge) -> TestSample  # may raise SkipScenario(reason)
+
+The runner (``ragkit.generate``) sets each scenario's persona, style and length after planning, and fills the
+sample's id, generator spec, scenario, persona, style, length and language when the generator leaves them out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, is_dataclass
+from random import Random
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from .cache import content_key
+from .graph import ChunkNode, KnowledgeGraph
+from .language import UNDETERMINED, detect_language, language_name
+from .llm import Judge
+from .prompts import Prompt
+from .types import ContextRef, PluginSpec, Scenario, TestSample
+
+T = TypeVar("T")
+
+STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
+LENGTHS: tuple[str, ...] = ("short", "medium", "long")
+CJK = frozenset({"zh", "ja", "ko"})
+
+
+class SkipScenario(Exception):  # noqa: N818  (a control-flow signal, not an error)
+    """Raised by ``generate`` when one scenario cannot give a usable sample; the runner counts ``reason``."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        self.reason, self.detail = reason, detail
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+
+
+@dataclass
+class Plan:
+    """Scenarios in order of preference, and plain-language notes on why there are fewer than asked."""
+
+    scenarios: list[Scenario] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@runtime_checkable
+class Generator(Protocol):
+    """What ``@generator`` registers."""
+
+    def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan | list[Scenario]: ...
+
+    async def generate(self, scenario: Any, kg: KnowledgeGraph, judge: Judge) -> TestSample: ...
+
+
+def generator_name(gen: Any) -> str:
+    return str(getattr(type(gen), "registry_name", type(gen).__name__))
+
+
+def generator_spec(gen: Any) -> PluginSpec:
+    """The generator's registry name and its dataclass fields (the recorded arguments)."""
+    args = asdict(gen) if is_dataclass(gen) and not isinstance(gen, type) else {}
+    return PluginSpec(name=generator_name(gen), args=args)
+
+
+# -- language ---------------------------------------------------------------------------------------
+
+_NATIVE_REMINDER = {
+    "zh": "问题和答案都必须用中文书写。",
+    "ja": "質問と回答は必ず日本語で書いてください。",
+    "ko": "질문과 답변은 반드시 한국어로 작성하세요.",
+}
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def normalise_language(code: str | None) -> str:
+    """``zh-cn`` → ``zh``; empty → ``und``."""
+    if not code:
+        return UNDETERMINED
+    return re.split(r"[-_]", code.strip().lower())[0] or UNDETERMINED
+
+
+def language_matches(expected: str, text: str) -> bool:
+    """False only when ``text`` is clearly not in ``expected`` (another script, or a confident detection).
+
+    Text with fewer than three letters (numbers, a model name) matches anything.
+    """
+    expected = normalise_language(expected)
+    if expected == UNDETERMINED or len(_LETTER.findall(text)) < 3:
+        return True
+    found = detect_language(text, default=UNDETERMINED)
+    if expected in CJK:
+        if expected == "ja":
+            return found in ("ja", "zh")  # Japanese may be written in kanji only
+        return found == expected
+    if found in CJK:
+        return False
+    if found == UNDETERMINED or len(text.split()) < 6:
+        return True  # too short to tell apart languages that share a script
+    return found == expected
+
+
+def language_instruction(code: str) -> str:
+    """A plain instruction naming the output language, with a reminder in that language where we have one."""
+    code = normalise_language(code)
+    if code == UNDETERMINED:
+        return "Write the question and the answer in the same language as the passages."
+    text = f"Write the question and the answer in {language_name(code)} ({code}), the language of the passages."
+    reminder = _NATIVE_REMINDER.get(code)
+    return f"{text} {reminder}" if reminder else text
+
+
+def scenario_language(kg: KnowledgeGraph, chunk_ids: Sequence[str]) -> str:
+    """The most common language of the chunks (detected from their text when the graph says ``und``)."""
+    votes: Counter[str] = Counter()
+    for cid in chunk_ids:
+        chunk = kg.chunk(cid)
+        lang = normalise_language(chunk.language)
+        if lang == UNDETERMINED:
+            lang = normalise_language(detect_language(chunk.text))
+        votes[lang] += 1
+    known = [(lang, n) for lang, n in votes.most_common() if lang != UNDETERMINED]
+    return known[0][0] if known else UNDETERMINED
+
+
+# -- phrasing ---------------------------------------------------------------------------------------
+
+_STYLE_TEXT = {
+    "formal": "a complete, grammatical question in a neutral, formal tone",
+    "conversational": "a casual question, as someone would type it into a chat",
+    "web_search": "search-engine keywords only: three to six words, no question word, no question mark",
+    "typos": "a quick, casual question as someone would type it in a hurry",
+}
+_LENGTH_WORDS = {"short": "at most 10 words", "medium": "10 to 20 words", "long": "20 to 35 words"}
+_LENGTH_CHARS = {"short": "at most 15 characters", "medium": "15 to 30 characters", "long": "30 to 60 characters"}
+
+
+def style_instruction(style: str, length: str, language: str) -> str:
+    """How the question should read: style and length (counted in characters for CJK languages)."""
+    text = _STYLE_TEXT.get(style, style)
+    sizes = _LENGTH_CHARS if normalise_language(language) in CJK else _LENGTH_WORDS
+    size = sizes.get(length, length)
+    if style == "web_search":
+        size = sizes["short"]
+    return f"{text}; {size}"
+
+
+def add_typos(text: str, seed: str, count: int = 2) -> str:
+    """Realistic typing mistakes (swapped, dropped or doubled letters) in up to ``count`` longer words.
+
+    Deterministic for a given ``seed``. Only words of five or more letters are touched, so numbers and codes stay.
+    """
+    rng = Random(seed)
+    words = list(re.finditer(r"[^\W\d_]{5,}", text))
+    words = [w for w in words if not _HAN.search(w.group()) and not _KANA.search(w.group())]
+    chars = list(text)
+    for match in sorted(rng.sample(words, min(count, len(words))), key=lambda m: -m.start()):
+        i = rng.randrange(match.start() + 1, match.end() - 2)
+        kind = rng.choice(("swap", "drop", "double"))
+        if kind == "swap":
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        elif kind == "drop":
+            del chars[i]
+        else:
+            chars.insert(i, chars[i])
+    return "".join(chars)
+
+
+# -- the shared question-writing prompt -------------------------------------------------------------
+
+
+class QAInput(BaseModel):
+    passages: list[str]
+    task: str
+    topic: str
+    asker: str
+    question_style: str
+    language: str
+
+
+class QAOutput(BaseModel):
+    question: str = Field(max_length=400)
+    answer: str = Field(max_length=700)
+    quotes: list[str] = Field(default_factory=list, max_length=4)
+    """Short exact phrases from the passages that support the answer."""
+
+
+QA_PROMPT = Prompt(
+    name="generate.qa",
+    instruction=(
+        "You write one test question for a question-answering assistant, and its correct answer, from the "
+        "numbered passages.\n"
+        "Rules:\n"
+        "1. Do the task. Ask about the topic and name it in the question.\n"
+        "2. The question must make sense to someone who has not seen the passages: name the company, product, "
+        "place or person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
+        "3. Ask in your own words; do not copy a sentence of a passage.\n"
+        "4. Write the question in the question_style, as the asker would.\n"
+        "5. The answer uses only facts stated in the passages, in one or two sentences.\n"
+        "6. quotes: one to three short phrases copied exactly from the passages that prove the answer.\n"
+        "7. Follow the language rule for both the question and the answer."
+    ),
+    input=QAInput,
+    output=QAOutput,
+    max_tokens=400,
+)
+
+
+def passage(kg: KnowledgeGraph, chunk_id: str, limit: int = 2400) -> str:
+    """A chunk's text for a prompt, headed by its document title and section, trimmed to ``limit`` characters."""
+    chunk = kg.chunk(chunk_id)
+    doc = kg.document(chunk.doc_id) if chunk.doc_id in kg.g else None
+    where = [(doc.title or doc.path) if doc else chunk.source, *chunk.heading_path]
+    head = " > ".join(w for w in where if w)
+    text = chunk.text if len(chunk.text) <= limit else chunk.text[:limit] + " …"
+    return f"(from: {head})\n{text}" if head else text
+
+
+async def write_qa(
+    judge: Judge,
+    scenario: Scenario,
+    passages: Sequence[str],
+    *,
+    task: str,
+    topic: str = "",
+    prompt: Prompt[QAInput, QAOutput] = QA_PROMPT,
+) -> QAOutput:
+    """One LLM call: a question, its answer and supporting quotes for ``scenario`` over ``passages``."""
+    persona = scenario.persona
+    data = QAInput(
+        task=task,
+        topic=topic or "(any important fact of the passages)",
+        asker=f"{persona.name}: {persona.description}" if persona else "a curious reader of these documents",
+        question_style=style_instruction(scenario.style, scenario.length, scenario.language),
+        language=language_instruction(scenario.language),
+        passages=list(passages),
+    )
+    out = await judge.structured(prompt, data)
+    if not out.question.strip() or not out.answer.strip():
+        raise SkipScenario("empty_output", "the model returned an empty question or answer")
+    return out
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _squash(text: str) -> str:
+    return _SPACE.sub(" ", re.sub(r"[^\w]+", " ", text.lower())).strip()
+
+
+def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -> int | None:
+    """Index of the passage that contains ``quote`` (fuzzy, ignoring case and punctuation), or None."""
+    from rapidfuzz import fuzz
+
+    q = _squash(quote)
+    if not q:
+        return None
+    best, best_score = None, 0.0
+    for i, passage in enumerate(passages):
+        p = _squash(passage)
+        score = 100.0 if q in p else fuzz.partial_ratio(q, p)
+        if score > best_score:
+            best, best_score = i, score
+    return best if best_score >= min_score else None
+
+
+def check_quotes(out: QAOutput, passages: Sequence[str], *, need_passages: int = 1) -> list[int]:
+    """Passages proven by the model's quotes; SkipScenario when the quotes are invented or too few."""
+    found = sorted({i for q in out.quotes if (i := quote_source(q, passages)) is not None})
+    if not found:
+        raise SkipScenario("quote_not_in_context", "no supporting quote was found in the passages")
+    if len(found) < need_passages:
+        raise SkipScenario("single_passage", f"quotes come from {len(found)} passage(s), {need_passages} needed")
+    return found
+
+
+# -- samples ----------------------------------------------------------------------------------------
+
+
+def context_refs(kg: KnowledgeGraph, chunk_ids: Iterable[str], distractors: Iterable[str] = ()) -> list[ContextRef]:
+    """Reference contexts with chunk ids and source files (distractor chunks marked as such)."""
+    noise = set(distractors)
+    refs = []
+    for cid in chunk_ids:
+        chunk = kg.chunk(cid)
+        source = chunk.source or kg.document_of(cid).path
+        refs.append(ContextRef(chunk_id=cid, text=chunk.text, source=source, distractor=cid in noise))
+    return refs
+
+
+def sample_id(scenario: Scenario) -> str:
+    """A stable id: the generator name and a hash of the scenario."""
+    return f"{scenario.generator}-{content_key(scenario.model_dump(mode='json'))[:12]}"
+
+
+def make_sample(
+    gen: Any, scenario: Scenario, qa: QAOutput, contexts: list[ContextRef], **metadata: Any
+) -> TestSample:
+    """A complete TestSample for ``scenario``."""
+    question = qa.question.strip()
+    if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
+        question = add_typos(question, sample_id(scenario))
+    return TestSample(
+        id=sample_id(scenario),
+        question=question,
+        reference_answer=qa.answer.strip(),
+        reference_contexts=contexts,
+        generator=generator_spec(gen),
+        scenario=scenario.model_dump(mode="json"),
+        persona=scenario.persona.name if scenario.persona else None,
+        style=scenario.style,
+        length=scenario.length,
+        language=scenario.language,
+        metadata={"quotes": qa.quotes, **({"question_before_typos": qa.question.strip()}
+                                          if question != qa.question.strip() else {}), **metadata},
+    )
+
+
+# -- planning helpers -------------------------------------------------------------------------------
+
+
+_TOKEN = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"  # one token per CJK ideograph or kana
+    r"|[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"  # words elsewhere
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased words, with each CJK character counted as one token (a language-neutral size measure)."""
+    return _TOKEN.findall(text.lower())
+
+
+def usable_chunks(kg: KnowledgeGraph, min_tokens: int = 8) -> list[ChunkNode]:
+    """Chunks with at least ``min_tokens`` words (CJK: characters), in a stable order (document path, then
+    position)."""
+    paths = {d.id: d.path for d in kg.documents()}
+    chunks = [c for c in kg.chunks() if len(tokens(c.text)) >= min_tokens]
+    return sorted(chunks, key=lambda c: (paths.get(c.doc_id, c.doc_id), c.index, c.id))
+
+
+def spread(items: Sequence[T], key: Callable[[T], Hashable], rng: Random) -> list[T]:
+    """Shuffle ``items``, then interleave them round-robin over ``key`` (e.g. the document), so no group piles up.
+
+    Groups take turns in a shuffled order; within a group the shuffled order is kept.
+    """
+    groups: dict[Hashable, list[T]] = defaultdict(list)
+    shuffled = list(items)
+    rng.shuffle(shuffled)
+    for item in shuffled:
+        groups[key(item)].append(item)
+    order = list(groups)
+    out: list[T] = []
+    depth = 0
+    while len(out) < len(shuffled):
+        out += [groups[k][depth] for k in order if depth < len(groups[k])]
+        depth += 1
+    return out
+
+
+def chunk_topics(kg: KnowledgeGraph, chunk: ChunkNode) -> list[str]:
+    """Things a question about ``chunk`` can be about: its entities, then keyphrases, then its heading."""
+    names = [e.name for e in kg.entities_of(chunk.id)] or [e.name for e in chunk.entities]
+    topics = list(dict.fromkeys([*names, *chunk.keyphrases]))
+    if not topics and chunk.heading_path:
+        topics = [chunk.heading_path[-1]]
+    return topics
+
+
+def entity_documents(kg: KnowledgeGraph) -> dict[str, dict[str, list[str]]]:
+    """For every entity, the chunks mentioning it grouped by document (chunk ids in a stable order)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for entity in kg.entities():
+        by_doc: dict[str, list[str]] = defaultdict(list)
+        for chunk in sorted(kg.chunks_mentioning(entity.id), key=lambda c: (c.doc_id, c.index)):
+            by_doc[chunk.doc_id].append(chunk.id)
+        if by_doc:
+            out[entity.id] = dict(by_doc)
+    return out
+
+
+def chunk_vectors(kg: KnowledgeGraph) -> tuple[list[str], np.ndarray | None]:
+    """Ids and unit embedding rows of the chunks that have an embedding (None when no chunk has one)."""
+    chunks = [c for c in usable_chunks(kg, 1) if c.embedding]
+    if not chunks:
+        return [], None
+    matrix = np.asarray([c.embedding for c in chunks], dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return [c.id for c in chunks], matrix / np.where(norms == 0, 1.0, norms)
+
+
+def related_chunks(kg: KnowledgeGraph, chunk_id: str, vectors: tuple[list[str], np.ndarray | None],
+                   limit: int = 10) -> list[str]:
+    """Chunks most related to ``chunk_id``: ``similar`` edges by weight, else embedding cosine, else chunks
+    sharing an entity; best first."""
+    found = sorted(kg.neighbours(chunk_id, "similar"), key=lambda x: -(x[1] or 0.0))
+    out = [c for c, _ in found if c != chunk_id]
+    ids, matrix = vectors
+    if not out and matrix is not None and chunk_id in ids:
+        sims = matrix @ matrix[ids.index(chunk_id)]
+        out = [ids[i] for i in np.argsort(-sims) if ids[i] != chunk_id]
+    if not out:
+        shared = sorted(kg.neighbours(chunk_id, "shares_entity"), key=lambda x: -(x[1] or 0.0))
+        out = [c for c, _ in shared if c != chunk_id]
+    return list(dict.fromkeys(out))[:limit]

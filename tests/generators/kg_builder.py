@@ -1,0 +1,197 @@
+"""Hand-built knowledge graphs for generator and runner tests (no parsing; real embeddings when given)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from ragkit.embeddings import Embeddings
+from ragkit.graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph
+
+Spec = dict[str, list[tuple[str, list[tuple[str, str]]]]]
+"""{document path: [(chunk text, [(entity name, entity type), ...]), ...]}"""
+
+# A small fictional bakery chain; facts cross documents (people, products, places).
+BAKERY: Spec = {
+    "company.md": [
+        ("Brightloaf Bakeries was founded in Leeds in 2009 by Maria Okafor. It runs two bakeries, in Leeds and "
+         "in Bristol, and sells the Harvest Rye and the Oat Crown loaves.",
+         [("Brightloaf Bakeries", "organization"), ("Leeds", "place"), ("Maria Okafor", "person"),
+          ("Bristol", "place"), ("Harvest Rye", "product"), ("Oat Crown", "product")]),
+        ("Maria Okafor is the chief executive. Tomasz Wierzbicki has been head baker since 2015 and designed "
+         "the sourdough starter programme used in both bakeries.",
+         [("Maria Okafor", "person"), ("Tomasz Wierzbicki", "person")]),
+    ],
+    "leeds-bakery.md": [
+        ("The Leeds bakery opened in 2010 on Kirkstall Road. It has 48 staff and bakes about 9,000 loaves a "
+         "day in three deck ovens.",
+         [("Leeds", "place"), ("Kirkstall Road", "place")]),
+        ("Leeds bakes the Harvest Rye, a dense rye loaf proved for 14 hours. The site manager is Priya Nand, "
+         "who joined from a dairy cooperative in 2018.",
+         [("Leeds", "place"), ("Harvest Rye", "product"), ("Priya Nand", "person")]),
+    ],
+    "bristol-bakery.md": [
+        ("The Bristol bakery opened in 2017 near Temple Meads. It has 31 staff and bakes about 5,500 loaves a "
+         "day in one tunnel oven.",
+         [("Bristol", "place"), ("Temple Meads", "place")]),
+        ("Bristol makes the Oat Crown, a soft oat loaf topped with rolled oats. Its manager, Owen Hale, "
+         "previously ran a pizzeria in Cardiff.",
+         [("Bristol", "place"), ("Oat Crown", "product"), ("Owen Hale", "person"), ("Cardiff", "place")]),
+    ],
+    "products.md": [
+        ("The Harvest Rye weighs 800 g, keeps for six days and costs 4.20 pounds. It is made from 70 percent "
+         "wholegrain rye flour.",
+         [("Harvest Rye", "product")]),
+        ("The Oat Crown weighs 600 g, keeps for three days and costs 3.10 pounds. It won a regional bread "
+         "award in 2021.",
+         [("Oat Crown", "product")]),
+    ],
+    "safety-notice-2022.md": [
+        ("In March 2022 a conveyor guard failed in the Bristol bakery. Nobody was hurt. Owen Hale ordered new "
+         "guards from the supplier Marlow Engineering, fitted within two weeks.",
+         [("Bristol", "place"), ("Owen Hale", "person"), ("Marlow Engineering", "organization")]),
+    ],
+}
+
+TEA_ZH: Spec = {
+    "公司简介.md": [
+        ("青岚茶业成立于2008年，总部位于杭州，创始人是林晓梅。公司有两处自有茶园，出产龙井茶和安吉白茶。",
+         [("青岚茶业", "organization"), ("杭州", "place"), ("林晓梅", "person")]),
+    ],
+    "茶园.md": [
+        ("龙坞茶园建于2010年，面积约320亩，由茶园主管何春生负责日常管理。明前茶一般在每年3月中下旬开采。",
+         [("龙坞茶园", "place"), ("何春生", "person")]),
+        ("安吉白茶基地建于2016年，面积约180亩，由吴建国负责管理。青岚茶业的白茶原料全部来自这里。",
+         [("安吉白茶基地", "place"), ("吴建国", "person"), ("青岚茶业", "organization")]),
+    ],
+    "工厂.md": [
+        ("余杭加工厂于2012年投产，有员工约60人，负责全部茶叶的摊放、炒制和包装。厂长是王志强。",
+         [("余杭加工厂", "place"), ("王志强", "person")]),
+    ],
+}
+
+
+def build_graph(spec: Spec, embeddings: Embeddings | None = None, *, language: str = "en",
+                similar: bool = True, summaries: bool = True) -> KnowledgeGraph:
+    """A graph from ``spec``: documents, chunks, entities, and has_chunk / next / mentions / shares_entity edges;
+    with ``embeddings``, chunk and summary embeddings and ``similar`` edges (top 2 per chunk, cosine >= 0.2)."""
+    kg = KnowledgeGraph()
+    mentions: dict[str, set[str]] = defaultdict(set)
+    for path, chunks in spec.items():
+        doc_id = "doc-" + hashlib.sha1(path.encode()).hexdigest()[:8]
+        title = path.rsplit(".", 1)[0].replace("-", " ")
+        kg.add(DocumentNode(id=doc_id, path=path, format="md", content_hash=doc_id, language=language, title=title,
+                            summary=chunks[0][0].split("。")[0].split(". ")[0] if summaries else None,
+                            themes=[e for _, ents in chunks for e, _ in ents][:3]))
+        previous = None
+        for i, (text, ents) in enumerate(chunks):
+            cid = f"{doc_id}-c{i}"
+            kg.add(ChunkNode(id=cid, doc_id=doc_id, text=text, index=i, language=language, source=path,
+                             tokens=len(text.split()), entities=[EntityMention(name=n, type=t) for n, t in ents],
+                             keyphrases=[]))
+            kg.add_edge(doc_id, cid, "has_chunk")
+            if previous:
+                kg.add_edge(previous, cid, "next")
+            previous = cid
+            for name, kind in ents:
+                eid = name.lower()
+                if kg.get(eid) is None:
+                    kg.add(EntityNode(id=eid, name=name, type=kind))
+                kg.add_edge(cid, eid, "mentions")
+                mentions[eid].add(cid)
+    pairs: dict[tuple[str, str], int] = defaultdict(int)
+    for chunk_ids in mentions.values():
+        ordered = sorted(chunk_ids)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1:]:
+                pairs[(a, b)] += 1
+    for (a, b), weight in pairs.items():
+        kg.add_edge(a, b, "shares_entity", float(weight))
+    if embeddings is not None:
+        chunks_ = kg.chunks()
+        matrix = embeddings.embed([c.text for c in chunks_])
+        for c, v in zip(chunks_, matrix, strict=True):
+            c.embedding = v.tolist()
+        for doc in kg.documents():
+            if doc.summary:
+                doc.summary_embedding = embeddings.embed([doc.summary])[0].tolist()
+        if similar:
+            sims = matrix @ matrix.T
+            for i, c in enumerate(chunks_):
+                for j in np.argsort(-sims[i])[1:3]:
+                    if sims[i, j] >= 0.2:
+                        kg.add_edge(c.id, chunks_[int(j)].id, "similar", float(sims[i, j]))
+    return kg
+
+
+# -- a scripted model for generator and runner tests --------------------------------------------------------
+
+_STOP = {"the", "and", "for", "from", "with", "about", "that", "this", "which", "were", "was", "has", "have", "its",
+         "day", "are", "who", "since", "into"}
+
+
+def body(passage: str) -> str:
+    """A prompt passage without its ``(from: ...)`` header line."""
+    return passage.split("\n", 1)[1] if passage.startswith("(from:") else passage
+
+
+def first_sentence(text: str) -> str:
+    for stop in ("。", ". "):
+        if stop in text:
+            return text.split(stop)[0] + stop.strip()
+    return text
+
+
+def _content_words(text: str, k: int) -> list[str]:
+    words = [w.strip(".,;:()") for w in text.split()]
+    picked = [w for w in words if len(w) > 4 and w.lower() not in _STOP and w[:1].islower()]
+    return list(dict.fromkeys(picked))[:k]
+
+
+def qa_reply(data: Any) -> dict[str, Any]:
+    """A plausible question / answer / quotes for the shared QA prompt, in the requested language."""
+    passages = [body(p) for p in data.passages]
+    topic = data.topic if not data.topic.startswith("(") else "this"
+    if "(zh)" in data.language:
+        question = f"{topic}的情况是怎样的？"
+        answer = first_sentence(passages[0])
+    else:
+        words = _content_words(" ".join(passages), 3)
+        question = f"Could you explain how {topic} relates to {' and '.join(words) or 'the rest'}?"
+        answer = first_sentence(passages[0])
+    quotes = [" ".join(first_sentence(p).split()[:6]) if " " in p else first_sentence(p)[:12] for p in passages]
+    return {"question": question, "answer": answer, "quotes": quotes}
+
+
+def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) -> dict[str, Any]:
+    evidence = first_sentence(body(data.passages[0])) if answerable else ""
+    return {"evidence": evidence, "question_answerable": answerable, "answer_supported": supported}
+
+
+def unanswerable_reply(data: Any) -> dict[str, Any]:
+    if "(zh)" in data.language:
+        return {"question": f"{data.topic}明年的预算是多少？", "missing": "预算", "answer": "文件中没有提供这一信息。"}
+    return {"question": f"What budget is planned for {data.topic} in 2031?", "missing": "the 2031 budget",
+            "answer": "The documents do not say what budget is planned for 2031."}
+
+
+def persona_reply(data: Any) -> dict[str, Any]:
+    return {"personas": [{"name": f"Analyst {i + 1}", "description": f"Studies group {i + 1} closely."}
+                         for i in range(len(data.document_groups))]}
+
+
+def default_script(call: Any) -> dict[str, Any]:
+    """Replies by prompt name: good samples that pass the critic; unanswerable questions are not answerable."""
+    if call.prompt_name == "generate.qa":
+        return qa_reply(call.data)
+    if call.prompt_name == "generate.critic":
+        return critic_reply(call.data, answerable="2031" not in call.data.question and "明年" not in
+                            call.data.question)
+    if call.prompt_name == "generate.unanswerable":
+        return unanswerable_reply(call.data)
+    if call.prompt_name == "generate.personas":
+        return persona_reply(call.data)
+    raise AssertionError(f"unexpected prompt {call.prompt_name}")

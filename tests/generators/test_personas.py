@@ -1,0 +1,78 @@
+"""Personas from document clusters or a file; the phrasing plan."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import numpy as np
+import pytest
+from kg_builder import BAKERY, build_graph, persona_reply
+
+from ragkit.errors import DataError
+from ragkit.generators.single_hop import SingleHop
+from ragkit.personas import PersonaPool, assign_phrasing, cluster, load_personas, personas_from_graph
+from ragkit.testing import ScriptedJudge
+from ragkit.types import Persona
+
+
+def test_cluster_is_deterministic_and_separates_groups():
+    rng = np.random.default_rng(0)
+    a = rng.normal([5, 0, 0], 0.3, size=(6, 3))
+    b = rng.normal([0, 5, 0], 0.3, size=(5, 3))
+    m = np.vstack([a, b])
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    labels = cluster(m, 2)
+    assert labels == cluster(m, 2)
+    assert len(set(labels[:6])) == 1 and len(set(labels[6:])) == 1 and labels[0] != labels[6]
+    assert cluster(m[:1], 3) == [0]
+
+
+async def test_personas_from_graph_one_llm_call(bakery):
+    judge = ScriptedJudge(lambda call: persona_reply(call.data))
+    pool = await personas_from_graph(bakery, k=3, judge=judge)
+    assert len(judge.calls) == 1 and len(pool.personas) == 3
+    assert [p.name for p in pool.personas] == ["Analyst 1", "Analyst 2", "Analyst 3"]
+    assert set(pool.by_document) == {d.id for d in bakery.documents()}
+
+
+async def test_personas_without_llm_or_when_it_fails(bakery):
+    pool = await personas_from_graph(bakery, k=2)
+    assert len(pool.personas) == 2 and all(p.name.startswith("Reader of") for p in pool.personas)
+    failing = ScriptedJudge(lambda call: "not json at all")
+    pool2 = await personas_from_graph(bakery, k=2, judge=failing)
+    assert [p.name for p in pool2.personas] == [p.name for p in pool.personas]
+    assert "LLM call failed" in pool2.notes[0]
+
+
+async def test_personas_without_any_embedding_use_the_embedding_model(embeddings):
+    kg = build_graph(BAKERY, None, summaries=False)
+    assert (await personas_from_graph(kg, k=2)).personas == []  # nothing to cluster on, and no model given
+    pool = await personas_from_graph(kg, k=2, embeddings=embeddings)
+    assert len(pool.personas) == 2
+
+
+def test_load_personas_json_and_yaml(tmp_path):
+    good = [{"name": "Auditor", "description": "Checks numbers."}]
+    (tmp_path / "p.json").write_text(json.dumps(good))
+    (tmp_path / "p.yaml").write_text("- name: Auditor\n  description: Checks numbers.\n")
+    assert load_personas(tmp_path / "p.json") == load_personas(tmp_path / "p.yaml") == [Persona(**good[0])]
+    (tmp_path / "bad.json").write_text(json.dumps([{"name": "No description"}]))
+    with pytest.raises(DataError, match=r"bad.json: persona 0: description"):
+        load_personas(tmp_path / "bad.json")
+    (tmp_path / "broken.json").write_text("[{")
+    with pytest.raises(DataError, match="not valid json"):
+        load_personas(tmp_path / "broken.json")
+    with pytest.raises(DataError, match="cannot read"):
+        load_personas(tmp_path / "missing.json")
+
+
+def test_assign_phrasing_rotates_every_style_and_length(bakery, tea):
+    scenarios = SingleHop(topics_per_chunk=3).plan(bakery, 12, Random(0)).scenarios
+    pool = PersonaPool([Persona(name="A", description="a"), Persona(name="B", description="b")])
+    out = assign_phrasing(scenarios, pool, Random(0), bakery)
+    assert len({(s.style, s.length) for s in out}) == 12
+    assert {s.persona.name for s in out} == {"A", "B"}
+    assert out == assign_phrasing(scenarios, pool, Random(0), bakery)
+    zh = assign_phrasing(SingleHop().plan(tea, 8, Random(0)).scenarios, pool, Random(0), tea)
+    assert "typos" not in {s.style for s in zh}  # typos are Latin-letter edits
