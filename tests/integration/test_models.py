@@ -88,15 +88,15 @@ async def test_local_timeout_stops_generation_and_frees_the_model(live_settings:
     """A call past its timeout stops between tokens; the next call gets the model at once."""
     fast = live_settings.model_copy(update={"model": "local/smollm2-135m", "timeout": 0.5, "cache": False})
     judge = Judge(settings=fast, cache=False)
+    patient = Judge(settings=fast.model_copy(update={"timeout": 120.0}), cache=False)
     story = [{"role": "user", "content": "Write a very long story about a lighthouse keeper."}]
-    await judge.text([{"role": "user", "content": "Say hi."}], max_tokens=4)  # load the model first
+    await patient.text([{"role": "user", "content": "Say hi."}], max_tokens=4)  # load the model first
     started = time.monotonic()
     with pytest.raises(JudgeTimeoutError) as info:
         await judge.text(story, max_tokens=2000)
     assert info.value.attempts == 1  # a local timeout would repeat: not retried
     assert time.monotonic() - started < 15
 
-    patient = Judge(settings=fast.model_copy(update={"timeout": 60.0}), cache=False)
     task = asyncio.create_task(patient.text(story, max_tokens=2000))
     await asyncio.sleep(1.0)
     task.cancel()
@@ -104,7 +104,7 @@ async def test_local_timeout_stops_generation_and_frees_the_model(live_settings:
         await task
     started = time.monotonic()
     assert await patient.text([{"role": "user", "content": "Say hi."}], max_tokens=4)
-    assert time.monotonic() - started < 15  # the cancelled generation did not keep the model busy
+    assert time.monotonic() - started < 30  # the cancelled 2000-token story did not keep the model busy
 
 
 def test_doctor_succeeds_with_the_embedded_defaults() -> None:
