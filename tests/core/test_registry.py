@@ -95,7 +95,7 @@ def test_unknown_name_suggests_close_matches() -> None:
     with pytest.raises(UnknownPluginError) as info:
         lookup("metric", "faithfulnes_zz")
     err = info.value
-    assert "Unknown metric 'faithfulnes_zz'." in str(err) and "Did you mean: faithfulness_zz?" in str(err)
+    assert "Unknown metric 'faithfulnes_zz'." in str(err) and "Did you mean: faithfulness_zz" in str(err)
     assert "faithfulness_zz" in err.available
     with pytest.raises(UnknownPluginError) as info:
         lookup("metric", "qqqqqqqq")
