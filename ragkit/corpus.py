@@ -29,7 +29,7 @@ from .chunking import count_tokens
 from .errors import CorpusError, DataError
 from .graph import SkippedFile
 from .language import cjk_language, detect_language
-from .types import Chunk, Document, Element
+from .types import Chunk, Document, Element, ElementKind
 
 os.environ.setdefault("UNSTRUCTURED_DISABLE_NOTICE", "1")
 log = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ def _elements(raw: list[Any]) -> list[Element]:
         if category == "Title":
             depth = getattr(md, "category_depth", None)
             level = depth + 1 if isinstance(depth, int) else (1 if not out else 2)
-            kind = "title" if not out and level == 1 else "heading"
+            kind: ElementKind = "title" if not out and level == 1 else "heading"
             out.append(Element(kind=kind, text=" ".join(text.split()), level=level, page=page))
         elif category == "Table":
             out.append(Element(kind="table", text=_table_rows(getattr(md, "text_as_html", None)) or text, page=page))
@@ -222,8 +222,8 @@ def plain_text_elements(text: str) -> list[Element]:
         first = block[0]
         if first.startswith("\x00") or (len(block) == 1 and _is_heading_line(first)):
             head = first.lstrip("\x00").strip()
-            kind = "title" if not out else "heading"
-            out.append(Element(kind=kind, text=head, level=1 if kind == "title" else 2))
+            head_kind: ElementKind = "title" if not out else "heading"
+            out.append(Element(kind=head_kind, text=head, level=1 if head_kind == "title" else 2))
             continue
         if sum(1 for ln in block if _BULLET.match(ln)) >= max(1, len(block) // 2) and _BULLET.match(first):
             for ln in block:
