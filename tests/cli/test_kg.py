@@ -1,0 +1,113 @@
+"""``ragkit kg build`` / ``ragkit kg info`` through the click runner."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ragkit.cli import cli
+from ragkit.llm import CallInfo
+from ragkit.testing import ScriptedJudge
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in ("guide.md", "team.html", "delivery-notes.txt", "report.pdf", "bakery-zh.md"):
+        shutil.copy(FIXTURES / "corpus" / name, root / name)
+    shutil.copy(FIXTURES / "bad" / "truncated.pdf", root / "broken.pdf")
+    return root
+
+
+def test_build_info_and_incremental_rebuild(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "kg.json"
+    res = invoke("kg", "build", str(corpus), "-o", str(out), "--extractor", "fast", "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert "Built" in res.stderr and "documents" in res.stderr
+    assert "broken.pdf: truncated PDF (no %%EOF marker at the end of the file)" in res.stderr
+    assert out.exists()
+
+    res = invoke("kg", "info", str(out), "--json")
+    assert res.exit_code == 0, res.output
+    info = json.loads(res.stdout)
+    assert info["nodes"]["document"] == 5 and info["nodes"]["chunk"] >= 5
+    assert info["documents_by_format"] == {"html": 1, "md": 2, "pdf": 1, "txt": 1}
+    assert info["documents_by_language"] == {"en": 4, "zh": 1}
+    reason = "truncated PDF (no %%EOF marker at the end of the file)"
+    assert info["skipped"] == [{"path": "broken.pdf", "reason": reason}]
+    assert info["entities_linking_documents"] >= 1
+    top = info["top_entities"][0]
+    assert top["documents"] >= 2 and top["chunks"] >= top["documents"]
+    assert set(info["edges"]) >= {"has_chunk", "mentions"}
+
+    res = invoke("kg", "info", str(out))
+    assert res.exit_code == 0 and "Top entities" in res.stdout and "broken.pdf" in res.stdout
+
+    # a second run on an existing output is incremental
+    res = invoke("kg", "build", str(corpus), "-o", str(out), "--extractor", "fast", "--no-progress", "--json")
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["documents"] == {"reused": 5, "added": 0, "changed": 0, "removed": 0}
+    assert summary["skipped"][0]["path"] == "broken.pdf"
+
+
+def test_strict_fails_with_one_line(corpus: Path, tmp_path: Path) -> None:
+    res = invoke("kg", "build", str(corpus), "-o", str(tmp_path / "kg.json"), "--extractor", "fast", "--strict",
+                 "--no-progress")
+    assert res.exit_code == 1
+    assert "strict mode: 1 file(s) skipped: broken.pdf: truncated PDF" in res.output
+    assert "Traceback" not in res.output and not (tmp_path / "kg.json").exists()
+
+
+def test_corrupt_existing_output_is_a_clear_error(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "kg.json"
+    out.write_text("{ not json", encoding="utf-8")
+    res = invoke("kg", "build", str(corpus), "-o", str(out), "--extractor", "fast", "--no-progress")
+    assert res.exit_code == 1 and "not a readable knowledge-graph JSON file" in res.output and "--rebuild" in res.output
+    res = invoke("kg", "info", str(out))
+    assert res.exit_code == 1 and "kg.json" in res.output
+
+
+def test_include_exclude_and_llm_extractor(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def reply(call: CallInfo) -> Any:
+        data: Any = call.data
+        if call.prompt_name == "kg.document_summary":
+            return {"summary": "A bakery document.", "themes": ["bakery"]}
+        passages = [data.passage] if hasattr(data, "passage") else data.passages
+        items = [{"summary": "About bread.", "entities": [{"name": "Ola Berg", "type": "person"}],
+                  "keyphrases": ["bread"]} for _ in passages]
+        return items[0] if hasattr(data, "passage") else {"items": items}
+
+    judges: list[ScriptedJudge] = []
+
+    def make_judge(model: str | None = None, **_: Any) -> ScriptedJudge:
+        judges.append(ScriptedJudge(reply))
+        return judges[-1]
+
+    monkeypatch.setattr("ragkit.llm.Judge", make_judge)
+    out = tmp_path / "kg.json"
+    res = invoke("kg", "build", str(corpus), "-o", str(out), "--include", "*.md", "--include", "*.txt",
+                 "--exclude", "bakery-*", "--no-progress", "--json")
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["documents"]["added"] == 2 and summary["skipped"] == []
+    assert summary["llm_calls"] == len(judges[0].calls) > 0
+    info = json.loads(invoke("kg", "info", str(out), "--json").stdout)
+    assert info["extractor"] == "llm" and info["top_entities"][0]["name"] == "Ola Berg"
+
+
+def test_nothing_to_build_is_a_usage_error(tmp_path: Path) -> None:
+    res = invoke("kg", "build", "-o", str(tmp_path / "kg.json"))
+    assert res.exit_code == 1 and "give at least one document folder" in res.output
