@@ -48,10 +48,10 @@ class UnanswerableInput(BaseModel):
 
 
 class UnanswerableOutput(BaseModel):
-    question: str = Field(max_length=400)
-    missing: str = Field(max_length=300)
+    question: str = Field(max_length=250)
+    missing: str = Field(max_length=150)
     """What the question asks for that the passages do not give."""
-    answer: str = Field(max_length=400)
+    answer: str = Field(max_length=250)
 
 
 UNANSWERABLE_PROMPT = Prompt(
@@ -71,7 +71,7 @@ UNANSWERABLE_PROMPT = Prompt(
     ),
     input=UnanswerableInput,
     output=UnanswerableOutput,
-    max_tokens=300,
+    max_tokens=400,
 )
 
 

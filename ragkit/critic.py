@@ -58,7 +58,7 @@ class CriticInput(BaseModel):
 
 
 class CriticOutput(BaseModel):
-    evidence: str = Field(max_length=500)
+    evidence: str = Field(max_length=300)
     """The sentence of the passages that answers the question, copied exactly; empty when there is none."""
     question_answerable: bool
     answer_supported: bool

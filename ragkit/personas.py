@@ -144,23 +144,29 @@ def cluster(matrix: np.ndarray, k: int, iterations: int = 25) -> list[int]:
 
 class PersonaInput(BaseModel):
     document_groups: list[str]
+    personas_needed: int
+
+
+class PersonaOut(BaseModel):
+    name: str = Field(max_length=60)
+    description: str = Field(max_length=200)
 
 
 class PersonaList(BaseModel):
-    personas: list[Persona] = Field(max_length=12)
+    personas: list[PersonaOut] = Field(max_length=8)
 
 
 PERSONA_PROMPT = Prompt(
     name="generate.personas",
     instruction=(
         "Each numbered group lists documents of one collection: titles and themes. For each group, invent one "
-        "realistic person who would ask questions about those documents: a short role as the name (two to five "
-        "words) and one sentence describing what they need to know and why. Give exactly one persona per group, "
-        "in the same order."
+        "realistic person who would ask questions about those documents: a job role as the name (two to five "
+        "words) and one short sentence saying what they need to know and why. Give exactly personas_needed "
+        "personas, one per group, in the same order."
     ),
     input=PersonaInput,
     output=PersonaList,
-    max_tokens=120,
+    max_tokens=400,
 )
 
 
@@ -208,7 +214,7 @@ async def personas_from_graph(
     personas = [fallback_persona(kg, g) for g in groups]
     notes: list[str] = []
     if judge is not None:
-        data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups])
+        data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
         try:
             named = (await judge.structured(PERSONA_PROMPT, data)).personas
         except JudgeError as exc:

@@ -16,10 +16,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, is_dataclass
 from random import Random
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Annotated, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from .cache import content_key
 from .graph import ChunkNode, KnowledgeGraph
@@ -187,10 +187,13 @@ class QAInput(BaseModel):
     language: str
 
 
+Quote = Annotated[str, StringConstraints(max_length=200)]
+
+
 class QAOutput(BaseModel):
-    question: str = Field(max_length=400)
-    answer: str = Field(max_length=700)
-    quotes: list[str] = Field(default_factory=list, max_length=4)
+    question: str = Field(max_length=300)
+    answer: str = Field(max_length=500)
+    quotes: list[Quote] = Field(default_factory=list, max_length=3)
     """Short exact phrases from the passages that support the answer."""
 
 
@@ -211,7 +214,7 @@ QA_PROMPT = Prompt(
     ),
     input=QAInput,
     output=QAOutput,
-    max_tokens=400,
+    max_tokens=500,
 )
 
 

@@ -1,0 +1,216 @@
+"""``ragkit generate``: a test set (JSONL of TestSample) from a document folder, a graph file or your chunks."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import ConfigError
+
+GRAPH_SUFFIXES = (".json",)
+
+
+def make_judge(model: str | None) -> Any:
+    """The Judge for generation (tests replace this with a scripted one)."""
+    from ..llm import Judge
+
+    return Judge(model)
+
+
+def default_graph_path(source: Path, extractor: str) -> Path:
+    """Where the graph of a folder is kept between runs: the ragkit cache dir, keyed by the folder's absolute
+    path and the extractor, so that reruns update it incrementally."""
+    from ..settings import Settings
+
+    key = hashlib.sha256(f"{source.resolve()}\x00{extractor}".encode()).hexdigest()[:16]
+    return Settings.load().cache_dir / "graphs" / f"{source.resolve().name or 'root'}-{key}" / "kg.json"
+
+
+def parse_weights(values: tuple[str, ...]) -> dict[str, float] | None:
+    """``-g name=weight`` options (``-g name`` means weight 1)."""
+    if not values:
+        return None
+    out: dict[str, float] = {}
+    for value in values:
+        name, _, weight = value.rpartition("=") if "=" in value else (value, "", "1")
+        try:
+            out[name.strip()] = float(weight)
+        except ValueError:
+            raise click.BadParameter(f"'{value}': the weight must be a number, as in single_hop=0.4",
+                                     param_hint="-g") from None
+        if not name.strip():
+            raise click.BadParameter(f"'{value}': give a generator name, as in single_hop=0.4", param_hint="-g")
+    return out
+
+
+def parse_args(values: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """``-A generator.key=value`` options; values are read as YAML scalars (numbers, true/false, strings)."""
+    out: dict[str, dict[str, Any]] = {}
+    for value in values:
+        target, sep, raw = value.partition("=")
+        name, dot, key = target.rpartition(".")
+        if not sep or not dot or not name or not key:
+            raise click.BadParameter(f"'{value}': expected generator.key=value, as in multi_hop.same_document=false",
+                                     param_hint="-A")
+        try:
+            import yaml
+
+            parsed = yaml.safe_load(raw) if raw.strip() else raw
+        except Exception:
+            parsed = raw
+        out.setdefault(name, {})[key] = parsed
+    return out
+
+
+def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, from_chunks: Path | None,
+                  judge: Any, embeddings: Any, progress: bool) -> tuple[Any, str]:
+    """The knowledge graph: loaded from a graph file, or built / updated from documents or chunks and saved."""
+    from ..graph import KnowledgeGraph
+
+    if source is not None and source.is_file() and source.suffix.lower() in GRAPH_SUFFIXES and from_chunks is None:
+        return KnowledgeGraph.load(source), f"graph {source}"
+    from ..build import build_graph
+
+    if source is None and from_chunks is None:
+        raise ConfigError("give a document folder, a graph file or --from-chunks FILE")
+    base = source if source is not None else from_chunks
+    assert base is not None
+    path = kg_path or default_graph_path(base, extractor)
+    previous = None
+    if path.exists():
+        try:
+            previous = KnowledgeGraph.load(path)
+        except Exception as exc:  # a stale or corrupt cached graph is rebuilt, never fatal
+            click.echo(f"Rebuilding the graph: {exc}", err=True)
+    result = asyncio.run(build_graph(
+        [source] if source is not None else [], previous=previous, extractor=extractor,  # type: ignore[arg-type]
+        judge=judge if extractor == "llm" else None, embeddings=embeddings, progress=progress,
+        chunks_jsonl=from_chunks,
+    ))
+    result.kg.save(path)
+    s = result.summary
+    click.echo(f"Graph {path}: {len(result.kg.documents())} documents, {len(result.kg.chunks())} chunks "
+               f"({s.documents.reused} documents reused, {s.documents.added} added, {s.documents.changed} changed, "
+               f"{s.documents.removed} removed; {len(s.skipped)} files skipped)", err=True)
+    for skipped in s.skipped:
+        click.echo(f"  skipped {skipped.path}: {skipped.reason}", err=True)
+    return result.kg, f"graph {path}"
+
+
+@click.command()
+@click.argument("source", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("-n", "n", type=click.IntRange(1), default=50, show_default=True, help="Samples to generate.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("testset.jsonl"),
+              show_default=True, help="Test set JSONL (one TestSample per line), written as samples are kept.")
+@click.option("-g", "--generator", "generators", multiple=True, metavar="NAME=WEIGHT",
+              help="Generator and weight, repeatable (e.g. -g single_hop=0.4 -g multi_hop=0.3). "
+                   "Default mix: single_hop .3, multi_hop .2, abstract .15, noisy_context .15, comparison .1, "
+                   "unanswerable .1.")
+@click.option("-A", "--arg", "args", multiple=True, metavar="GEN.KEY=VALUE",
+              help="A generator argument, repeatable (e.g. -A noisy_context.distractors=3).")
+@click.option("--personas", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="JSON or YAML list of {name, description}; default: derived from document clusters.")
+@click.option("--model", default=None, help="litellm model of the judge [default: the embedded local model].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same graph: same plan.")
+@click.option("--extractor", type=click.Choice(["llm", "fast"]), default="llm", show_default=True,
+              help="Graph enrichment when SOURCE is a folder: llm (the judge) or fast (spaCy/jieba, no LLM).")
+@click.option("--from-chunks", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your own chunks (JSONL with id and text per line), used as-is.")
+@click.option("-k", "--kg", "kg_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to keep the graph of a folder [default: <cache dir>/graphs/<folder>-<hash>/kg.json].")
+@click.option("--max-share", type=click.FloatRange(0, 1, min_open=True), default=0.25, show_default=True,
+              help="Largest share of the samples that one document may provide (relaxed, with a note, only when "
+                   "the corpus is too small).")
+@click.option("--no-critic-llm", is_flag=True, help="Skip the critic's LLM check (cheaper; string and "
+                                                     "embedding checks still run).")
+@click.option("--json", "as_json", is_flag=True, help="Print the generation report as JSON on stdout.")
+@click.option("--no-progress", is_flag=True, help="No progress bars.")
+def command(source: Path | None, n: int, output: Path, generators: tuple[str, ...], args: tuple[str, ...],
+            personas: Path | None, model: str | None, seed: int, extractor: str, from_chunks: Path | None,
+            kg_path: Path | None, max_share: float, no_critic_llm: bool, as_json: bool, no_progress: bool) -> None:
+    """Generate a test set of N questions from SOURCE: a document folder (its graph is built, or updated, first),
+    a knowledge-graph JSON file, or nothing with --from-chunks.
+
+    \b
+    ragkit generate docs/ -n 50 -o testset.jsonl
+    ragkit generate kg.json -n 20 -g single_hop=0.5 -g multi_hop=0.5 --seed 3
+    ragkit generate --from-chunks chunks.jsonl -n 30 --personas personas.yaml
+    """
+    from ..embeddings import Embeddings
+    from ..generate import generate
+    from ..personas import load_personas
+
+    distribution = parse_weights(generators)
+    generator_args = parse_args(args)
+    user_personas = load_personas(personas) if personas else None
+    judge = make_judge(model)
+    embeddings = Embeddings()
+    kg, where = load_or_build(source, kg_path=kg_path, extractor=extractor, from_chunks=from_chunks, judge=judge,
+                              embeddings=embeddings, progress=not no_progress)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("w", encoding="utf-8") as sink:
+
+        def write(sample: Any) -> None:
+            sink.write(sample.model_dump_json() + "\n")
+            sink.flush()
+
+        result = asyncio.run(generate(
+            kg, n, judge=judge, embeddings=embeddings, distribution=distribution, seed=seed,
+            personas=user_personas, max_share_per_document=max_share, on_sample=write, progress=not no_progress,
+            generator_args=generator_args, llm_critic=not no_critic_llm,
+        ))
+    if as_json:
+        click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
+    print_report(result, output, where)
+    if not result.samples:
+        raise ConfigError("no samples were generated: " + ("; ".join(result.notes) or "see the table above"))
+
+
+def report_json(result: Any, output: Path, where: str) -> dict[str, Any]:
+    return {
+        "output": str(output), "source": where, "requested": result.requested, "generated": len(result.samples),
+        "seconds": round(result.seconds, 2), "notes": result.notes,
+        "generators": {k: r.model_dump(mode="json") for k, r in result.report.items()},
+        "usage": result.usage.total.model_dump(mode="json"),
+        "personas": [p.model_dump() for p in result.personas],
+    }
+
+
+def print_report(result: Any, output: Path, where: str) -> None:
+    """The closing table on stderr: per generator requested / kept / dropped by reason, calls, tokens, time."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=True)
+    table = Table(title=f"Test set {output} ({len(result.samples)} of {result.requested} samples, from {where})")
+    for col, justify in (("generator", "left"), ("requested", "right"), ("kept", "right"),
+                         ("dropped (by reason)", "left"), ("LLM calls", "right"), ("tokens", "right"),
+                         ("LLM s", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for name, r in result.report.items():
+        dropped = ", ".join(f"{k} {v}" for k, v in sorted(r.dropped.items(), key=lambda kv: -kv[1])) or "-"
+        tokens = r.usage.prompt_tokens + r.usage.completion_tokens
+        table.add_row(name, str(r.requested), str(r.kept), dropped, str(r.usage.calls), f"{tokens:,}",
+                      f"{r.usage.seconds:.0f}")
+    personas = result.usage.stages.get("generate/personas")
+    if personas is not None:
+        table.add_row("(personas)", "", "", "", str(personas.calls),
+                      f"{personas.prompt_tokens + personas.completion_tokens:,}", f"{personas.seconds:.0f}")
+    total = result.usage.total
+    table.add_row("total", str(result.requested), str(len(result.samples)),
+                  str(sum(r.dropped_total for r in result.report.values())), str(total.calls),
+                  f"{total.prompt_tokens + total.completion_tokens:,}", f"{total.seconds:.0f}", style="bold")
+    console.print(table)
+    kept = max(1, len(result.samples))
+    console.print(f"{total.calls / kept:.1f} LLM calls per kept sample; {result.seconds:.0f} s in all "
+                  f"(cache hits {total.cache_hits}).", highlight=False)
+    for name, r in result.report.items():
+        for note in r.notes:
+            console.print(f"[yellow]{name}:[/yellow] {note}", highlight=False)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/yellow] {note}", highlight=False)

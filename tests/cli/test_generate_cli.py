@@ -1,0 +1,167 @@
+"""``ragkit generate`` through click, with a scripted model behind the judge factory."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "generators"))
+from kg_builder import BAKERY, build_graph, default_script  # noqa: E402
+
+from ragkit.cli import cli  # noqa: E402
+from ragkit.embeddings import Embeddings  # noqa: E402
+from ragkit.registry import REGISTRY  # noqa: E402
+from ragkit.testing import ScriptedJudge  # noqa: E402
+from ragkit.types import TestSample  # noqa: E402
+
+PLUGIN_SRC = Path(__file__).resolve().parent.parent / "plugin_pkg"
+
+
+@pytest.fixture(scope="module")
+def graph_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("kg") / "bakery.kg.json"
+    build_graph(BAKERY, Embeddings(cache=False)).save(path)
+    return path
+
+
+@pytest.fixture
+def judges(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedJudge]:
+    made: list[ScriptedJudge] = []
+
+    def factory(model: str | None) -> ScriptedJudge:
+        made.append(ScriptedJudge(default_script))
+        return made[-1]
+
+    monkeypatch.setattr("ragkit.cli.generate.make_judge", factory)
+    return made
+
+
+def run(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def read(path: Path) -> list[TestSample]:
+    return [TestSample.model_validate_json(line) for line in path.read_text().splitlines()]
+
+
+def test_generate_from_a_graph_file(graph_file, judges, tmp_path):
+    out = tmp_path / "set.jsonl"
+    result = run("generate", str(graph_file), "-n", "6", "-o", str(out), "--no-progress", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    samples = read(out)
+    assert len(samples) == 6 and len({s.id for s in samples}) == 6
+    assert all(c.chunk_id and c.source for s in samples for c in s.reference_contexts)
+    assert "Test set" in result.stderr and "requested" in result.stderr and "LLM calls per kept sample" in \
+        result.stderr
+    for name in ("single_hop", "multi_hop", "abstract", "noisy_context"):
+        assert name in result.stderr
+
+
+def test_weights_args_personas_and_json(graph_file, judges, tmp_path):
+    out = tmp_path / "set.jsonl"
+    personas = tmp_path / "personas.yaml"
+    personas.write_text("- name: Wholesale buyer\n  description: Buys bread for a chain of cafes.\n")
+    result = run("generate", str(graph_file), "-n", "4", "-o", str(out), "--no-progress", "--json",
+                 "-g", "single_hop=1", "-g", "noisy_context=1", "-A", "noisy_context.distractors=1",
+                 "--personas", str(personas))
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["generated"] == 4 and set(report["generators"]) == {"single_hop", "noisy_context"}
+    samples = read(out)
+    assert {s.generator.name for s in samples} == {"single_hop", "noisy_context"}
+    assert {s.persona for s in samples} == {"Wholesale buyer"}
+    noisy = [s for s in samples if s.generator.name == "noisy_context"]
+    assert noisy and all(sum(c.distractor for c in s.reference_contexts) == 1 for s in noisy)
+    assert all(s.generator.args["distractors"] == 1 for s in noisy)
+    assert not judges[0].calls_for("generate.personas")
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["-g", "single_hopp=1"], 1, "Unknown generator 'single_hopp'. Did you mean: single_hop?"),
+    (["-g", "single_hop=lots"], 2, "the weight must be a number"),
+    (["-A", "single_hop"], 2, "expected generator.key=value"),
+    (["-A", "single_hop.bogus=1"], 1, "bad arguments for generator 'single_hop'"),
+])
+def test_bad_options_give_one_clear_line(graph_file, judges, tmp_path, args, code, message):
+    result = run("generate", str(graph_file), "-n", "2", "-o", str(tmp_path / "x.jsonl"), "--no-progress", *args)
+    assert result.exit_code == code
+    assert message in result.output
+
+
+def test_no_samples_is_an_error_with_the_reason(judges, tmp_path):
+    from ragkit.graph import KnowledgeGraph
+
+    empty = tmp_path / "empty.json"
+    KnowledgeGraph().save(empty)
+    result = run("generate", str(empty), "-n", "2", "-o", str(tmp_path / "x.jsonl"), "--no-progress")
+    assert result.exit_code == 1
+    assert "no samples were generated: no samples: the graph has no chunks" in result.output
+
+
+def test_folder_builds_the_graph_once_then_reuses_it(judges, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for path, chunks in BAKERY.items():
+        (docs / path).write_text("# " + path.removesuffix(".md") + "\n\n" + "\n\n".join(t for t, _ in chunks))
+    (docs / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+    kg = tmp_path / "kg.json"
+    args = ["generate", str(docs), "-n", "3", "-k", str(kg), "--extractor", "fast", "--no-progress",
+            "-g", "single_hop=1"]
+    first = run(*args, "-o", str(tmp_path / "a.jsonl"))
+    assert first.exit_code == 0, first.output
+    assert kg.exists() and "5 added" in first.stderr and "skipped broken.pdf" in first.stderr
+    assert len(read(tmp_path / "a.jsonl")) == 3
+    second = run(*args, "-o", str(tmp_path / "b.jsonl"))
+    assert second.exit_code == 0 and "5 documents reused" in second.stderr
+    assert [s.id for s in read(tmp_path / "a.jsonl")] == [s.id for s in read(tmp_path / "b.jsonl")]
+
+
+def test_from_chunks(judges, tmp_path):
+    chunks = tmp_path / "chunks.jsonl"
+    rows = [{"id": f"c{i}", "doc_id": path, "text": text, "source": path}
+            for path, items in BAKERY.items() for i, (text, _) in enumerate(items)]
+    chunks.write_text("\n".join(json.dumps(r) for r in rows))
+    out = tmp_path / "set.jsonl"
+    result = run("generate", "--from-chunks", str(chunks), "-n", "3", "-o", str(out), "-k", str(tmp_path / "kg.json"),
+                 "--extractor", "fast", "--no-progress", "-g", "single_hop=1")
+    assert result.exit_code == 0, result.output
+    ids = {r["id"] for r in rows}
+    assert all(c.chunk_id in ids for s in read(out) for c in s.reference_contexts)  # the user's own chunk ids
+
+
+@pytest.fixture
+def toy_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """tests/plugin_pkg made visible to importlib.metadata through a temporary dist-info: no pip, no network."""
+    site = tmp_path / "site"
+    info = site / "ragkit_toy-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: ragkit-toy\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[ragkit.generators]\ntoy = ragkit_toy.glossary\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(PLUGIN_SRC))
+    monkeypatch.delenv("RAGKIT_PLUGINS", raising=False)
+    importlib.invalidate_caches()
+    saved_items, saved_loaded = copy.copy(REGISTRY.items["generator"]), set(REGISTRY.loaded_entry_points)
+    yield
+    REGISTRY.items["generator"], REGISTRY.loaded_entry_points = saved_items, saved_loaded
+    sys.modules.pop("ragkit_toy.glossary", None)
+    sys.modules.pop("ragkit_toy", None)
+
+
+def test_plugin_generator_through_its_entry_point(graph_file, judges, toy_plugin, tmp_path):
+    assert "toy/glossary" not in REGISTRY.items["generator"]
+    out = tmp_path / "set.jsonl"
+    result = run("generate", str(graph_file), "-n", "3", "-o", str(out), "--no-progress", "-g", "toy/glossary=1")
+    assert result.exit_code == 0, result.output
+    samples = read(out)
+    assert len(samples) == 3 and {s.generator.name for s in samples} == {"toy/glossary"}
+    assert all(s.metadata["term"] in s.question for s in samples)
+    assert samples[0].generator.args == {"types": ["product", "organization"]}
+    assert "toy/glossary" in result.stderr
