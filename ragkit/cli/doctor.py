@@ -96,7 +96,7 @@ def _check_llm(report: _Report, settings: Any) -> None:
         for package in MODELS[name].packages:
             _require(package, f"local model package ({package})", INSTALL_HINT)
         path = report.timed("weights", "weights ready", lambda: model_path(name, settings.model_dir),
-                            lambda p: f"{p} ({p.stat().st_size / 1e6:.0f} MB, sha256 checked)"
+                            lambda p: f"{p} ({p.stat().st_size / 1e6:.0f} MB, sha256 verified on assembly)"
                             if MODELS[name].sha256 else str(p))
         report.data["weights_path"] = str(path)
         report.timed("model_load", "model load", lambda: LocalModel.get(
