@@ -101,7 +101,7 @@ class _Progress:
     def task(self, name: str, total: int) -> Any:
         if self.bar is None:
             return lambda n=1: None
-        task_id = self.bar.add_task(name, total=max(total, 0))
+        task_id = self.bar.add_task(name, total=total or None)  # None: a count without a known end
         return lambda n=1: self.bar.advance(task_id, n)
 
 

@@ -227,7 +227,17 @@ class LLMExtractor(Extractor):
         super().__init__(cache)
         self.judge = judge
         self.signature = f"llm:{judge.model}:{PROMPT_VERSION}"
-        self.batch_size = batch_size or (LOCAL_BATCH_SIZE if judge.model.startswith("local/") else BATCH_SIZE)
+        local = judge.model.startswith("local/")
+        self.batch_size = batch_size or (LOCAL_BATCH_SIZE if local else BATCH_SIZE)
+        # the embedded model runs one call at a time anyway; sending them one by one keeps calls of one prompt
+        # back to back (llama.cpp prefix reuse) and keeps queued calls from waiting inside the Judge
+        self.parallel = 1 if local else max(1, judge.settings.concurrency)
+        self._gate: asyncio.Semaphore | None = None
+
+    def _limit(self) -> asyncio.Semaphore:
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(self.parallel)
+        return self._gate
 
     def batches(self, chunks: list[ChunkNode]) -> list[list[ChunkNode]]:
         """Consecutive chunks of one language, at most ``batch_size`` and about ``BATCH_TOKENS`` per batch."""
@@ -262,13 +272,8 @@ class LLMExtractor(Extractor):
         async def run(batch: list[ChunkNode]) -> None:
             language = language_name(batch[0].language)
             try:
-                if len(batch) == 1:
-                    one = await self.judge.structured(SINGLE_PROMPT, Passage(language=language,
-                                                                             passage=self.passage(batch[0])))
-                    items = [one]
-                else:
-                    data = PassageBatch(language=language, passages=[self.passage(c) for c in batch])
-                    items = (await self.judge.structured(facts_prompt(len(batch)), data)).items
+                async with self._limit():
+                    items = await self._ask(batch, language)
             except JudgeError as exc:
                 where = ", ".join(f"{c.source} #{c.index}" for c in batch)
                 report.failures.append(f"chunks {where}: {type(exc).__name__}: {_one_line(exc)}")
@@ -287,6 +292,14 @@ class LLMExtractor(Extractor):
             await asyncio.gather(*(run(b) for b in self.batches(chunks)))
         return out
 
+    async def _ask(self, batch: list[ChunkNode], language: str) -> list[ChunkFacts]:
+        if len(batch) == 1:
+            return [await self.judge.structured(SINGLE_PROMPT, Passage(language=language,
+                                                                       passage=self.passage(batch[0])))]
+        data = PassageBatch(language=language, passages=[self.passage(c) for c in batch])
+        reply = await self.judge.structured(facts_prompt(len(batch)), data)
+        return list(reply.items)
+
     async def summarise(self, doc: DocumentNode, chunks: list[ChunkNode], report: EnrichReport) -> None:
         summaries = [c.summary for c in chunks if c.summary]
         if len(summaries) <= 1:  # nothing to condense: the chunk's own facts describe the document
@@ -301,7 +314,8 @@ class LLMExtractor(Extractor):
                              section_summaries=summaries)
         try:
             with self.judge.stage("kg.enrich"):
-                facts = await self.judge.structured(DOCUMENT_PROMPT, data)
+                async with self._limit():
+                    facts = await self.judge.structured(DOCUMENT_PROMPT, data)
         except JudgeError as exc:
             report.failures.append(f"document {doc.path}: {type(exc).__name__}: {_one_line(exc)}")
             return

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .graph import EntityMention, EntityNode
 
@@ -31,6 +32,7 @@ _CJK_LEGAL = ("股份有限公司", "有限责任公司", "有限公司", "株�
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+@lru_cache(maxsize=1 << 16)
 def entity_key(name: str) -> str:
     """The normalised key of an entity name ("" when nothing is left).
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .entities import build_entity, entity_key
-from .graph import ChunkNode, EntityNode, KnowledgeGraph
+from .graph import ChunkNode, EntityMention, EntityNode, KnowledgeGraph
 
 
 @dataclass(frozen=True)
@@ -63,15 +63,18 @@ def entity_node_id(kg: KnowledgeGraph, key: str) -> str:
 
 def link_mentions(kg: KnowledgeGraph, chunks: list[ChunkNode]) -> set[str]:
     """Entity nodes and ``mentions`` edges for ``chunks``; returns the ids of the entities touched."""
+    ids: dict[str, str] = {}
     touched: set[str] = set()
     for chunk in chunks:
         for mention in chunk.entities:
             key = entity_key(mention.name)
             if not key:
                 continue
-            eid = entity_node_id(kg, key)
-            if kg.get(eid) is None:
-                kg.add(EntityNode(id=eid, name=mention.name, type=mention.type))
+            eid = ids.get(key)
+            if eid is None:
+                eid = ids[key] = entity_node_id(kg, key)
+                if kg.get(eid) is None:
+                    kg.add(EntityNode(id=eid, name=mention.name, type=mention.type))
             kg.add_edge(chunk.id, eid, "mentions")
             touched.add(eid)
     refresh_entities(kg, touched)
@@ -79,14 +82,22 @@ def link_mentions(kg: KnowledgeGraph, chunks: list[ChunkNode]) -> set[str]:
 
 
 def refresh_entities(kg: KnowledgeGraph, entity_ids: set[str]) -> None:
-    """Recompute name, type and aliases of entities from every chunk that still mentions them."""
-    for eid in entity_ids:
-        if kg.get(eid) is None:
-            continue
-        mentions = [m for c in kg.chunks_mentioning(eid) for m in c.entities
-                    if entity_node_id(kg, entity_key(m.name)) == eid]
-        if mentions:
-            kg.add(build_entity(eid, mentions))
+    """Recompute name, type and aliases of entities from every chunk that still mentions them (one pass)."""
+    if not entity_ids:
+        return
+    mentions: dict[str, list[EntityMention]] = {}
+    ids: dict[str, str] = {}
+    for chunk in kg.chunks():
+        for m in chunk.entities:
+            key = entity_key(m.name)
+            eid = ids.get(key)
+            if eid is None:
+                eid = ids[key] = entity_node_id(kg, key)
+            if eid in entity_ids:
+                mentions.setdefault(eid, []).append(m)
+    for eid, found in mentions.items():
+        if kg.get(eid) is not None:
+            kg.add(build_entity(eid, found))
 
 
 # -- shares_entity ----------------------------------------------------------------------------------------
@@ -158,11 +169,11 @@ def link_shared_entities(kg: KnowledgeGraph, config: RelationConfig, affected: s
     docs = {d: k for k, d in enumerate(sorted({c.doc_id for c in chunks}))}
     doc_of = np.array([docs[c.doc_id] for c in chunks], dtype=np.int64)
     limit = min(config.max_entity_chunks, max(2, int(config.max_entity_share * len(chunks))))
-    postings = []
-    for e in kg.entities():
-        members = {index[c.id] for c in kg.chunks_mentioning(e.id)}
-        if 1 < len(members) <= limit:
-            postings.append(np.array(sorted(members), dtype=np.int64))
+    members: dict[str, set[int]] = defaultdict(set)
+    for src, entity, _ in kg.edges("mentions"):
+        if src in index:
+            members[entity].add(index[src])
+    postings = [np.array(sorted(m), dtype=np.int64) for m in members.values() if 1 < len(m) <= limit]
     kg.remove_edges("shares_entity", affected)
     rows = None if affected is None else np.array(sorted(index[c] for c in affected if c in index), dtype=np.int64)
     i, j, w = shared_entity_pairs(postings, doc_of, top_k=config.shared_top_k, rows=rows)

@@ -1,0 +1,113 @@
+"""Knowledge graphs of the sample corpora, end to end, offline (RAGKIT_LIVE_TESTS=1).
+
+- ``corpora/zh`` and all of ``corpora/acme`` with the ``fast`` extractor (spaCy / jieba, real embeddings);
+- three ``corpora/acme`` files with the ``llm`` extractor on the embedded default model. The whole acme folder
+  takes ~90 LLM calls (measured in bench/README.md), too slow for the CI budget, so the test builds a subset
+  whose files share people and products.
+
+Every graph must have entities that link chunks of different documents.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragkit.build import BuildResult, build_graph_sync
+from ragkit.cli.kg import graph_info
+from ragkit.graph import KnowledgeGraph
+from ragkit.llm import Judge
+from ragkit.settings import Settings
+
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.skipif(os.environ.get("RAGKIT_LIVE_TESTS") != "1", reason="set RAGKIT_LIVE_TESTS=1"),
+]
+CORPORA = Path(__file__).resolve().parents[2] / "corpora"
+LLM_SUBSET = ("cto-announcement-2020.txt", "press-release-kestrel-k10-2019.html", "heron-h6-datasheet.pdf")
+
+
+@pytest.fixture(scope="module")
+def live_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Module fixtures run before the per-test autouse cache fixture: point them at the shared live cache too."""
+    from conftest import _live_cache_dir
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RAGKIT_CACHE_DIR", str(_live_cache_dir(tmp_path_factory)))
+        for name in ("RAGKIT_MODEL", "RAGKIT_EMBEDDINGS"):
+            mp.delenv(name, raising=False)
+        yield
+
+
+def cross_document_links(kg: KnowledgeGraph) -> tuple[int, int]:
+    """(entities mentioned in 2+ documents, shares_entity edges between chunks of different documents)."""
+    info = graph_info(kg, top=10**6)
+    bridging = sum(1 for e in info["top_entities"] if e["documents"] >= 2)
+    edges = sum(1 for a, b, _ in kg.edges("shares_entity") if kg.chunk(a).doc_id != kg.chunk(b).doc_id)
+    return bridging, edges
+
+
+@pytest.fixture(scope="module")
+def zh_fast(live_env: None) -> BuildResult:
+    return build_graph_sync(CORPORA / "zh", extractor="fast", progress=False)
+
+
+@pytest.fixture(scope="module")
+def acme_fast(live_env: None) -> BuildResult:
+    return build_graph_sync(CORPORA / "acme", extractor="fast", progress=False)
+
+
+@pytest.fixture(scope="module")
+def acme_llm(live_env: None, tmp_path_factory: pytest.TempPathFactory) -> tuple[BuildResult, Path]:
+    root = tmp_path_factory.mktemp("acme-subset")
+    for name in LLM_SUBSET:
+        shutil.copy(CORPORA / "acme" / name, root / name)
+    return build_graph_sync(root, extractor="llm", judge=Judge(settings=Settings.load()), progress=False), root
+
+
+def test_zh_fast(zh_fast: BuildResult) -> None:
+    kg, s = zh_fast.kg, zh_fast.summary
+    assert s.skipped == [] and s.documents.added == 10 and s.llm_calls == 0
+    assert {d.language for d in kg.documents()} == {"zh"} and {d.format for d in kg.documents()} == {"md", "html"}
+    assert all(c.language == "zh" and c.embedding for c in kg.chunks())
+    assert all(c.keyphrases and c.summary for c in kg.chunks())
+    bridging, edges = cross_document_links(kg)
+    assert bridging >= 5 and edges >= 5
+    assert any(e.name in ("沈嘉禾", "林晓雯", "周立平") for e in kg.entities())  # people named across documents
+
+
+def test_acme_fast(acme_fast: BuildResult) -> None:
+    kg, s = acme_fast.kg, acme_fast.summary
+    assert s.skipped == [] and s.documents.added == 20
+    assert {d.format for d in kg.documents()} == {"md", "html", "docx", "pdf", "txt"}
+    bridging, edges = cross_document_links(kg)
+    assert bridging >= 20 and edges >= 20
+    priya = kg.entity("priya raman")
+    assert len({c.doc_id for c in kg.chunks_mentioning(priya.id)}) >= 3
+    assert s.edges.get("similar", 0) > 0 and s.edges["next"] == len(kg.chunks()) - 20
+
+
+def test_acme_llm_subset(acme_llm: tuple[BuildResult, Path]) -> None:
+    result, root = acme_llm
+    kg, s = result.kg, result.summary
+    print(s.model_dump_json(indent=1))
+    assert s.documents.added == 3 and s.model == Settings.load().model
+    assert s.llm_calls + s.llm_cache_hits > 0
+    enriched = [c for c in kg.chunks() if c.enrichment]
+    assert len(enriched) >= 0.8 * len(kg.chunks()), s.failures  # a failed call is recorded, never fatal
+    assert all(c.summary and len(c.summary) <= 240 for c in enriched)
+    assert sum(1 for c in enriched if c.entities) >= 0.8 * len(enriched)
+    bridging, edges = cross_document_links(kg)
+    assert bridging >= 2 and edges >= 1, graph_info(kg)["top_entities"][:10]
+    assert all(d.summary for d in kg.documents() if d.enrichment)
+    # an unchanged rebuild costs no LLM call (only what failed the first time is retried)
+    again = build_graph_sync(root, previous=kg, extractor="llm", judge=Judge(settings=Settings.load()),
+                             progress=False)
+    failed_docs = {c.doc_id for c in kg.chunks() if not c.enrichment}
+    assert again.summary.documents.reused >= 3 - len(failed_docs) - len(s.failures)
+    if not s.failures:
+        assert again.summary.llm_calls == 0 and again.summary.llm_cache_hits == 0
