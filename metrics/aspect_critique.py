@@ -37,14 +37,15 @@ class CritiqueInput(BaseModel):
 
 class CritiqueOutput(BaseModel):
     reason: Annotated[str, StringConstraints(max_length=240)]
-    verdict: Literal["yes", "no"]
+    answer_to_criterion: Literal["yes", "no"]
 
 
 CRITIQUE = Prompt(
     name="aspect_critique.vote",
     instruction="""\
-Judge the answer on the criterion only. First give a one-sentence reason, then the verdict: "yes" if the \
-criterion holds for the answer, "no" if it does not.""",
+The criterion is a yes/no question about the answer. Judge the answer on that question only: first give a \
+one-sentence reason, then answer the criterion question itself with "yes" or "no" (for "Is the answer \
+rude?", a polite answer gets "no").""",
     input=CritiqueInput,
     output=CritiqueOutput,
     max_tokens=160,
@@ -81,7 +82,7 @@ def aspect_critique(
             out = await ctx.judge.structured(CRITIQUE, CritiqueInput(
                 criterion=criterion, question=sample.test.question, answer=sample.response.answer,
                 reference_answer=sample.test.reference_answer, vote=i + 1))
-            votes.append(out.verdict == "yes")
+            votes.append(out.answer_to_criterion == "yes")
             reasons.append(out.reason)
         value = 1.0 if sum(votes) * 2 > n else 0.0
         return Score(value=value, explanation=reasons[0], details={"aspect": aspect, "votes": votes,

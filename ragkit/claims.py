@@ -23,8 +23,12 @@ matrix                      claims                             checked against  
 ``reference_vs_response``   reference claims                   the response                response2answer
 ==========================  =================================  ==========================  ====================
 
-When the run needs both context matrices, each context is checked once against the response claims and the
-reference claims together (one claim list), which halves the calls per context.
+By default each context is checked against the response claims and against the reference claims separately, so
+that a verdict on a reference claim never depends on the answer being scored: retrieval metrics (context recall,
+claim recall, context precision) are then identical for two systems that retrieved the same contexts, and shared
+across their runs by the memo and the cache. ``ClaimStore(joint_contexts=True)`` checks each context once against
+both lists together instead, which halves the calls per context at the price of that independence (measured: a
+small judge's verdicts on one claim shift with the other claims in the list).
 
 Verdicts are graded where the judge can say how sure it is: ``Verdict.p`` is the probability of ``entailed``
 (from token log-probabilities, when available); otherwise verdicts are 0/1. Metrics use ``Verdict.support``,
@@ -183,9 +187,8 @@ class CheckInput(BaseModel):
     claims: list[str]
 
 
+# The labels the judge writes: distinct first words, so the first label token decides their probability.
 class _Judgement(str, enum.Enum):
-    """The labels the judge writes (distinct first words, so the first label token decides its probability)."""
-
     supported = "supported"
     contradicted = "contradicted"
     not_mentioned = "not_mentioned"
@@ -206,6 +209,9 @@ def _verdicts_model(n: int) -> type[BaseModel]:
 
     def tidy(schema: dict[str, Any]) -> None:
         schema.pop("title", None)
+        for definition in schema.get("$defs", {}).values():
+            definition.pop("title", None)
+            definition.pop("description", None)
         schema["required"] = [str(i) for i in range(n)]
         for prop in schema.get("properties", {}).values():
             prop.pop("title", None)
@@ -262,8 +268,10 @@ class ClaimStore:
         >>> verdicts = await store.check("France's capital is Paris.", claims)
     """
 
-    def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = 32) -> None:
+    def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = 32,
+                 joint_contexts: bool = False) -> None:
         self.judge = judge
+        self.joint_contexts = joint_contexts
         self.group_size = max(1, group_size)
         self.max_claims = max_claims
         self.stats = ClaimStats()
@@ -366,7 +374,8 @@ class SampleClaims:
     """The claims and claim × passage matrices of one sample, computed on first use through the store.
 
     ``needs`` is the set of matrices the whole run will read for this sample; when it holds both context
-    matrices, each context is checked once against the response and reference claims together.
+    matrices and the store checks contexts jointly, each context is checked once against the response and
+    reference claims together.
     """
 
     def __init__(self, store: ClaimStore, sample: EvalSample, needs: frozenset[str] = frozenset()) -> None:
@@ -405,7 +414,7 @@ class SampleClaims:
         Joint checking applies when the run needs both context matrices; if one of the two splits failed, the
         other matrix is still computed on its own.
         """
-        if not {"response_vs_contexts", "reference_vs_contexts"} <= self.needs:
+        if not self.store.joint_contexts or not {"response_vs_contexts", "reference_vs_contexts"} <= self.needs:
             return None
         try:
             return await self.response_claims(), await self.reference_claims()

@@ -32,7 +32,7 @@ def world(call: CallInfo) -> object:
     if name == "context_relevance.rate":
         return {str(i): "related" for i in range(len(data.passages))}  # type: ignore[union-attr]
     if name == "aspect_critique.vote":
-        return {"reason": "It is harmless.", "verdict": "no"}
+        return {"reason": "It is harmless.", "answer_to_criterion": "no"}
     if name == "rubric_score.grade":
         return {"feedback": "Mostly right.", "score": 4}
     raise AssertionError(name)

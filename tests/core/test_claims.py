@@ -116,9 +116,10 @@ def sample(answer: str = "A is B. C is D.", reference: str = "A is B. E is F.") 
                           ContextRef(text="ctx one", chunk_id="c1"), ContextRef(text="ctx two", chunk_id="c2")]))
 
 
-async def test_joint_context_checks_when_both_context_matrices_are_needed() -> None:
+async def test_joint_context_checks_when_asked_for_and_both_context_matrices_are_needed() -> None:
     judge = ScriptedJudge(responder)
-    ctx = MetricContext(judge=judge, needs=frozenset({"response_vs_contexts", "reference_vs_contexts"}))
+    ctx = MetricContext(judge=judge, claims=ClaimStore(judge, joint_contexts=True),
+                        needs=frozenset({"response_vs_contexts", "reference_vs_contexts"}))
     view = ctx.sample_claims(sample())
     resp = await view.response_vs_contexts()
     ref = await view.reference_vs_contexts()
@@ -128,11 +129,17 @@ async def test_joint_context_checks_when_both_context_matrices_are_needed() -> N
     assert all(c.data.claims == ["A is B.", "C is D.", "A is B.", "E is F."] for c in checks)  # type: ignore[union-attr]
 
 
-async def test_separate_context_checks_when_only_one_matrix_is_needed() -> None:
+async def test_separate_context_checks_by_default_so_reference_verdicts_ignore_the_answer() -> None:
     judge = ScriptedJudge(responder)
-    view = MetricContext(judge=judge, needs=frozenset({"response_vs_contexts"})).sample_claims(sample())
-    await view.response_vs_contexts()
-    assert [c.data.claims for c in judge.calls_for("claims.check")] == [["A is B.", "C is D."]] * 2  # type: ignore[union-attr]
+    needs = frozenset({"response_vs_contexts", "reference_vs_contexts"})
+    ctx = MetricContext(judge=judge, needs=needs)
+    await ctx.sample_claims(sample()).response_vs_contexts()
+    await ctx.sample_claims(sample()).reference_vs_contexts()
+    lists = [c.data.claims for c in judge.calls_for("claims.check")]  # type: ignore[union-attr]
+    assert lists == [["A is B.", "C is D."]] * 2 + [["A is B.", "E is F."]] * 2
+    # another answer to the same question with the same contexts reuses every reference-side check
+    await ctx.sample_claims(sample(answer="X is Y.")).reference_vs_contexts()
+    assert len(judge.calls_for("claims.check")) == 4
 
 
 def test_claim_details_shape() -> None:

@@ -49,10 +49,10 @@ async def test_claim_family_splits_each_text_once_and_checks_each_pair_once() ->
     checks = [(c.data.passage, tuple(c.data.claims)) for c in judge.calls_for("claims.check")]  # type: ignore[union-attr]
     assert sorted(splits) == sorted(["Ada wrote code. Ada liked tea.", "Ada wrote code."])
     assert len(checks) == len(set(checks))
-    # 2 contexts (response + reference claims together, one call each) + response vs reference + reference vs response
-    assert len(checks) == 4
-    assert len(judge.calls) == 6
-    assert result.claim_stats["split_calls"] == 2 and result.claim_stats["check_calls"] == 4
+    # 2 contexts × (response claims, reference claims) + response vs reference + reference vs response
+    assert len(checks) == 6
+    assert len(judge.calls) == 8
+    assert result.claim_stats["split_calls"] == 2 and result.claim_stats["check_calls"] == 6
     assert all(s.value is not None for s in result.samples[0].scores.values()), result.samples[0].scores
     assert result.samples[0].scores["faithfulness"].value == 0.5  # "Ada liked tea." is in no context
 

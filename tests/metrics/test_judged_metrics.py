@@ -80,7 +80,8 @@ async def test_context_relevance_rates_in_groups_of_four() -> None:
 
 
 async def test_aspect_critique_majority_vote() -> None:
-    votes = [{"reason": "r1", "verdict": "yes"}, {"reason": "r2", "verdict": "no"}, {"reason": "r3", "verdict": "yes"}]
+    votes = [{"reason": "r1", "answer_to_criterion": "yes"}, {"reason": "r2", "answer_to_criterion": "no"},
+             {"reason": "r3", "answer_to_criterion": "yes"}]
     judge = ScriptedJudge(votes)
     score = await build_metric("aspect_critique[aspect=coherence,n=3]")(make_sample(answer=RESPONSE),
                                                                           MetricContext(judge))
@@ -90,7 +91,8 @@ async def test_aspect_critique_majority_vote() -> None:
 
 
 async def test_aspect_direction_and_custom_definitions() -> None:
-    judge = ScriptedJudge([{"reason": "fine", "verdict": "no"}, {"reason": "polite", "verdict": "yes"}])
+    judge = ScriptedJudge([{"reason": "fine", "answer_to_criterion": "no"},
+                          {"reason": "polite", "answer_to_criterion": "yes"}])
     samples = [make_sample(answer=RESPONSE)]
     result = await evaluate(samples, ["aspect_critique"], judge=judge, progress=False)
     agg = result.aggregates["aspect_critique"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ragkit.claims import ClaimStore
 from ragkit.datasets import load_samples
 from ragkit.evaluate import evaluate
 from ragkit.llm import CallInfo
@@ -64,11 +65,13 @@ def replay(outputs: dict) -> ScriptedJudge:
     return ScriptedJudge(respond)
 
 
-async def test_ragchecker_family_reproduces_every_value(outputs: dict) -> None:
+@pytest.mark.parametrize("joint", [False, True], ids=["separate", "joint"])
+async def test_ragchecker_family_reproduces_every_value(outputs: dict, joint: bool) -> None:
     samples = load_samples(FIXTURES / "checking_inputs.json")
     judge = replay(outputs)
     names = [REGISTRY_NAME.get(m, m) for m in METRICS]
-    result = await evaluate(samples, names, judge=judge, progress=False)
+    store = ClaimStore(judge, joint_contexts=joint)
+    result = await evaluate(samples, names, judge=judge, progress=False, claims=store)
 
     for sample_result, expected in zip(result.samples, outputs["results"], strict=True):
         assert sample_result.sample_id == expected["query_id"]
@@ -87,8 +90,9 @@ async def test_golden_run_checks_each_passage_and_claim_group_once(outputs: dict
     checks = [(c.data.passage, tuple(c.data.claims)) for c in judge.calls_for("claims.check")]
     assert len(checks) == len(set(checks))
     assert len(judge.calls_for("claims.split")) == 4  # response + reference of 2 samples
-    # joint context checks: 11 + 22 claims per Nile context in groups of 8 (5 calls), 5 + 8 per flag context (2)
-    expected_checks = 4 * 5 + 3 * 2 + (2 + 3) + (1 + 1)  # contexts + answer-vs-response both ways
+    # per Nile context: 11 response claims (2 groups of ≤ 8) + 22 reference claims (3 groups); per flag context
+    # 5 + 8 claims (1 + 1 group); then answer vs response both ways
+    expected_checks = 4 * (2 + 3) + 3 * (1 + 1) + (2 + 3) + (1 + 1)
     assert len(checks) == expected_checks
     assert result.claim_stats["check_calls"] == expected_checks
 

@@ -1,0 +1,93 @@
+"""The whole metric suite on 3 small samples with the embedded default model and embeddings (CI, ≤ 6 min).
+
+Two English answers to one question over the same contexts, one faithful and one fabricated, and one Chinese
+answer. The fabricated answer must score lower on the grounding and correctness metrics.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ragkit import Judge, Settings
+from ragkit.claims import ClaimDetails
+from ragkit.evaluate import EvalResult, evaluate
+from ragkit.registry import available
+from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
+
+pytestmark = pytest.mark.live
+
+PORTO = ("The Porto plant is Acme Robotics' second manufacturing site. It opened on 4 October 2021 and builds the "
+         "Wren W300 autonomous mobile robot. Ana Costa has managed the plant since it opened; she reports to "
+         "Marcus Lindqvist, Chief Operating Officer.")
+SHEFFIELD = ("The Sheffield plant opened in 2016 and builds the Kestrel K10 and Heron H6 robot arms. It is managed by "
+             "Gareth Mills and has about 210 staff.")
+LONGWU = "龙坞茶园位于杭州市西湖区，建于2010年，面积约320亩。龙坞茶园由茶园主管何春生负责日常管理。"
+ANJI = "安吉白茶基地位于湖州市安吉县，建于2016年，面积约180亩，由吴建国负责管理。"
+
+QUESTION = "When did Acme's Porto plant open, and who manages it?"
+REFERENCE = "The Porto plant opened on 4 October 2021 and is managed by Ana Costa."
+
+
+def sample(sid: str, question: str, answer: str, reference: str, contexts: list[tuple[str, str]]) -> EvalSample:
+    refs = [ContextRef(chunk_id=cid, text=text) for cid, text in contexts]
+    return EvalSample(test=TestSample(id=sid, question=question, reference_answer=reference,
+                                      reference_contexts=refs[:1]),
+                      response=RagResponse(answer=answer, retrieved_contexts=refs))
+
+
+SAMPLES = [
+    sample("faithful", QUESTION, "The Porto plant opened on 4 October 2021, and Ana Costa has managed it since then.",
+           REFERENCE, [("porto", PORTO), ("sheffield", SHEFFIELD)]),
+    sample("fabricated", QUESTION, "The Porto plant opened in March 2015 and is managed by Pedro Alves.",
+           REFERENCE, [("porto", PORTO), ("sheffield", SHEFFIELD)]),
+    sample("zh", "龙坞茶园是哪一年建立的？由谁负责管理？", "龙坞茶园建于2010年，由茶园主管何春生负责日常管理。",
+           "龙坞茶园建于2010年，由何春生负责日常管理。", [("longwu", LONGWU), ("anji", ANJI)]),
+]
+
+
+_RESULT: list[EvalResult] = []
+
+
+@pytest.fixture
+def result(live_settings: Settings) -> EvalResult:
+    """One run for the module, made inside a test so that it uses the shared live-test cache."""
+    import asyncio
+
+    if not _RESULT:
+        judge = Judge(settings=live_settings)
+        metrics = list(available("metric", plugins=False))
+        _RESULT.append(asyncio.run(evaluate(SAMPLES, metrics, judge=judge, progress=False)))
+    return _RESULT[0]
+
+
+def value(result: EvalResult, sid: str, key: str) -> float:
+    score = next(s for s in result.samples if s.sample_id == sid).scores[key]
+    assert score.value is not None, (sid, key, score.explanation)
+    return score.value
+
+
+def test_every_metric_scores_without_failures(result: EvalResult) -> None:
+    failed = {k: a.failed for k, a in result.aggregates.items() if a.failed}
+    assert not failed, failed
+    assert all(a.count >= 1 for a in result.aggregates.values()), {k: a for k, a in result.aggregates.items()
+                                                                   if a.count == 0}
+    # the two English samples share their question and reference: 5 texts, each split once
+    assert result.claim_stats["split_calls"] == 5
+
+
+def test_faithful_answer_beats_fabricated_answer(result: EvalResult) -> None:
+    for key in ("faithfulness", "factual_correctness", "ragchecker_precision"):
+        assert value(result, "faithful", key) > value(result, "fabricated", key), key
+    assert value(result, "faithful", "faithfulness") >= 0.5
+    assert value(result, "fabricated", "hallucination") > value(result, "faithful", "hallucination")
+
+
+def test_chinese_sample_is_scored_in_chinese(result: EvalResult) -> None:
+    score = next(s for s in result.samples if s.sample_id == "zh").scores["faithfulness"]
+    details = ClaimDetails.from_score(score.details)
+    assert details is not None and details.claims
+    assert all(re.search(r"[\u4e00-\u9fff]", c.text) for c in details.claims), [c.text for c in details.claims]
+    assert value(result, "zh", "faithfulness") >= 0.5
+    assert value(result, "zh", "context_recall") >= 0.5
