@@ -1,6 +1,8 @@
 """ragkit: how good is your RAG system, really?"""
 
 from . import _offline  # noqa: F401  (first: keeps imports off the network)
+from .claims import ClaimDetails, ClaimStore, MetricContext, Verdict
+from .datasets import load_samples
 from .errors import (
     ConfigError,
     CorpusError,
@@ -17,6 +19,7 @@ from .errors import (
     TargetError,
     UnknownPluginError,
 )
+from .evaluate import Aggregate, EvalResult, SampleResult, evaluate, evaluate_sync
 from .llm import Judge
 from .prompts import Prompt
 from .registry import MetricFn, MetricInfo, generator, metric
@@ -40,13 +43,17 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "Aggregate",
     "Chunk",
+    "ClaimDetails",
+    "ClaimStore",
     "ConfigError",
     "ContextRef",
     "CorpusError",
     "DataError",
     "Document",
     "Element",
+    "EvalResult",
     "EvalSample",
     "GraphError",
     "Judge",
@@ -54,6 +61,7 @@ __all__ = [
     "JudgeOutputError",
     "JudgeTimeoutError",
     "JudgeUnavailableError",
+    "MetricContext",
     "MetricFn",
     "MetricInfo",
     "MissingFieldError",
@@ -64,6 +72,7 @@ __all__ = [
     "RagResponse",
     "RagkitError",
     "RunError",
+    "SampleResult",
     "Scenario",
     "Score",
     "Settings",
@@ -72,7 +81,11 @@ __all__ = [
     "TestSample",
     "UnknownPluginError",
     "Usage",
+    "Verdict",
     "__version__",
+    "evaluate",
+    "evaluate_sync",
     "generator",
+    "load_samples",
     "metric",
 ]
