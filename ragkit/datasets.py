@@ -73,7 +73,7 @@ def _list(record: dict[str, Any], key: str, where: str) -> list[Any]:
                 value = ast.literal_eval(text)
             except (ValueError, SyntaxError):
                 raise DataError(where, f"field '{key}' is not a readable list: {text[:60]!r}") from None
-    if hasattr(value, "tolist"):
+    if value is not None and hasattr(value, "tolist"):  # numpy arrays from DataFrames
         value = value.tolist()
     if not isinstance(value, list | tuple):
         raise DataError(where, f"field '{key}' must be a list, got {type(value).__name__}")

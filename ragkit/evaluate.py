@@ -294,10 +294,12 @@ def aggregate(results: Sequence[SampleResult], fns: Sequence[MetricFn]) -> dict[
     for fn in fns:
         key, info = key_of(fn), getattr(fn, "info", None)
         scores = [r.scores[key] for r in results if key in r.scores]
-        values = [s.value for s in scores if s.value is not None]
+        values: list[float] = [s.value for s in scores if s.value is not None]
         failed = sum(1 for s in scores if s.value is None and "error" in s.details)
         mean = sum(values) / len(values) if values else None
-        std = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else None
+        std = None
+        if mean is not None and len(values) > 1:
+            std = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
         out[key] = Aggregate(
             mean=mean, count=len(values), unscorable=len(scores) - len(values) - failed, failed=failed, std=std,
             min=min(values, default=None), max=max(values, default=None),
