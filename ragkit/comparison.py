@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .report import esc, fmt, page
-from .results import MetricMeta, RunDir
+from .results import MetricMeta, RunDir, metric_keys
 from .stats import paired_bootstrap, verdict
 
 
@@ -60,7 +60,7 @@ def compare_runs(a: RunDir, b: RunDir, *, seed: int = 0) -> Comparison:
         warnings.append("the runs used different document sets (corpus hashes differ)")
     if not shared:
         warnings.append("the runs share no sample (by id or question): nothing to compare")
-    names = list(dict.fromkeys([m.name for m in a.spec.metrics] + [m.name for m in b.spec.metrics]))
+    names = list(dict.fromkeys(metric_keys(a.spec) + metric_keys(b.spec)))
     diffs = []
     for name in names:
         pairs = []

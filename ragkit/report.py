@@ -126,7 +126,7 @@ def _header(run: RunDir, summary: Summary) -> str:
     return (
         f'<header><h1>ragkit report: {esc(run.path.name)}{badge}</h1><div class="meta">'
         f"target <b>{esc(summary.target)}</b> · judge {esc(spec.model)} · {c.samples} samples "
-        f"({c.requested} requested) · {c.target_errors} target errors · {c.eval_errors} evaluation errors · "
+        f"({c.requested} requested) · {c.target_errors} target errors · {c.eval_errors} with judge errors · "
         f"seed {spec.seed} · corpus {esc(spec.corpus_hash or '–')} · ragkit {esc(spec.ragkit_version)} · "
         f"{esc(spec.created)}</div></header>"
         '<nav><a href="#overview">Scores</a><a href="#advice">What to fix</a><a href="#distributions">'
@@ -141,9 +141,11 @@ def _overview(summary: Summary) -> str:
         ci = f"{fmt(m.low)} – {fmt(m.high)}" if m.low is not None else "–"
         rows.append(f"<tr><td>{esc(name)}</td><td class=\"num\">{fmt(m.mean)}</td><td class=\"num\">{ci}</td>"
                     f"<td class=\"num\">{m.scored}</td><td class=\"num\">{m.unscorable or ''}</td>"
+                    f"<td class=\"num\">{m.failed or ''}</td>"
                     f"<td>{'higher' if m.higher_is_better else 'lower'} is better</td></tr>")
     return ('<section id="overview"><h2>Scores</h2><table><thead><tr><th>metric</th><th class="num">mean</th>'
-            '<th class="num">95% CI</th><th class="num">scored</th><th class="num">unscorable</th><th></th></tr>'
+            '<th class="num">95% CI</th><th class="num">scored</th><th class="num">unscorable</th>'
+            '<th class="num">failed</th><th></th></tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table></section>')
 
 

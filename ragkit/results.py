@@ -75,6 +75,11 @@ class RunSpec(BaseModel):
     target: TargetSpec
 
 
+def metric_keys(spec: RunSpec) -> list[str]:
+    """The run's metric result keys in order (name plus non-default arguments, as ``ragkit.evaluate`` keys them)."""
+    return list(spec.metric_meta) or [m.name for m in spec.metrics]
+
+
 class ScoreRecord(BaseModel):
     """One sample's scores: a line of scores.jsonl."""
 
@@ -171,6 +176,17 @@ def write_json_atomic(path: Path, data: BaseModel | dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(path)
+
+
+def rewrite_jsonl(path: Path, records: list[Any]) -> None:
+    """Replace a JSONL file with ``records`` atomically (a temporary file, fsync, rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as fh:
+        for r in records:
+            fh.write(r.model_dump_json().encode("utf-8") + b"\n")
         fh.flush()
         os.fsync(fh.fileno())
     tmp.replace(path)
@@ -289,6 +305,23 @@ class RunDir:
         if name not in self._writers:
             self._writers[name] = JsonlAppender(self.file(name))
         return self._writers[name]
+
+    def replace_samples(self, samples: list[TestSample]) -> None:
+        """Rewrite samples.jsonl with exactly ``samples`` (atomically)."""
+        self._close_writer("samples.jsonl")
+        rewrite_jsonl(self.file("samples.jsonl"), samples)
+
+    def compact_responses(self) -> None:
+        """One line per sample (the latest answer), in test-set order: what `ragkit evaluate` expects."""
+        self._close_writer("responses.jsonl")
+        latest = self.responses()
+        order = [s.id for s in self.samples() if s.id in latest]
+        rewrite_jsonl(self.file("responses.jsonl"), [latest[i] for i in order])
+
+    def _close_writer(self, name: str) -> None:
+        writer = self._writers.pop(name, None)
+        if writer is not None:
+            writer.close()
 
     def add_sample(self, sample: TestSample) -> None:
         self._writer("samples.jsonl").append(sample)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .results import FORMAT_VERSION, MetricMeta, RunDir, ScoreRecord
+from .results import FORMAT_VERSION, MetricMeta, RunDir, ScoreRecord, metric_keys
 from .stats import bootstrap_ci
 from .types import EvalSample, StageUsage, TestSample
 
@@ -30,6 +30,9 @@ class MetricSummary(BaseModel):
     high: float | None = None
     scored: int = 0
     unscorable: int = 0
+    """The metric does not apply (None with an explanation)."""
+    failed: int = 0
+    """The judge or the metric failed (None with an error)."""
     higher_is_better: bool = True
 
 
@@ -94,6 +97,11 @@ class Summary(BaseModel):
     """ragkit.advice.Advice items (plain dicts in the JSON)."""
 
 
+def is_failure(score: Any) -> bool:
+    """A None score caused by an error (judge, metric or target), not by the metric not applying."""
+    return score.value is None and "error" in (score.details or {})
+
+
 def quality(scores: dict[str, Any], meta: dict[str, MetricMeta]) -> float | None:
     """Mean of a sample's scores scaled to 0..1 with 1 = best (direction from the metric's meta)."""
     vals = []
@@ -116,7 +124,7 @@ def group_of(sample: TestSample, key: str) -> str:
 
 def metric_names(run: RunDir, scores: dict[str, ScoreRecord]) -> list[str]:
     """Metric names in spec order, then any others seen in scores.jsonl."""
-    names = [m.name for m in run.spec.metrics]
+    names = metric_keys(run.spec)
     for rec in scores.values():
         names += [n for n in rec.scores if n not in names]
     return list(dict.fromkeys(names))
@@ -126,12 +134,13 @@ def _aggregate(names: list[str], records: list[ScoreRecord], meta: dict[str, Met
     out = {}
     for name in names:
         values = [r.scores[name].value for r in records if name in r.scores and r.scores[name].value is not None]
-        missing = sum(1 for r in records if name in r.scores and r.scores[name].value is None)
+        nones = [r.scores[name] for r in records if name in r.scores and r.scores[name].value is None]
+        failed = sum(1 for sc in nones if is_failure(sc))
         ci = bootstrap_ci(values)  # type: ignore[arg-type]
         hib = meta.get(name, MetricMeta()).higher_is_better
         out[name] = MetricSummary(mean=ci.mean if ci else None, low=ci.low if ci else None,
-                                  high=ci.high if ci else None, scored=len(values), unscorable=missing,
-                                  higher_is_better=hib)
+                                  high=ci.high if ci else None, scored=len(values), unscorable=len(nones) - failed,
+                                  failed=failed, higher_is_better=hib)
     return out
 
 
@@ -199,8 +208,8 @@ def summarize(run: RunDir, *, top: int = 5, complete: bool | None = None) -> Sum
         requested=run.spec.n, samples=len(samples), responses=len(responses),
         target_errors=sum(1 for r in responses.values() if r.response.error),
         scored=sum(1 for r in records if not r.error),
-        eval_errors=sum(1 for r in records if r.error and not r.error.startswith(NOT_SCORED)),
-        unscorable=sum(1 for r in records for sc in r.scores.values() if sc.value is None),
+        eval_errors=sum(1 for r in records if not r.error and any(is_failure(sc) for sc in r.scores.values())),
+        unscorable=sum(1 for r in records for sc in r.scores.values() if sc.value is None and not is_failure(sc)),
     )
     stages = _stage_times(run)
     slowest, worst = _briefs(samples, responses, scores, meta, top)

@@ -25,12 +25,12 @@ def _short(text: str, width: int = 70) -> str:
 def metrics_table(summary: Summary) -> Table:
     table = Table(title="Scores (mean, 95% bootstrap CI)", title_justify="left")
     for col, just in (("metric", "left"), ("mean", "right"), ("95% CI", "right"), ("scored", "right"),
-                      ("unscorable", "right"), ("better", "center")):
+                      ("unscorable", "right"), ("failed", "right"), ("better", "center")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for name, m in summary.metrics.items():
         ci = f"{fmt(m.low)}-{fmt(m.high)}" if m.low is not None else "-"
         table.add_row(escape(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
-                      "↑" if m.higher_is_better else "↓")
+                      str(m.failed) if m.failed else "", "↑" if m.higher_is_better else "↓")
     return table
 
 
@@ -88,7 +88,7 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
     console.print(f"[bold]Run[/] {escape(summary.run)}{state}")
     console.print(f"target {escape(summary.target)} · judge {escape(summary.model)} · "
                   f"{c.samples} samples ({c.requested} requested) · {c.responses} answered, "
-                  f"{c.target_errors} target errors · {c.scored} scored, {c.eval_errors} evaluation errors")
+                  f"{c.target_errors} target errors · {c.scored} scored, {c.eval_errors} with judge errors")
     if summary.metrics:
         console.print(metrics_table(summary))
     names = list(summary.metrics)

@@ -82,3 +82,81 @@ def make_run(path: Path, *, n: int = 12, seed: int = 0, shift: float = 0.0, targ
         run.add_stage(StageRecord(stage=stage, seconds=secs, items=n, usage=StageUsage(calls=calls,
                                                                                         prompt_tokens=calls * 500)))
     return run
+
+
+# -- a rule-following judge and a small test set for pipeline tests ----------------------------------
+
+FACTS = [
+    ("What does the Porto plant build?", "The Porto plant builds the Wren W300.", "porto"),
+    ("When did the Kestrel K10 launch?", "The Kestrel K10 launched in 2019.", "kestrel"),
+    ("Where is Acme Robotics based?", "Acme Robotics is based in Manchester.", "acme"),
+    ("Who is the CTO of Acme?", "Priya Raman is the CTO of Acme.", "cto"),
+    ("How many staff does Acme have?", "Acme has about 640 staff.", "staff"),
+    ("What does the Finch product do?", "The Finch is a gripper.", "finch"),
+]
+DOCS = {
+    "porto": "The Porto plant builds the Wren W300. It opened in 2021.",
+    "kestrel": "The Kestrel K10 launched in 2019. The launch was in Chicago.",
+    "acme": "Acme Robotics is based in Manchester. It was founded in 2011.",
+    "cto": "Priya Raman is the CTO of Acme. She joined in 2015.",
+    "staff": "Acme has about 640 staff. Most work in Sheffield.",
+    "finch": "The Finch is a gripper. It fits both arms.",
+}
+
+
+def sentences(text: str) -> list[str]:
+    import re
+
+    return [s.strip() for s in re.split(r"(?<=[.!?。])\s*|\n+", text) if s.strip()]
+
+
+def rule_reply(call) -> object:
+    """Replies that follow simple rules (claims are sentences; a passage supports a claim it contains)."""
+    data = call.data
+    if call.prompt_name == "claims.split":
+        return {"claims": sentences(data.text), "entities": []}
+    if call.prompt_name == "claims.check":
+        return {str(i): "supported" if c.lower().rstrip(".") in data.passage.lower() else "not_mentioned"
+                for i, c in enumerate(data.claims)}
+    if call.prompt_name == "answer_relevancy.reverse":
+        return {"questions": [f"What about {data.answer[:60]}?"], "noncommittal": False}
+    if call.prompt_name == "baseline_answer":
+        user = call.messages[-1]["content"]
+        first = user.split("\n", 3)[3] if user.count("\n") >= 3 else user  # the first context's text
+        found = [s for s in sentences(first) if s.endswith(".")]
+        return found[0] if found else "The documents do not say."
+    raise AssertionError(f"unexpected prompt {call.prompt_name}")
+
+
+def write_testset(path: Path) -> list[TestSample]:
+    samples = [TestSample(id=f"t-{i}", question=q, reference_answer=a,
+                          reference_contexts=[ContextRef(chunk_id=key, text=DOCS[key], source=f"{key}.md")],
+                          generator=PluginSpec(name="single_hop" if i % 2 else "multi_hop"))
+               for i, (q, a, key) in enumerate(FACTS)]
+    path.write_text("".join(s.model_dump_json() + "\n" for s in samples))
+    return samples
+
+
+TARGET_MODULE = '''
+ANSWERS = {ANSWERS!r}
+DOCS = {DOCS!r}
+
+def answer(question):
+    key, text = ANSWERS[question]
+    if key == "boom":
+        raise RuntimeError("index offline")
+    return {{"answer": text, "contexts": [{{"id": key, "text": DOCS[key], "source": key + ".md"}},
+                                       {{"id": "finch", "text": DOCS["finch"], "source": "finch.md"}}]}}
+'''
+
+
+def write_target(path: Path, *, wrong: int | None = None, broken: int | None = None) -> str:
+    """A user RAG module (``file.py:answer``): right answers, except sample ``wrong`` (hallucinated) and
+    ``broken`` (raises)."""
+    answers = {}
+    for i, (q, a, key) in enumerate(FACTS):
+        if i == wrong:
+            a = "The Porto plant builds spaceships."
+        answers[q] = ("boom", "") if i == broken else (key, a)
+    path.write_text(TARGET_MODULE.format(ANSWERS=answers, DOCS=DOCS))
+    return f"{path}:answer"

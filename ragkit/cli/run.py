@@ -1,0 +1,85 @@
+"""``ragkit run TESTSET --target ... -o responses.jsonl``: ask the target every question, write EvalSample lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import ConfigError
+from ._target_options import build_target_options, target_options
+
+
+@click.command()
+@click.argument("testset", type=click.Path(exists=True, dir_okay=False))
+@target_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Responses file (JSONL of EvalSample lines, readable by `ragkit evaluate`).")
+@click.option("--kg", "kg_path", type=click.Path(exists=True, dir_okay=False),
+              help="baseline: the knowledge graph to retrieve from (from `ragkit kg build`).")
+@click.option("--docs", type=click.Path(exists=True), help="baseline: build (or update) the graph from DOCS.")
+@click.option("--resume", is_flag=True, help="Keep the answers already in OUTPUT and ask only the missing ones.")
+@click.option("--model", help="Judge model for the baseline target.")
+@click.option("--concurrency", type=click.IntRange(1), help="Questions in flight.")
+@click.option("--no-progress", is_flag=True)
+def command(**kw: Any) -> None:
+    """Run the target on a test set; each answer is written (and fsynced) as it arrives."""
+    from ..results import JsonlAppender, iter_jsonl, rewrite_jsonl
+    from ..runner import read_testset, run_sync, run_target
+    from ..settings import Settings
+    from ..target import close_target, make_target
+    from ..types import EvalSample
+
+    if not kw["target"]:
+        raise click.UsageError("--target is required")
+    options = build_target_options(kw)
+    out = Path(kw["output"])
+    samples = read_testset(kw["testset"])
+    done: dict[str, EvalSample] = {}
+    if out.exists() and out.stat().st_size:
+        if not kw["resume"]:
+            raise ConfigError(f"{out} already exists; pass --resume to continue it, or choose another -o")
+        done = {r.test.id: r for r in iter_jsonl(out, EvalSample) if not r.response.error}
+    todo = [s for s in samples if s.id not in done]
+    settings = Settings.load(model=kw["model"], concurrency=kw["concurrency"])
+    kg = judge = embeddings = None
+    if kw["target"] == "baseline":
+        judge, kg, embeddings = _baseline_parts(kw, settings)
+    target = make_target(kw["target"], options=options, kg=kg, judge=judge, embeddings=embeddings)
+    writer = JsonlAppender(out)
+
+    async def go() -> int:
+        try:
+            return await run_target(todo, target, writer.append, concurrency=settings.concurrency,
+                                    progress=not kw["no_progress"])
+        finally:
+            await close_target(target)
+
+    try:
+        failed = run_sync(go())
+    finally:
+        writer.close()
+        if kw["resume"] and done:  # one line per sample (the latest answer), as `ragkit evaluate` expects
+            latest = {r.test.id: r for r in iter_jsonl(out, EvalSample)}
+            rewrite_jsonl(out, [latest[s.id] for s in samples if s.id in latest])
+    click.echo(f"{len(todo)} asked ({len(done)} already answered), {failed} failed -> {out}", err=True)
+
+
+def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
+    from ..embeddings import Embeddings
+    from ..graph import KnowledgeGraph
+    from ..llm import Judge
+    from ..runner import run_sync
+
+    judge = Judge(settings=settings)
+    embeddings = Embeddings(settings=settings)
+    if kw["kg_path"]:
+        return judge, KnowledgeGraph.load(kw["kg_path"]), embeddings
+    if not kw["docs"]:
+        raise ConfigError("the baseline target needs --kg kg.json or --docs DIR to retrieve from")
+    from ..build import build_graph
+
+    result = run_sync(build_graph(kw["docs"], judge=judge, embeddings=embeddings, extractor="fast",
+                                  progress=not kw["no_progress"]))
+    return judge, result.kg, embeddings
