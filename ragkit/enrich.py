@@ -45,7 +45,7 @@ class EntityOut(BaseModel):
 
 
 class ChunkFacts(BaseModel):
-    summary: str = Field(max_length=240, description="one sentence in your own words, at most 25 words")
+    summary: str = Field(max_length=320, description="one sentence in your own words, at most 25 words")
     entities: list[EntityOut] = Field(default_factory=list, max_length=6)
     keyphrases: list[Short] = Field(default_factory=list, max_length=4)
 
@@ -280,7 +280,7 @@ class LLMExtractor(Extractor):
             else:
                 for c, item in zip(batch, items, strict=True):
                     out[c.id] = ChunkEnrichment(
-                        summary=" ".join(item.summary.split()) or None,
+                        summary=" ".join(item.summary.split()).rstrip(" ,;:-") or None,
                         entities=[EntityMention(name=" ".join(e.name.split()), type=e.type) for e in item.entities
                                   if e.name.strip()],
                         keyphrases=[" ".join(k.split()) for k in item.keyphrases if k.strip()],
