@@ -236,3 +236,29 @@ def test_load_chunks_jsonl(tmp_path: Path) -> None:
     ]
     with pytest.raises(DataError, match="cannot read chunks file"):
         load_chunks_jsonl(tmp_path / "missing.jsonl")
+
+
+def _pdf(tmp_path: Path, pages: list[list[tuple[float, float, float, bool, str]]]) -> Path:
+    import sys
+
+    sys.path.insert(0, str(FIXTURES))
+    from make_fixtures import simple_pdf
+
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(simple_pdf(pages, "Test"))
+    return path
+
+
+def test_pdf_two_columns_read_left_then_right(tmp_path: Path) -> None:
+    left = [(50, 780 - 14 * i, 10, False, f"Left column line {i} of the first column goes on and") for i in range(14)]
+    right = [(310, 780 - 14 * i, 10, False, f"Right column line {i} of the second column goes on") for i in range(14)]
+    doc = parse_file(_pdf(tmp_path, [left + right]))
+    texts = [e.text for e in doc.elements]
+    assert len(texts) == 2
+    assert texts[0].startswith("Left column line 0") and texts[0].endswith("line 13 of the first column goes on and")
+    assert texts[1].startswith("Right column line 0")
+
+
+def test_pdf_without_text_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError, match="no extractable text in 1 page"):
+        parse_file(_pdf(tmp_path, [[]]))
