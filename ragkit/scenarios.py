@@ -261,16 +261,26 @@ def _squash(text: str) -> str:
 
 
 def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -> int | None:
-    """Index of the passage that contains ``quote`` (fuzzy, ignoring case and punctuation), or None."""
+    """Index of the passage that contains ``quote``, or None.
+
+    Matching ignores case and punctuation, and forgives small slips: a fuzzy partial match of ``min_score`` or
+    more, or (for quotes of four or more tokens that skip or reorder a few words) 90% of the quote's tokens found
+    in the passage.
+    """
     from rapidfuzz import fuzz
 
     q = _squash(quote)
     if not q:
         return None
+    q_tokens = tokens(quote)
     best, best_score = None, 0.0
     for i, passage in enumerate(passages):
         p = _squash(passage)
         score = 100.0 if q in p else fuzz.partial_ratio(q, p)
+        if score < min_score and len(q_tokens) >= 4:
+            found = set(tokens(passage))
+            if sum(t in found for t in q_tokens) / len(q_tokens) >= 0.9:
+                score = min_score
         if score > best_score:
             best, best_score = i, score
     return best if best_score >= min_score else None

@@ -26,10 +26,26 @@ def test_copies_context(question, copied):
     assert copies_context(question, [CONTEXT]) is copied
 
 
+@pytest.mark.parametrize(("question", "mentions"), [
+    ("What are the drop-off points mentioned in the passage about the Wren robot?", True),
+    ("According to the text, who manages Porto?", True),
+    ("文中提到的茶园建于哪一年？", True),
+    ("What does the travel policy document say about rail travel?", False),
+    ("Which passages of the Lark charter list risks?", False),
+    ("龙坞茶园建于哪一年？", False),
+])
+def test_mentions_context(question, mentions):
+    from ragkit.critic import mentions_context
+
+    assert mentions_context(question) is mentions
+
+
 def test_copies_context_counts_cjk_characters():
-    context = "龙坞茶园建于2010年，面积约320亩，由茶园主管何春生负责日常管理。"
-    assert copies_context("龙坞茶园建于2010年，面积约320亩吗？", [context])
+    context = ("龙坞茶园建于2010年，面积约320亩，由茶园主管何春生负责日常管理。"
+               "赵敏：市场总监，主导了岚山冷泡茶的产品策划与上市。")
+    assert copies_context("龙坞茶园建于2010年，面积约320亩，由茶园主管何春生负责吗？", [context])
     assert not copies_context("龙坞茶园是哪一年建的？", [context])
+    assert not copies_context("岚山冷泡茶的产品策划由谁主导？", [context])  # a shared noun phrase is no copy
 
 
 @pytest.mark.parametrize(("expected", "text", "ok"), [
@@ -57,15 +73,15 @@ def _sample(kg, question="When did the Leeds bakery open?", answer="In 2010.", l
 async def test_review_keeps_a_good_sample_with_one_llm_call(bakery, embeddings):
     judge = ScriptedJudge(lambda call: critic_reply(call.data))
     verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
-    assert verdict.ok and verdict.checks["answerable"] and len(judge.calls) == 1
+    assert verdict.ok and verdict.checks["evidence_found"] and len(judge.calls) == 1
 
 
 @pytest.mark.parametrize(("reply", "reason"), [
-    ({"evidence": "", "question_answerable": False, "answer_supported": False}, "not_answerable"),
-    ({"evidence": "Made-up sentence that is not there.", "question_answerable": True, "answer_supported": True},
-     "not_answerable"),
-    ({"evidence": "The Leeds bakery opened in 2010 on Kirkstall Road.", "question_answerable": True,
-      "answer_supported": False}, "unsupported_answer"),
+    ({"evidence": "", "answer": ""}, "not_answerable"),
+    ({"evidence": "Made-up sentence that is not there.", "answer": "In 2010"}, "not_answerable"),
+    ({"evidence": "The Leeds bakery opened in 2010 on Kirkstall Road.", "answer": ""}, "not_answerable"),
+    ({"evidence": "The Leeds bakery opened in 2010 on Kirkstall Road.", "answer": "1999"}, "wrong_answer"),
+    ({"evidence": "It has 48 staff.", "answer": "48 staff members"}, "wrong_answer"),
 ])
 async def test_review_drops_by_reason(bakery, embeddings, reply, reason):
     verdict = await Critic(bakery, ScriptedJudge([reply]), embeddings).review(_sample(bakery))
@@ -91,7 +107,7 @@ async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
 
 
 async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
-    judge = ScriptedJudge([{"evidence": "", "question_answerable": False, "answer_supported": True}])
+    judge = ScriptedJudge([{"evidence": "", "answer": ""}])
     critic = Critic(bakery, judge, embeddings)
     sample = _sample(bakery, question="What will the Leeds bakery's energy bill be in 2031?",
                      answer="The documents do not say.", answerable=False)
@@ -99,7 +115,7 @@ async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
     passages = judge.calls[0].data.passages
     assert len(passages) >= 3  # its own context plus the nearest other chunks
     answered = ScriptedJudge([{"evidence": "It has 48 staff and bakes about 9,000 loaves a day in three deck ovens.",
-                               "question_answerable": True, "answer_supported": False}])
+                               "answer": "9,000 loaves"}])
     verdict = await Critic(bakery, answered, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "answerable"
 
@@ -108,3 +124,29 @@ def test_nearest_chunks_finds_the_topical_chunk(bakery, embeddings):
     critic = Critic(bakery, None, embeddings, nearest_k=2)
     near = critic.nearest_chunks("How much does the Oat Crown loaf weigh and cost?")
     assert any("Oat Crown weighs" in bakery.chunk(c).text for c in near)
+
+
+async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
+    judge = ScriptedJudge(lambda call: critic_reply(call.data))
+    await Critic(bakery, judge, embeddings).review(_sample(bakery, answer="In 2010, on Kirkstall Road."))
+    assert "2010, on Kirkstall" not in str(judge.calls[0].messages)
+
+
+@pytest.mark.parametrize(("question", "own", "reference", "agree"), [
+    ("What is the rated payload of the Kestrel K10?", "10 kg", "The Kestrel K10 has a rated payload of 10 kg.", True),
+    ("How many arms did Sheffield build in 2023?", "3,150 robot arms", "4,000 robot arms.", False),
+    ("Who manages Project Lark?", "Tom Whitaker", "Tom Whitaker, Engineering Manager for Motion Control.", True),
+    ("Who manages Project Lark?", "Tom Whitaker", "Oliver Grant, Head of Safety & Quality.", False),
+    ("Where is the plant?", "The plant is in Bristol.", "The plant is in Leeds.", False),
+    ("How long is the K10 warranty?", "3 years", "It can be extended to five years with Premium Support.", False),
+    ("When did the Leeds bakery open?", "The Leeds bakery opened in 2010 on Kirkstall Road.", "In 2010.", True),
+    ("岚山冷泡茶的产品策划由谁主导？", "市场总监赵敏", "赵敏。", True),
+    ("线上销售约占总收入的多少？", "约45%", "约80%。", False),
+    ("青岚茶业是哪一年由谁创立的？", "沈嘉禾，2009年4月", "2009年4月由沈嘉禾创立。", True),
+    ("青岚茶业是哪一年由谁创立的？", "沈嘉禾", "林晓雯。", False),
+])
+def test_agreement(question, own, reference, agree, embeddings):
+    from ragkit.critic import agreement
+
+    m = embeddings.embed([own, reference])
+    assert agreement(own, reference, question, float(m[0] @ m[1]))[0] is agree
