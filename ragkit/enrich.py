@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, conli
 
 from .cache import Cache, content_key
 from .chunking import count_tokens
-from .errors import JudgeError
+from .errors import JudgeError, JudgeUnavailableError
 from .graph import ChunkNode, DocumentNode, EntityMention
 from .language import language_name
 from .llm import Judge
@@ -274,6 +274,8 @@ class LLMExtractor(Extractor):
             try:
                 async with self._limit():
                     items = await self._ask(batch, language)
+            except JudgeUnavailableError:
+                raise  # the model cannot be reached or loaded at all: every other call would fail the same way
             except JudgeError as exc:
                 where = ", ".join(f"{c.source} #{c.index}" for c in batch)
                 report.failures.append(f"chunks {where}: {type(exc).__name__}: {_one_line(exc)}")
@@ -316,6 +318,8 @@ class LLMExtractor(Extractor):
             with self.judge.stage("kg.enrich"):
                 async with self._limit():
                     facts = await self.judge.structured(DOCUMENT_PROMPT, data)
+        except JudgeUnavailableError:
+            raise
         except JudgeError as exc:
             report.failures.append(f"document {doc.path}: {type(exc).__name__}: {_one_line(exc)}")
             return

@@ -234,3 +234,11 @@ async def test_prechunked_input_is_kept_as_given(tmp_path: Path, embeddings: Emb
     again = await build_graph([], chunks_jsonl=path, previous=kg, extractor="llm", judge=ScriptedJudge(refuse),
                               embeddings=embeddings, progress=False, batch_size=4)
     assert again.summary.documents.reused == 2
+
+
+async def test_unreachable_model_stops_the_build_with_its_error(corpus: Path, embeddings: Embeddings) -> None:
+    from ragkit.errors import JudgeUnavailableError
+
+    judge = ScriptedJudge(lambda call: ValueError("model 'nope' does not exist"))
+    with pytest.raises(JudgeUnavailableError, match="does not exist"):
+        await build(corpus, judge, embeddings, batch_size=1)
