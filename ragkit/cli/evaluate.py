@@ -72,10 +72,10 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
         table.add_row(key, _fmt(agg.mean), _fmt(agg.std), str(agg.count), str(agg.unscorable),
                       str(agg.failed) if not agg.failed else f"[red]{agg.failed}[/red]",
                       "↑" if agg.higher_is_better else "↓")
-    for key, why in skipped.items():
-        table.add_row(f"[dim]{key}[/dim]", "[dim]skipped[/dim]", "", "", "", "", f"[dim]needs {why}[/dim]")
     console = Console(width=None if sys.stdout.isatty() else 120)  # pipes and files get whole metric names
     console.print(table)
+    for key, why in skipped.items():
+        console.print(f"[dim]skipped {key}: needs {why}[/dim]", highlight=False)
     total = result.usage.total
     errors = sum(1 for s in result.samples if s.error)
     console.print(
