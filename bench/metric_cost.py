@@ -69,7 +69,7 @@ RAGAS_EQUIVALENT = ["faithfulness", "answer_relevancy", "context_precision", "co
                     "context_entity_recall", "noise_sensitivity", "factual_correctness", "answer_correctness"]
 
 
-def paragraphs() -> dict[str, list[str]]:
+def paragraphs() -> dict[str, list[str]]:  # file name → paragraphs
     """Paragraphs of the text-like acme files (markdown, text, HTML with tags stripped)."""
     out: dict[str, list[str]] = {}
     for path in sorted(CORPUS.iterdir()):
@@ -92,12 +92,16 @@ def build_samples(n: int, seed: int = 7) -> list[dict]:
     records = []
     for i in range(n):
         question, reference, right, wrong, key = FACTS[(i // 2) % len(FACTS)]
-        source, gold = next((name, p) for name, ps in paras.items() for p in ps if key in p)
-        others = [p for name, ps in paras.items() if name != source for p in ps]
+        gold = next((f"{name}#{k}", p) for name, ps in paras.items() for k, p in enumerate(ps) if key in p)
+        others = [(f"{name}#{k}", p) for name, ps in paras.items() if name != gold[0].split("#")[0]
+                  for k, p in enumerate(ps)]
         contexts = [gold, *rng.sample(others, 2)]
         rng.shuffle(contexts)
         records.append({"id": f"s{i:02d}", "user_input": question, "reference": reference,
-                        "response": right if i % 2 == 0 else wrong, "retrieved_contexts": contexts})
+                        "response": right if i % 2 == 0 else wrong,
+                        "retrieved_contexts": [t for _, t in contexts],
+                        "retrieved_context_ids": [c for c, _ in contexts],
+                        "reference_contexts": [gold[1]], "reference_context_ids": [gold[0]]})
     return records
 
 
@@ -112,7 +116,8 @@ def run_ragkit(records: list[dict], metrics: list[str], args: argparse.Namespace
     samples = load_samples(records)
     params = {"api_base": args.api_base, "api_key": "x"} if args.api_base else {}
     with tempfile.TemporaryDirectory() as cache:
-        settings = Settings.load(model=args.model, cache_dir=cache, cache=False, concurrency=1)
+        settings = Settings.load(model=args.model, cache_dir=cache, cache=False, concurrency=1,
+                                 timeout=args.timeout)
         judge = Judge(settings=settings, cache=False, **params)
         started = time.monotonic()
         store = ClaimStore(judge, joint_contexts=args.joint)
@@ -207,7 +212,8 @@ def main() -> None:
     parser.add_argument("--model", default="local/qwen2.5-coder-1.5b")
     parser.add_argument("--api-base", help="OpenAI-compatible endpoint (e.g. the counting proxy)")
     parser.add_argument("--sets", default="all,ragas", help="which ragkit sets: all, ragas (comma-separated)")
-    parser.add_argument("--timeout", type=int, default=1800, help="ragas: seconds per call (default 1800)")
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds per LLM call (default 1800: a loaded "
+                        "CPU is slow, and a timed-out call would be counted as a failure, not a cost)")
     parser.add_argument("--joint", action="store_true", help="check each context against answer and reference "
                         "claims in one call (ClaimStore(joint_contexts=True))")
     parser.add_argument("--write-samples", type=Path, help="write the samples as ragas-named JSONL and stop")
