@@ -84,10 +84,10 @@ def run_size(n: int, recall: bool) -> dict[str, object]:
     link_mentions(kg, kg.chunks())
     steps["mentions"] = time.perf_counter() - t
     t = time.perf_counter()
-    link_shared_entities(kg, config)
+    link_shared_entities(kg, config, clear=False)  # a fresh graph, as in a first build
     steps["shares_entity"] = time.perf_counter() - t
     t = time.perf_counter()
-    link_similar(kg, config)
+    link_similar(kg, config, clear=False)
     steps["similar"] = time.perf_counter() - t
     out: dict[str, object] = {
         "chunks": n, "setup_s": round(setup, 2), "steps_s": {k: round(v, 2) for k, v in steps.items()},

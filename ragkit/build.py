@@ -324,7 +324,7 @@ async def build_graph(
             advance()
             affected = (affected & {c.id for c in kg.chunks()}) | {c.id for c in fresh}
             full = previous is None or len(affected) > 0.3 * max(1, len(kg.chunks()))
-            relate(kg, relations, None if full else affected)
+            relate(kg, relations, None if full else affected, clear=previous is not None)
             advance(2)
 
     counts = kg.counts()

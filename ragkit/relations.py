@@ -19,6 +19,7 @@ recomputes the top-k lists of the affected chunks only; other chunks keep their 
 from __future__ import annotations
 
 import contextlib
+import gc
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -35,7 +36,7 @@ class RelationConfig:
     similar_top_k: int = 5
     similar_threshold: float = 0.6
     """Cosine floor for ``similar`` edges (all-MiniLM-L6-v2: ~0.6 and above reads as clearly on one topic)."""
-    shared_top_k: int = 10
+    shared_top_k: int = 5
     max_entity_chunks: int = 200
     max_entity_share: float = 0.5
     exact_limit: int = 8000
@@ -46,8 +47,22 @@ class RelationConfig:
     seed: int = 0
 
 
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector during bulk inserts: with millions of live graph objects its full
+    passes grow with the heap and make insertion superlinear. Reference counting still frees memory."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 # -- next and mentions ---------------------------------------------------------------------------------
 
+@paused_gc()
 def link_next(kg: KnowledgeGraph, doc_id: str) -> None:
     """``has_chunk`` from the document to each chunk and ``next`` between consecutive chunks."""
     chunks = sorted((c for c in kg.chunks_of(doc_id)), key=lambda c: c.index)
@@ -61,11 +76,18 @@ def entity_node_id(kg: KnowledgeGraph, key: str) -> str:
     return key if node is None or isinstance(node, EntityNode) else f"entity:{key}"
 
 
+@paused_gc()
 def link_mentions(kg: KnowledgeGraph, chunks: list[ChunkNode]) -> set[str]:
-    """Entity nodes and ``mentions`` edges for ``chunks``; returns the ids of the entities touched."""
+    """Entity nodes and ``mentions`` edges for ``chunks``; returns the ids of the entities touched.
+
+    New entities are named from these chunks' mentions; entities already in the graph are refreshed from every
+    chunk that mentions them."""
     ids: dict[str, str] = {}
-    touched: set[str] = set()
+    found: dict[str, list[EntityMention]] = defaultdict(list)
+    existing: set[str] = set()
+    edges: list[tuple[str, str]] = []
     for chunk in chunks:
+        linked: set[str] = set()
         for mention in chunk.entities:
             key = entity_key(mention.name)
             if not key:
@@ -73,12 +95,19 @@ def link_mentions(kg: KnowledgeGraph, chunks: list[ChunkNode]) -> set[str]:
             eid = ids.get(key)
             if eid is None:
                 eid = ids[key] = entity_node_id(kg, key)
-                if kg.get(eid) is None:
-                    kg.add(EntityNode(id=eid, name=mention.name, type=mention.type))
-            kg.add_edge(chunk.id, eid, "mentions")
-            touched.add(eid)
-    refresh_entities(kg, touched)
-    return touched
+                if kg.get(eid) is not None:
+                    existing.add(eid)
+            found[eid].append(mention)
+            if eid not in linked:
+                linked.add(eid)
+                edges.append((chunk.id, eid))
+    for eid, mentions in found.items():
+        if eid not in existing:
+            kg.add(build_entity(eid, mentions))
+    for chunk_id, eid in edges:
+        kg.add_edge(chunk_id, eid, "mentions")
+    refresh_entities(kg, existing)
+    return set(found)
 
 
 def refresh_entities(kg: KnowledgeGraph, entity_ids: set[str]) -> None:
@@ -162,19 +191,29 @@ def shared_entity_pairs(
     return _undirected(src, dst, w, n)
 
 
-def link_shared_entities(kg: KnowledgeGraph, config: RelationConfig, affected: set[str] | None = None) -> int:
-    """(Re)build ``shares_entity`` edges (all, or those of ``affected`` chunks); returns the edges added."""
+@paused_gc()
+def link_shared_entities(kg: KnowledgeGraph, config: RelationConfig, affected: set[str] | None = None,
+                         *, clear: bool = True) -> int:
+    """(Re)build ``shares_entity`` edges (all, or those of ``affected`` chunks); returns the edges added.
+    ``clear=False`` skips removing old edges (a graph that has none yet)."""
     chunks = kg.chunks()
     index = {c.id: i for i, c in enumerate(chunks)}
     docs = {d: k for k, d in enumerate(sorted({c.doc_id for c in chunks}))}
     doc_of = np.array([docs[c.doc_id] for c in chunks], dtype=np.int64)
     limit = min(config.max_entity_chunks, max(2, int(config.max_entity_share * len(chunks))))
     members: dict[str, set[int]] = defaultdict(set)
-    for src, entity, _ in kg.edges("mentions"):
-        if src in index:
-            members[entity].add(index[src])
+    ids: dict[str, str] = {}
+    for i, chunk in enumerate(chunks):  # the same keys link_mentions made the mentions edges from
+        for m in chunk.entities:
+            key = entity_key(m.name)
+            if key:
+                eid = ids.get(key)
+                if eid is None:
+                    eid = ids[key] = entity_node_id(kg, key)
+                members[eid].add(i)
     postings = [np.array(sorted(m), dtype=np.int64) for m in members.values() if 1 < len(m) <= limit]
-    kg.remove_edges("shares_entity", affected)
+    if clear:
+        kg.remove_edges("shares_entity", affected)
     rows = None if affected is None else np.array(sorted(index[c] for c in affected if c in index), dtype=np.int64)
     i, j, w = shared_entity_pairs(postings, doc_of, top_k=config.shared_top_k, rows=rows)
     for a, b, weight in zip(i.tolist(), j.tolist(), w.tolist(), strict=True):
@@ -223,8 +262,10 @@ def _one_blas_thread() -> Iterator[None]:
         yield
 
 
-def _leaves(x: np.ndarray, leaf_size: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """One random-projection tree: split at the median of a random direction until leaves are small."""
+def _leaves(x: np.ndarray, leaf_size: int, rng: np.random.Generator) -> np.ndarray:
+    """One random-projection tree: split at the median of a random direction until leaves are small.
+
+    Returns the leaves as rows of a matrix, padded with -1 (median splits keep leaf sizes nearly equal)."""
     todo, leaves = [np.arange(len(x))], []
     while todo:
         idx = todo.pop()
@@ -238,56 +279,64 @@ def _leaves(x: np.ndarray, leaf_size: int, rng: np.random.Generator) -> list[np.
         proj = x[idx] @ direction
         half = len(idx) // 2
         order = np.argpartition(proj, half)
-        todo += [np.sort(idx[order[:half]]), np.sort(idx[order[half:]])]
-    return leaves
+        todo += [idx[order[:half]], idx[order[half:]]]
+    out = np.full((len(leaves), max(len(leaf) for leaf in leaves)), -1, dtype=np.int64)
+    for i, leaf in enumerate(leaves):
+        out[i, : len(leaf)] = leaf
+    return out
 
 
-def _best(rows: np.ndarray, cols: np.ndarray, sims: np.ndarray, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per row the ``k`` best distinct candidates, as (n, k) arrays padded with -1 / -inf."""
-    keys, first = np.unique(rows.astype(np.int64) * n + cols, return_index=True)
-    rows, cols, sims = keys // n, keys % n, sims[first]
-    rows, cols, sims = _top_k_pairs(rows, cols, sims, sims, k)
-    nbr = np.full((n, k), -1, dtype=np.int64)
-    out = np.full((n, k), -np.inf, dtype=np.float32)
-    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-    rank = np.arange(len(rows)) - np.repeat(starts, np.diff(np.r_[starts, len(rows)]))
-    nbr[rows, rank], out[rows, rank] = cols, sims
-    return nbr, out
+def _row_top_k(cand: np.ndarray, sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of candidate matrices, the ``k`` best distinct candidates (padding: -1 / -inf)."""
+    order = np.argsort(cand, axis=1, kind="stable")
+    cand, sims = np.take_along_axis(cand, order, 1), np.take_along_axis(sims, order, 1)
+    dup = np.zeros_like(cand, dtype=bool)
+    dup[:, 1:] = cand[:, 1:] == cand[:, :-1]
+    sims = np.where(dup | (cand < 0), -np.inf, sims)
+    top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    cand, sims = np.take_along_axis(cand, top, 1), np.take_along_axis(sims, top, 1)
+    return np.where(np.isfinite(sims), cand, -1), sims
 
 
 def _forest(x: np.ndarray, config: RelationConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Approximate top-k neighbours: candidates from the leaves of random-projection trees (scored exactly),
+    then one round through neighbours of neighbours. Cost ~ n * (trees * leaf_size + k^2) * d."""
     n, k = len(x), config.similar_top_k
     rng = np.random.default_rng(config.seed)
-    rows_l, cols_l, sims_l = [], [], []
     # the trees only need rough directions: split in a 48-d random projection (angles roughly kept), 8x less data
     sketch = x @ rng.standard_normal((x.shape[1], min(48, x.shape[1]))).astype(np.float32)
+    cands, sims = [], []
     with _one_blas_thread():  # many small products: threads only add contention
-        leaves = [leaf for _ in range(config.trees) for leaf in _leaves(sketch, config.leaf_size, rng)]
-        for leaf in leaves:
-            if len(leaf) < 2:
-                continue
-            xl = x[leaf]
-            scores = xl @ xl.T
-            np.fill_diagonal(scores, -np.inf)
-            kk = min(k, len(leaf) - 1)
-            top = np.argpartition(-scores, kk - 1, axis=1)[:, :kk]
-            rows_l.append(np.repeat(leaf, kk))
-            cols_l.append(leaf[top].ravel())
-            sims_l.append(np.take_along_axis(scores, top, axis=1).ravel())
-    nbr, sim = _best(np.concatenate(rows_l), np.concatenate(cols_l), np.concatenate(sims_l), n, k)
+        for _ in range(config.trees):
+            leaves = _leaves(sketch, config.leaf_size, rng)
+            valid = leaves >= 0
+            xl = x[np.where(valid, leaves, 0)]  # (leaves, size, d)
+            scores = np.matmul(xl, xl.transpose(0, 2, 1))
+            size = leaves.shape[1]
+            scores[:, np.arange(size), np.arange(size)] = -np.inf
+            scores = np.where(valid[:, None, :] & valid[:, :, None], scores, -np.inf)
+            kk = min(k, size - 1)
+            top = np.argpartition(-scores, kk - 1, axis=2)[:, :, :kk]
+            tree_c = np.full((n, kk), -1, dtype=np.int64)
+            tree_s = np.full((n, kk), -np.inf, dtype=np.float32)
+            rows = leaves[valid]
+            tree_c[rows] = np.take_along_axis(np.broadcast_to(leaves[:, None, :], scores.shape), top, 2)[valid]
+            tree_s[rows] = np.take_along_axis(scores, top, 2)[valid]
+            cands.append(tree_c)
+            sims.append(tree_s)
+    nbr, sim = _row_top_k(np.concatenate(cands, 1), np.concatenate(sims, 1), k)
     # one refinement round: the neighbours of my neighbours are likely my neighbours too
-    rows_l, cols_l, sims_l = [np.repeat(np.arange(n), k)], [nbr.ravel()], [sim.ravel()]
+    extra_c = np.full((n, k * k), -1, dtype=np.int64)
+    extra_s = np.full((n, k * k), -np.inf, dtype=np.float32)
     for s in range(0, n, config.block):
         part = nbr[s : s + config.block]
-        cand = nbr[np.where(part >= 0, part, 0)].reshape(len(part), -1)
+        cand = np.where(np.repeat(part >= 0, k, axis=1), nbr[np.where(part >= 0, part, 0)].reshape(len(part), -1), -1)
         own = np.arange(s, s + len(part))[:, None]
-        valid = (cand >= 0) & (cand != own) & np.repeat(part >= 0, k, axis=1)
-        scores = np.einsum("id,icd->ic", x[s : s + len(part)], x[np.where(valid, cand, 0)])
-        rows_l.append(np.broadcast_to(own, cand.shape)[valid])
-        cols_l.append(cand[valid])
-        sims_l.append(scores[valid])
-    keep = np.concatenate(cols_l) >= 0
-    return _best(np.concatenate(rows_l)[keep], np.concatenate(cols_l)[keep], np.concatenate(sims_l)[keep], n, k)
+        cand = np.where(cand == own, -1, cand)
+        scores = np.einsum("id,icd->ic", x[s : s + len(part)], x[np.where(cand >= 0, cand, 0)])
+        extra_c[s : s + len(part)] = cand
+        extra_s[s : s + len(part)] = np.where(cand >= 0, scores, -np.inf)
+    return _row_top_k(np.concatenate([nbr, extra_c], 1), np.concatenate([sim, extra_s], 1), k)
 
 
 def similar_pairs(x: np.ndarray, config: RelationConfig,
@@ -308,10 +357,13 @@ def similar_pairs(x: np.ndarray, config: RelationConfig,
     return _undirected(src, dst, s, n)
 
 
-def link_similar(kg: KnowledgeGraph, config: RelationConfig, affected: set[str] | None = None) -> int:
+@paused_gc()
+def link_similar(kg: KnowledgeGraph, config: RelationConfig, affected: set[str] | None = None,
+                 *, clear: bool = True) -> int:
     """(Re)build ``similar`` edges over chunks that have embeddings; returns the edges added."""
     chunks = [c for c in kg.chunks() if c.embedding is not None]
-    kg.remove_edges("similar", affected)
+    if clear:
+        kg.remove_edges("similar", affected)
     if len(chunks) < 2:
         return 0
     x = np.asarray([c.embedding for c in chunks], dtype=np.float32)
@@ -327,14 +379,15 @@ def link_similar(kg: KnowledgeGraph, config: RelationConfig, affected: set[str] 
 
 
 def relate(kg: KnowledgeGraph, config: RelationConfig | None = None,
-           affected: set[str] | None = None) -> dict[str, float]:
-    """``shares_entity`` and ``similar`` edges (all, or for ``affected`` chunks); returns seconds per relation."""
+           affected: set[str] | None = None, *, clear: bool = True) -> dict[str, float]:
+    """``shares_entity`` and ``similar`` edges (all, or for ``affected`` chunks); returns seconds per relation.
+    ``clear=False`` skips the removal of old edges (one full scan of the edges) for a graph that has none."""
     config = config or RelationConfig()
     seconds = {}
     started = time.perf_counter()
-    link_shared_entities(kg, config, affected)
+    link_shared_entities(kg, config, affected, clear=clear)
     seconds["shares_entity"] = time.perf_counter() - started
     started = time.perf_counter()
-    link_similar(kg, config, affected)
+    link_similar(kg, config, affected, clear=clear)
     seconds["similar"] = time.perf_counter() - started
     return seconds
