@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,16 @@ def _live_cache_dir(factory: pytest.TempPathFactory) -> Path:
     if not _LIVE:
         _LIVE.append(Path(os.environ.get("RAGKIT_TEST_LIVE_CACHE") or factory.mktemp("live-cache")))
     return _LIVE[0]
+
+
+@pytest.fixture(scope="module")
+def live_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """For module-scoped live fixtures, which run before the per-test autouse cache fixture."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RAGKIT_CACHE_DIR", str(_live_cache_dir(tmp_path_factory)))
+        for name in ("RAGKIT_MODEL", "RAGKIT_EMBEDDINGS"):
+            mp.delenv(name, raising=False)
+        yield
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,18 +28,6 @@ pytestmark = [
 ]
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 LLM_SUBSET = ("cto-announcement-2020.txt", "press-release-kestrel-k10-2019.html", "heron-h6-datasheet.pdf")
-
-
-@pytest.fixture(scope="module")
-def live_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Module fixtures run before the per-test autouse cache fixture: point them at the shared live cache too."""
-    from conftest import _live_cache_dir
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("RAGKIT_CACHE_DIR", str(_live_cache_dir(tmp_path_factory)))
-        for name in ("RAGKIT_MODEL", "RAGKIT_EMBEDDINGS"):
-            mp.delenv(name, raising=False)
-        yield
 
 
 def cross_document_links(kg: KnowledgeGraph) -> tuple[int, int]:
