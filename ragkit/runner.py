@@ -338,7 +338,7 @@ class Pipeline:
 
         try:
             with _stage(self.run, "target", self.judge, counter):
-                failed = await run_target(todo, target, on_response, concurrency=self.settings.concurrency,
+                failed = await run_target(todo, target, on_response, concurrency=self._target_concurrency(target),
                                           progress=self.progress)
         finally:
             await close_target(target)
@@ -346,6 +346,13 @@ class Pipeline:
             self.run.compact_responses()
         if failed:
             self.say(f"target: {failed} of {len(todo)} question(s) failed (recorded per sample)")
+
+    def _target_concurrency(self, target: Target) -> int:
+        """One question at a time for the baseline on an embedded model: the model runs one call at a time
+        anyway, and queued questions would count their wait as answer latency."""
+        if target.spec.kind == "baseline" and getattr(self.judge, "is_local", False):
+            return 1
+        return self.settings.concurrency
 
     async def stage_evaluate(self, samples: list[TestSample]) -> None:
         responses = self.run.responses()
