@@ -9,6 +9,7 @@ from ragkit.graph import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.scenarios import (
+    VAGUE_TYPES,
     Plan,
     check_quotes,
     context_refs,
@@ -72,9 +73,10 @@ class MultiHop:
                         lists.append((entity_id, rng.sample(far, min(len(far), max(n, 1))), False))
                 if lists:
                     notes.append("multi-hop pairs use two distant chunks of the same document")
-        # entities take turns; within a turn, the rarer bridges (more specific questions) go first
+        # entities take turns; within a turn, named entities before vague ones, rarer bridges (more specific
+        # questions) first
         rng.shuffle(lists)
-        lists.sort(key=lambda item: min(len(ent_docs[item[0]]), 4))
+        lists.sort(key=lambda item: (kg.entity(item[0]).type in VAGUE_TYPES, min(len(ent_docs[item[0]]), 4)))
         scenarios: list[Scenario] = []
         seen: set[frozenset[str]] = set()
         for layer in range(max((len(pairs) for _, pairs, _ in lists), default=0)):
@@ -106,4 +108,5 @@ class MultiHop:
                   "Give at least one quote from each passage."),
         )
         used = check_quotes(qa, passages, need_passages=2)
-        return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), passages_quoted=used)
+        return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), passages_quoted=used,
+                           needs_passages=2)

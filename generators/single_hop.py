@@ -10,6 +10,7 @@ from ragkit.graph import ChunkNode, KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.scenarios import (
+    VAGUE_TYPES,
     Plan,
     chunk_topics,
     context_refs,
@@ -31,10 +32,15 @@ class SingleHopScenario(Scenario):
 
 
 def topic_order(kg: KnowledgeGraph, chunk: ChunkNode, rng: Random, doc_freq: Counter[str]) -> list[str]:
-    """The chunk's topics, the most specific first (mentioned in the fewest documents), ties shuffled."""
+    """The chunk's topics: named entities before vague ones and keyphrases (``chunk_topics``), and within each
+    kind the most specific first (mentioned in the fewest documents), ties shuffled."""
     topics = chunk_topics(kg, chunk)
+    kind = {t: i for i, t in enumerate(topics)}
+    vague = {e.name for e in kg.entities_of(chunk.id) if e.type in VAGUE_TYPES}
+    named = {e.name for e in kg.entities_of(chunk.id)} - vague
     rng.shuffle(topics)
-    return sorted(topics, key=lambda t: doc_freq.get(t.lower(), 1))
+    return sorted(topics, key=lambda t: (0 if t in named else 1 if t in vague else 2, doc_freq.get(t.lower(), 1),
+                                         kind[t] if t not in named and t not in vague else 0))
 
 
 def plan_single(kg: KnowledgeGraph, n: int, rng: Random, *, name: str, min_tokens: int,

@@ -13,7 +13,8 @@ Checks, cheapest first (the LLM check runs only when every other check passed):
    must agree with the reference answer (no conflicting numbers; mostly contained in it, or close in embedding
    space). For samples that must not be answerable (``metadata["answerable"] is False``), the contexts are the
    reference contexts plus the graph chunks nearest to the question, and the sample is dropped as ``answerable``
-   when the judge finds an answer there.
+   when the judge finds an answer there. Samples with ``metadata["needs_passages"] = k`` (multi-hop) are dropped
+   as ``single_passage`` when the judge's evidence comes from fewer than k passages.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from .embeddings import Embeddings
 from .graph import KnowledgeGraph
@@ -78,9 +79,12 @@ class CriticInput(BaseModel):
     question: str
 
 
+Evidence = Annotated[str, StringConstraints(max_length=300)]
+
+
 class CriticOutput(BaseModel):
-    evidence: str = Field(max_length=300)
-    """The sentence or table row of the passages that answers the question, copied; empty when there is none."""
+    evidence: list[Evidence] = Field(default_factory=list, max_length=3)
+    """The sentences or table rows of the passages needed to answer the question, copied; empty when none."""
     answer: str = Field(max_length=150)
     """The answer in a few words, taken from the evidence; empty when there is none."""
 
@@ -89,8 +93,8 @@ CRITIC_PROMPT = Prompt(
     name="generate.critic",
     instruction=(
         "Answer the question using only the numbered passages, never your own knowledge.\n"
-        "1. evidence: copy the one sentence or table row of the passages that answers the question. If no "
-        "passage answers it, write an empty string.\n"
+        "1. evidence: copy the sentences or table rows of the passages that are needed to answer the question "
+        "(one from each passage that is needed, at most three). If no passage answers it, give an empty list.\n"
         "2. answer: the answer in a few words, taken from the evidence. If there is no evidence, write an empty "
         "string."
     ),
@@ -192,14 +196,20 @@ class Critic:
             known = set(r.chunk_id for r in sample.reference_contexts)
             passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=sample.question))
-        cited = len(tokens(out.evidence)) >= 2 and quote_source(out.evidence, passages) is not None
-        checks: dict[str, Any] = {"evidence": out.evidence, "judge_answer": out.answer, "evidence_found": cited}
+        sources = {i for e in out.evidence if len(tokens(e)) >= 2 and (i := quote_source(e, passages)) is not None}
+        cited = bool(sources)
+        checks: dict[str, Any] = {"evidence": out.evidence, "judge_answer": out.answer,
+                                  "evidence_passages": sorted(sources)}
         if not answerable_expected:
             if cited and out.answer.strip():
-                return Verdict(False, "answerable", f"the corpus answers it: {out.evidence[:80]!r}", checks)
+                return Verdict(False, "answerable", f"the corpus answers it: {out.evidence[0][:80]!r}", checks)
             return Verdict(True, checks=checks)
         if not cited or not out.answer.strip():
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)
+        needed = int(sample.metadata.get("needs_passages", 1))
+        if len(sources) < needed:
+            return Verdict(False, "single_passage", f"the judge answered it from passage {sorted(sources)} alone; "
+                           f"{needed} passages should be needed", checks)
         reference = sample.reference_answer or ""
         vectors = await self.embeddings.aembed([out.answer, reference])
         agree, why = agreement(out.answer, reference, sample.question, float(vectors[0] @ vectors[1]))

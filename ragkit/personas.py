@@ -188,6 +188,19 @@ def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
     return f"documents: {'; '.join(titles)}{more}. themes: {', '.join(themes) or '(none)'}"
 
 
+def _whole_sentences(text: str, limit: int = 200) -> str:
+    """``text`` without a sentence cut off by the length bound (the first sentence is kept whole or cut at a
+    comma)."""
+    text = text.strip()
+    if len(text) < limit:
+        return text
+    for stop in (". ", "。", "; ", ", ", "，"):
+        cut = text.rfind(stop)
+        if cut > limit // 3:
+            return text[: cut + 1].rstrip(",，; ") + ("" if stop in (". ", "。") else ".")
+    return text
+
+
 def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str]) -> Persona:
     """A persona described from its cluster's themes and titles, without an LLM."""
     themes = _group_themes(kg, doc_ids, top=3)
@@ -222,7 +235,7 @@ async def personas_from_graph(
             notes.append(f"personas described from themes: the LLM call failed ({exc})")
         for i, persona in enumerate(named[: len(groups)]):
             if persona.name.strip() and persona.description.strip():
-                personas[i] = Persona(name=persona.name.strip()[:80], description=persona.description.strip()[:300])
+                personas[i] = Persona(name=persona.name.strip(), description=_whole_sentences(persona.description))
     by_doc = {d: i for i, g in enumerate(groups) for d in g}
     return PersonaPool(personas, by_document=by_doc, notes=notes)
 

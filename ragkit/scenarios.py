@@ -31,6 +31,8 @@ from .types import ContextRef, PluginSpec, Scenario, TestSample
 T = TypeVar("T")
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
+VAGUE_TYPES = frozenset({"other", "misc", "unknown", ""})
+"""Entity types that say nothing about what the entity is."""
 LENGTHS: tuple[str, ...] = ("short", "medium", "long")
 CJK = frozenset({"zh", "ja", "ko"})
 
@@ -207,7 +209,8 @@ QA_PROMPT = Prompt(
         "2. The question must make sense to someone who has not seen the passages: name the company, product, "
         "place or person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
         "3. Ask in your own words; do not copy a sentence of a passage.\n"
-        "4. Write the question in the question_style, as the asker would.\n"
+        "4. Write the question in the question_style, as the asker would ask it. The asker only shapes the "
+        "wording; every fact comes from the passages.\n"
         "5. The answer uses only facts stated in the passages, in one or two sentences.\n"
         "6. quotes: one to three short phrases copied exactly from the passages that prove the answer.\n"
         "7. Follow the language rule for both the question and the answer."
@@ -380,9 +383,15 @@ def spread(items: Sequence[T], key: Callable[[T], Hashable], rng: Random) -> lis
 
 
 def chunk_topics(kg: KnowledgeGraph, chunk: ChunkNode) -> list[str]:
-    """Things a question about ``chunk`` can be about: its entities, then keyphrases, then its heading."""
-    names = [e.name for e in kg.entities_of(chunk.id)] or [e.name for e in chunk.entities]
-    topics = list(dict.fromkeys([*names, *chunk.keyphrases]))
+    """Things a question about ``chunk`` can be about: its named entities (people, organisations, products,
+    places ...) first, then entities of unknown type, then keyphrases, then its heading."""
+    entities = kg.entities_of(chunk.id)
+    typed = [e.name for e in entities if e.type not in VAGUE_TYPES]
+    vague = [e.name for e in entities if e.type in VAGUE_TYPES]
+    if not entities:
+        typed = [e.name for e in chunk.entities if e.type not in VAGUE_TYPES]
+        vague = [e.name for e in chunk.entities if e.type in VAGUE_TYPES]
+    topics = list(dict.fromkeys([*typed, *vague, *chunk.keyphrases]))
     if not topics and chunk.heading_path:
         topics = [chunk.heading_path[-1]]
     return topics

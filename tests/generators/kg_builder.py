@@ -169,8 +169,8 @@ def qa_reply(data: Any) -> dict[str, Any]:
 def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) -> dict[str, Any]:
     """The judge's reply: the first sentence of the first passage as evidence and answer (which agrees with
     ``qa_reply``'s reference answer), an unrelated answer when not ``supported``, nothing when not ``answerable``."""
-    evidence = first_sentence(body(data.passages[0])) if answerable else ""
-    answer = (evidence if supported else "purple elephants 999") if answerable else ""
+    evidence = [first_sentence(body(p)) for p in data.passages] if answerable else []
+    answer = (evidence[0] if supported else "purple elephants 999") if answerable else ""
     return {"evidence": evidence, "answer": answer}
 
 

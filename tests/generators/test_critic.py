@@ -73,15 +73,15 @@ def _sample(kg, question="When did the Leeds bakery open?", answer="In 2010.", l
 async def test_review_keeps_a_good_sample_with_one_llm_call(bakery, embeddings):
     judge = ScriptedJudge(lambda call: critic_reply(call.data))
     verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
-    assert verdict.ok and verdict.checks["evidence_found"] and len(judge.calls) == 1
+    assert verdict.ok and verdict.checks["evidence_passages"] == [0] and len(judge.calls) == 1
 
 
 @pytest.mark.parametrize(("reply", "reason"), [
-    ({"evidence": "", "answer": ""}, "not_answerable"),
-    ({"evidence": "Made-up sentence that is not there.", "answer": "In 2010"}, "not_answerable"),
-    ({"evidence": "The Leeds bakery opened in 2010 on Kirkstall Road.", "answer": ""}, "not_answerable"),
-    ({"evidence": "The Leeds bakery opened in 2010 on Kirkstall Road.", "answer": "1999"}, "wrong_answer"),
-    ({"evidence": "It has 48 staff.", "answer": "48 staff members"}, "wrong_answer"),
+    ({"evidence": [], "answer": ""}, "not_answerable"),
+    ({"evidence": ["Made-up sentence that is not there."], "answer": "In 2010"}, "not_answerable"),
+    ({"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": ""}, "not_answerable"),
+    ({"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": "1999"}, "wrong_answer"),
+    ({"evidence": ["It has 48 staff."], "answer": "48 staff members"}, "wrong_answer"),
 ])
 async def test_review_drops_by_reason(bakery, embeddings, reply, reason):
     verdict = await Critic(bakery, ScriptedJudge([reply]), embeddings).review(_sample(bakery))
@@ -107,14 +107,14 @@ async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
 
 
 async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
-    judge = ScriptedJudge([{"evidence": "", "answer": ""}])
+    judge = ScriptedJudge([{"evidence": [], "answer": ""}])
     critic = Critic(bakery, judge, embeddings)
     sample = _sample(bakery, question="What will the Leeds bakery's energy bill be in 2031?",
                      answer="The documents do not say.", answerable=False)
     assert (await critic.review(sample)).ok
     passages = judge.calls[0].data.passages
     assert len(passages) >= 3  # its own context plus the nearest other chunks
-    answered = ScriptedJudge([{"evidence": "It has 48 staff and bakes about 9,000 loaves a day in three deck ovens.",
+    answered = ScriptedJudge([{"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
                                "answer": "9,000 loaves"}])
     verdict = await Critic(bakery, answered, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "answerable"
@@ -150,3 +150,21 @@ def test_agreement(question, own, reference, agree, embeddings):
 
     m = embeddings.embed([own, reference])
     assert agreement(own, reference, question, float(m[0] @ m[1]))[0] is agree
+
+
+async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
+    leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
+    rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)
+    sample = TestSample(id="m", question="How many staff bake the 800 g loaf in Leeds?", language="en",
+                        reference_answer="48 staff in Leeds bake the 800 g Harvest Rye.",
+                        metadata={"needs_passages": 2},
+                        reference_contexts=[ContextRef(chunk_id=c.id, text=c.text, source=c.source)
+                                            for c in (leeds, rye)])
+    one = ScriptedJudge([{"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
+                          "answer": "48 staff"}])
+    verdict = await Critic(bakery, one, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "single_passage"
+    both = ScriptedJudge([{"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens.",
+                                        "The Harvest Rye weighs 800 g, keeps for six days and costs 4.20 pounds."],
+                           "answer": "48 staff bake the 800 g Harvest Rye"}])
+    assert (await Critic(bakery, both, embeddings).review(sample)).ok
