@@ -12,6 +12,9 @@
    (embedded default model unless --model; a fresh cache directory so every call is real):
 
        .venv/bin/python bench/kg_scaling.py rebuild [--model local/qwen2.5-coder-1.5b] [--extractor llm]
+
+   ``--scripted`` counts the calls of the same two builds with ``ragkit.testing.ScriptedJudge`` answering at the
+   model call (everything above it is the real Judge and build): exact call counts in seconds, no model timing.
 """
 
 from __future__ import annotations
@@ -127,30 +130,52 @@ def relations(sizes: list[int], recall: bool) -> None:
 
 # -- 2. incremental rebuild ---------------------------------------------------------------------------------
 
-def rebuild(model: str | None, extractor: str) -> None:
+def _scripted_judge(model: str | None):  # type: ignore[no-untyped-def]
+    """A Judge whose model call returns a fixed valid reply; batch size follows ``model`` (local: one per call)."""
+    from ragkit.settings import Settings
+    from ragkit.testing import ScriptedJudge
+
+    def reply(call):  # type: ignore[no-untyped-def]
+        facts = {"summary": "A passage.", "entities": [{"name": "Acme Robotics", "type": "organization"}],
+                 "keyphrases": ["robots"]}
+        if call.prompt_name == "kg.document_summary":
+            return {"summary": "A document.", "themes": ["robots"]}
+        data = call.data
+        return facts if hasattr(data, "passage") else {"items": [facts] * len(data.passages)}
+
+    judge = ScriptedJudge(reply, settings=Settings(model="openai/scripted", concurrency=4))
+    judge.model = model or Settings().model  # the name decides the batch size; the replies stay scripted
+    return judge
+
+
+def rebuild(model: str | None, extractor: str, scripted: bool = False) -> None:
     from ragkit.build import build_graph_sync
     from ragkit.llm import Judge
     from ragkit.settings import Settings
+
+    def make_judge():  # type: ignore[no-untyped-def]
+        if extractor != "llm":
+            return None
+        return _scripted_judge(model) if scripted else Judge(model, settings=Settings.load())
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["RAGKIT_CACHE_DIR"] = str(Path(tmp) / "cache")  # every call is a real call
         corpus = Path(tmp) / "acme"
         shutil.copytree(REPO / "corpora" / "acme", corpus)
-        judge = Judge(model, settings=Settings.load()) if extractor == "llm" else None
         t = time.perf_counter()
-        full = build_graph_sync(corpus, extractor=extractor, judge=judge, progress=True)
+        full = build_graph_sync(corpus, extractor=extractor, judge=make_judge(), progress=not scripted)
         full_s = time.perf_counter() - t
         changed = corpus / "customer-faq.md"
         changed.write_text(changed.read_text(encoding="utf-8") + "\n## Spare parts\n\nSpare parts for every arm "
                            "ship from the Sheffield plant within two working days; Wren parts ship from Porto.\n",
                            encoding="utf-8")
-        judge2 = Judge(model, settings=Settings.load()) if extractor == "llm" else None
         t = time.perf_counter()
-        again = build_graph_sync(corpus, previous=full.kg, extractor=extractor, judge=judge2, progress=True)
+        again = build_graph_sync(corpus, previous=full.kg, extractor=extractor, judge=make_judge(),
+                                 progress=not scripted)
         again_s = time.perf_counter() - t
     f, a = full.summary, again.summary
     print(json.dumps({
-        "extractor": extractor, "model": f.model, "documents": len(full.kg.documents()),
+        "extractor": extractor, "model": f.model, "scripted_replies": scripted, "documents": len(full.kg.documents()),
         "chunks": len(full.kg.chunks()),
         "full": {"seconds": round(full_s, 1), "llm_calls": f.llm_calls, "prompt_tokens": f.prompt_tokens,
                  "completion_tokens": f.completion_tokens, "failures": f.failures, "stage_s": f.seconds,
@@ -175,11 +200,12 @@ def main() -> None:
     reb = sub.add_parser("rebuild")
     reb.add_argument("--model", default=None)
     reb.add_argument("--extractor", choices=["llm", "fast"], default="llm")
+    reb.add_argument("--scripted", action="store_true", help="count calls with scripted replies (no model)")
     args = parser.parse_args()
     if args.what == "relations":
         relations(args.sizes, args.recall)
     else:
-        rebuild(args.model, args.extractor)
+        rebuild(args.model, args.extractor, args.scripted)
 
 
 if __name__ == "__main__":
