@@ -98,5 +98,5 @@ class Comparison:
                   "greater, earlier or different."),
         )
         check_quotes(qa, passages, need_passages=len(passages))
-        return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids))
+        return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), needs_passages=len(passages))
 

@@ -1,111 +1,130 @@
 """unanswerable: a plausible, on-topic question that the corpus does not answer; the reference answer says so.
 
-The critic checks the question against its seed chunks and the graph chunks nearest to the question, and drops
-it when they do answer it. Samples carry ``metadata["answerable"] = False``; their reference contexts are the
-on-topic chunks a retriever should find (none of which holds the answer). Tests refusal.
+Small models asked to invent a question "whose answer is not in the text" mostly write answerable ones, so the
+question is built from one they do well: a factual question about entity A, written from a chunk about A, is
+turned into the same question about entity B of the same type (two products, two plants, two people). The critic
+then checks it against B's chunk and the graph chunks nearest to the new question, and drops it as
+``answerable`` when they answer it after all. Samples carry ``metadata["answerable"] = False``; the reference
+answer is a fixed refusal in the chunk language; the reference context is B's chunk (on topic, without the
+answer). Tests refusal.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass
 from random import Random
 
-from pydantic import BaseModel, Field
-
 from ragkit.graph import KnowledgeGraph
 from ragkit.llm import Judge
-from ragkit.prompts import Prompt
 from ragkit.registry import generator
 from ragkit.scenarios import (
+    VAGUE_TYPES,
     Plan,
     QAOutput,
     SkipScenario,
     chunk_vectors,
     context_refs,
-    language_instruction,
+    entity_documents,
     make_sample,
     passage,
-    related_chunks,
-    style_instruction,
+    scenario_language,
+    spread,
+    write_qa,
 )
 from ragkit.types import Scenario, TestSample
 
-from .single_hop import plan_single
+REFUSALS = {
+    "en": "The documents do not contain this information.",
+    "zh": "文档中没有提供这一信息。",
+    "ja": "資料にはこの情報が記載されていません。",
+    "ko": "문서에는 이 정보가 없습니다.",
+    "fr": "Les documents ne contiennent pas cette information.",
+    "de": "Die Dokumente enthalten diese Information nicht.",
+    "es": "Los documentos no contienen esta información.",
+    "pt": "Os documentos não contêm esta informação.",
+    "it": "I documenti non contengono questa informazione.",
+    "nl": "De documenten bevatten deze informatie niet.",
+    "ru": "В документах нет этой информации.",
+}
+"""The reference answer, by language."""
 
 
 class UnanswerableScenario(Scenario):
-    """The seed chunk and its neighbours (``chunk_ids``), and the topic to ask about."""
+    """Ask about ``topic`` (entity B, whose chunk is ``chunk_ids[0]``) what ``source_chunk`` says about
+    ``pattern`` (entity A)."""
 
-    topic: str | None = None
-
-
-class UnanswerableInput(BaseModel):
-    passages: list[str]
     topic: str
-    asker: str
-    question_style: str
-    language: str
-
-
-class UnanswerableOutput(BaseModel):
-    question: str = Field(max_length=250)
-    missing: str = Field(max_length=150)
-    """What the question asks for that the passages do not give."""
-    answer: str = Field(max_length=250)
-
-
-UNANSWERABLE_PROMPT = Prompt(
-    name="generate.unanswerable",
-    instruction=(
-        "You write one test question that a question-answering assistant should NOT be able to answer from the "
-        "numbered passages, to test whether it admits that it does not know.\n"
-        "1. The question is about the topic and sounds natural for the asker: something a reader of these "
-        "passages could well want to know next.\n"
-        "2. The passages must NOT contain the answer: ask for a detail they never give (a figure, a date, a "
-        "name, a reason or a plan that is not mentioned anywhere in them).\n"
-        "3. The question names what it is about; never mention 'the passage' or 'the document'.\n"
-        "4. missing: say briefly what information the passages lack.\n"
-        "5. answer: one sentence saying that the available documents do not provide this information.\n"
-        "6. Write the question in the question_style and follow the language rule for the question and the "
-        "answer."
-    ),
-    input=UnanswerableInput,
-    output=UnanswerableOutput,
-    max_tokens=400,
-)
+    pattern: str
+    source_chunk: str
 
 
 @generator
 @dataclass(frozen=True)
 class Unanswerable:
-    """An on-topic question whose answer is not in the corpus; the reference answer is a refusal."""
+    """An on-topic question the corpus does not answer: a real question about one entity, asked of another."""
 
-    neighbours: int = 1
-    """Related chunks added to the seed chunk as on-topic reference contexts."""
-    min_tokens: int = 15
+    max_entities_per_type: int = 40
 
     def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
-        base = plan_single(kg, n, rng, name="unanswerable", min_tokens=self.min_tokens, topics_per_chunk=1)
-        vectors = chunk_vectors(kg)
+        ent_docs = entity_documents(kg)
+        by_type: dict[str, list[str]] = {}
+        for entity_id in sorted(ent_docs):
+            kind = kg.entity(entity_id).type.strip().lower()
+            if kind not in VAGUE_TYPES and len(kg.entity(entity_id).name) >= 2:
+                by_type.setdefault(kind, []).append(entity_id)
+        ids, matrix = chunk_vectors(kg)
+        index = {c: i for i, c in enumerate(ids)}
+        candidates = []
+        for _, members in sorted(by_type.items()):
+            rng.shuffle(members)
+            for a, b in itertools.permutations(members[: self.max_entities_per_type], 2):
+                source = [c for cs in ent_docs[a].values() for c in cs if b not in _mentioned(kg, c)]
+                target = [c for cs in ent_docs[b].values() for c in cs if a not in _mentioned(kg, c)]
+                if not source or not target:
+                    continue
+                src, dst = rng.choice(source), rng.choice(target)
+                lang = scenario_language(kg, [src])
+                if lang not in REFUSALS or scenario_language(kg, [dst]) != lang:
+                    continue
+                similar = float(matrix[index[src]] @ matrix[index[dst]]) if matrix is not None and \
+                    src in index and dst in index else rng.random()
+                candidates.append((similar, a, b, src, dst, lang))
+        if not candidates:
+            return Plan([], ["unanswerable questions ask about one named entity what the corpus says about another "
+                             "of the same type; no two such entities (with their own chunks, in a language with a "
+                             f"refusal text: {', '.join(sorted(REFUSALS))}) were found"])
+        candidates.sort(key=lambda c: -c[0])  # entities of the same kind, in similar contexts, first
+        ordered = spread(candidates[: max(4 * n, 40)], key=lambda c: kg.chunk(c[4]).doc_id, rng=rng)
+        ordered.sort(key=lambda c: -round(c[0], 1))
+        used: set[str] = set()
         scenarios: list[Scenario] = []
-        for s in base.scenarios:
-            near = related_chunks(kg, s.chunk_ids[0], vectors, limit=self.neighbours)
-            scenarios.append(UnanswerableScenario(**s.model_dump(exclude={"generator", "chunk_ids"}),
-                                                  generator="unanswerable", chunk_ids=[s.chunk_ids[0], *near]))
-        return Plan(scenarios, base.notes)
+        for _, a, b, src, dst, lang in ordered:
+            if b in used:
+                continue
+            used.add(b)
+            scenarios.append(UnanswerableScenario(
+                generator="unanswerable", chunk_ids=[dst], topic=kg.entity(b).name, pattern=kg.entity(a).name,
+                source_chunk=src, language=lang))
+        notes = [] if len(scenarios) >= n else [f"only {len(scenarios)} entities to ask unanswerable questions about"]
+        return Plan(scenarios[:n], notes)
 
     async def generate(self, scenario: UnanswerableScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
-        persona = scenario.persona
-        data = UnanswerableInput(
-            passages=[passage(kg, c, limit=1500) for c in scenario.chunk_ids],
-            topic=scenario.topic or "(the main subject of the passages)",
-            asker=f"{persona.name}: {persona.description}" if persona else "a curious reader of these documents",
-            question_style=style_instruction(scenario.style, scenario.length, scenario.language),
-            language=language_instruction(scenario.language),
+        qa = await write_qa(
+            judge, scenario, [passage(kg, scenario.source_chunk)], topic=scenario.pattern,
+            task=f"Ask about one specific fact that passage [0] states about the topic. Write the topic in the "
+                 f"question exactly as '{scenario.pattern}'.",
         )
-        out = await judge.structured(UNANSWERABLE_PROMPT, data)
-        if not out.question.strip() or not out.answer.strip():
-            raise SkipScenario("empty_output", "the model returned an empty question or answer")
-        qa = QAOutput(question=out.question, answer=out.answer, quotes=[])
-        return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), answerable=False,
-                           missing=out.missing)
+        pattern = re.compile(re.escape(scenario.pattern), re.IGNORECASE)
+        if not pattern.search(qa.question):
+            raise SkipScenario("topic_not_named", f"the question does not name {scenario.pattern!r}")
+        question = pattern.sub(lambda _: scenario.topic, qa.question)
+        refusal = REFUSALS.get(scenario.language, REFUSALS["en"])
+        out = QAOutput(question=question, answer=refusal, quotes=[])
+        return make_sample(self, scenario, out, context_refs(kg, scenario.chunk_ids), answerable=False,
+                           asked_of=scenario.pattern, original_question=qa.question)
+
+
+def _mentioned(kg: KnowledgeGraph, chunk_id: str) -> set[str]:
+    return {e.id for e in kg.entities_of(chunk_id)}

@@ -123,7 +123,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
 
     When the judge's answer has numbers, the reference must share one. Otherwise, when both answers carry
     informative tokens (see ``_informative``), at least half of one side's must appear in the other; when one side
-    has none, the embedding cosine must be >= 0.8.
+    has none, 3/4 of the judge's tokens must be in the reference, or the embedding cosine must be >= 0.8.
     """
     own_numbers, ref_numbers = _numbers(own), _numbers(reference)
     if own_numbers and not own_numbers & ref_numbers:
@@ -132,6 +132,11 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     if mine and theirs:
         recall = max(len(mine & theirs) / len(mine), len(mine & theirs) / len(theirs))
         return recall >= 0.5, f"token overlap {recall:.2f}"
+    own_tokens = set(tokens(own))  # e.g. the judge names one of the things the question compares
+    if own_tokens:
+        contained = len(own_tokens & set(tokens(reference))) / len(own_tokens)
+        if contained >= 0.75:
+            return True, f"judge's answer contained in the reference ({contained:.2f})"
     return similarity >= 0.8, f"cosine {similarity:.2f}"
 
 

@@ -3,9 +3,11 @@
 Flow: exact per-generator counts from the weights (largest remainder) → each generator plans spare scenarios
 (seeded, no LLM); a generator with none gets its share redistributed → personas, styles and lengths are assigned →
 candidates are generated concurrently and reviewed by the critic; a dropped candidate is replaced by the next
-planned scenario of the same generator; when a generator runs out, its remaining count moves to the others. No
-document provides more than ``max_share_per_document`` of the samples unless the corpus is too small (said in the
-notes). The result has exactly n samples, or notes saying how many and why fewer.
+planned scenario of the same generator; when a generator runs out, its remaining count moves to the others, and so
+does the rest of a generator's count once more than ``max_drops_per_sample`` of its candidates per sample asked of
+it were dropped (a bound on what a generator that rarely works on this graph can cost). No document provides more
+than ``max_share_per_document`` of the samples unless the corpus is too small (said in the notes). The result has
+exactly n samples, or notes saying how many and why fewer.
 
 LLM usage is accounted under the judge stages ``generate/<generator>`` (generation and critic calls) and
 ``generate/personas``.
@@ -142,6 +144,7 @@ class _Run:
         self.moves: Counter[tuple[str, str]] = Counter()
         self.progress: Any = None
         self.task_id: Any = None
+        self.drops_per_sample = 2.0
 
     # -- planning ---------------------------------------------------------------------------------
 
@@ -299,6 +302,11 @@ class _Run:
         report = self.result.report[name]
         report.dropped[reason] = report.dropped.get(reason, 0) + 1
         report.examples.setdefault(reason, detail[:300])
+        allowed = math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
+        if self.queues[name] and self.need[name] > 0 and report.dropped_total >= allowed:
+            self.queues[name].clear()  # too few of its candidates pass on this graph: stop paying for it
+            report.notes.append(f"stopped after {report.dropped_total} dropped candidates (more than "
+                                f"{self.drops_per_sample:g} per sample asked of it)")
 
     async def loop(self, concurrency: int) -> None:
         """Run candidates ``concurrency`` at a time; results are committed in start order, so that which samples
@@ -358,6 +366,7 @@ async def generate(
     num_personas: int = 3,
     duplicate_threshold: float = 0.9,
     llm_critic: bool = True,
+    max_drops_per_sample: float = 2.0,
 ) -> GenerationResult:
     """Generate ``n`` test samples from ``kg``; see the module docstring for the flow.
 
@@ -393,6 +402,7 @@ async def generate(
 
     critic = Critic(kg, judge, embeddings, duplicate_threshold=duplicate_threshold, llm_check=llm_critic)
     run = _Run(kg, n, judge, critic, gens, result, on_sample)
+    run.drops_per_sample = max_drops_per_sample
     targets = run.plan_all(weights, seed)
     if personas:
         pool = PersonaPool(list(personas))

@@ -245,7 +245,7 @@ async def write_qa(
     data = QAInput(
         task=task,
         topic=topic or "(any important fact of the passages)",
-        asker=f"{persona.name}: {persona.description}" if persona else "a curious reader of these documents",
+        asker=persona.name if persona else "a reader of these documents",
         question_style=style_instruction(scenario.style, scenario.length, scenario.language),
         language=language_instruction(scenario.language),
         passages=list(passages),
@@ -267,9 +267,11 @@ def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -
     """Index of the passage that contains ``quote``, or None.
 
     Matching ignores case and punctuation, and forgives small slips: a fuzzy partial match of ``min_score`` or
-    more, or (for quotes of four or more tokens that skip or reorder a few words) 90% of the quote's tokens found
-    in the passage.
+    more, or (for quotes of four or more tokens that skip a few words) 85% of the quote's tokens found in the
+    passage in runs of three or more, in order.
     """
+    import difflib
+
     from rapidfuzz import fuzz
 
     q = _squash(quote)
@@ -281,8 +283,8 @@ def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -
         p = _squash(passage)
         score = 100.0 if q in p else fuzz.partial_ratio(q, p)
         if score < min_score and len(q_tokens) >= 4:
-            found = set(tokens(passage))
-            if sum(t in found for t in q_tokens) / len(q_tokens) >= 0.9:
+            blocks = difflib.SequenceMatcher(None, q_tokens, tokens(passage), autojunk=False).get_matching_blocks()
+            if sum(b.size for b in blocks if b.size >= 3) >= 0.85 * len(q_tokens):
                 score = min_score
         if score > best_score:
             best, best_score = i, score

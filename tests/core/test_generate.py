@@ -84,7 +84,7 @@ async def test_rejected_candidates_are_replaced(bakery, emb):
         return default_script(call)
 
     result = await generate(bakery, 6, judge=ScriptedJudge(script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 1.0})
+                            distribution={"single_hop": 1.0}, max_drops_per_sample=1.5)
     report = result.report["single_hop"]
     assert len(result.samples) == 6 and report.kept == 6
     assert report.dropped == {"not_answerable": 6}
@@ -196,7 +196,7 @@ async def test_exhausted_generator_moves_its_count(emb):
         return default_script(call)
 
     result = await generate(kg, 4, judge=ScriptedJudge(script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 0.5, "multi_hop": 0.5})
+                            distribution={"single_hop": 0.5, "multi_hop": 0.5}, max_drops_per_sample=100)
     assert len(result.samples) == 4 and result.report["single_hop"].kept == 4
     mh = result.report["multi_hop"]
     assert mh.kept == 0 and mh.dropped == {"quote_not_in_context": mh.planned} and turn["mh"] == mh.planned
@@ -240,3 +240,20 @@ async def test_broken_plugin_generator_is_isolated(bakery, emb):
         assert "RuntimeError: boom" in result.report["test/broken"].examples["generator_error"]
     finally:
         REGISTRY.items["generator"].pop("test/broken", None)
+
+
+async def test_a_generator_that_keeps_failing_is_stopped(bakery, emb):
+    def script(call):  # every multi-hop candidate fails the critic: it gives up early, not after every scenario
+        if call.prompt_name == "generate.critic" and len(call.data.passages) == 2:
+            return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    judge = ScriptedJudge(script)
+    result = await generate(bakery, 4, judge=judge, embeddings=emb, progress=False,
+                            distribution={"single_hop": 0.5, "multi_hop": 0.5})
+    mh = result.report["multi_hop"]
+    assert len(result.samples) == 4 and mh.kept == 0
+    # 2 asked: 2 x 2 + 1 drops allowed; candidates already running when it stops may still finish
+    assert 5 <= mh.dropped["not_answerable"] <= 5 + judge.settings.concurrency - 1
+    assert mh.planned > mh.dropped_total and any(n.startswith("stopped after 5 dropped") for n in mh.notes)
+    assert any("moved to single_hop" in n for n in mh.notes)

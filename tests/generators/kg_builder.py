@@ -155,12 +155,13 @@ def qa_reply(data: Any) -> dict[str, Any]:
     """A plausible question / answer / quotes for the shared QA prompt, in the requested language."""
     passages = [body(p) for p in data.passages]
     topic = data.topic if not data.topic.startswith("(") else "this"
+    mark = "!" if "exactly as" in data.task else ""  # the unanswerable generator's pattern question
     if "(zh)" in data.language:
-        question = f"{topic}的情况是怎样的？"
+        question = f"{mark}{topic}的情况是怎样的？"
         answer = first_sentence(passages[0])
     else:
         words = _content_words(" ".join(passages), 3)
-        question = f"Could you explain how {topic} relates to {' and '.join(words) or 'the rest'}?"
+        question = f"{mark}Could you explain how {topic} relates to {' and '.join(words) or 'the rest'}?"
         answer = first_sentence(passages[0])
     quotes = [" ".join(first_sentence(p).split()[:6]) if " " in p else first_sentence(p)[:12] for p in passages]
     return {"question": question, "answer": answer, "quotes": quotes}
@@ -174,27 +175,18 @@ def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) 
     return {"evidence": evidence, "answer": answer}
 
 
-def unanswerable_reply(data: Any) -> dict[str, Any]:
-    if "(zh)" in data.language:
-        return {"question": f"{data.topic}明年的预算是多少？", "missing": "预算", "answer": "文件中没有提供这一信息。"}
-    return {"question": f"What budget is planned for {data.topic} in 2031?", "missing": "the 2031 budget",
-            "answer": "The documents do not say what budget is planned for 2031."}
-
-
 def persona_reply(data: Any) -> dict[str, Any]:
     return {"personas": [{"name": f"Analyst {i + 1}", "description": f"Studies group {i + 1} closely."}
                          for i in range(len(data.document_groups))]}
 
 
 def default_script(call: Any) -> dict[str, Any]:
-    """Replies by prompt name: good samples that pass the critic; unanswerable questions are not answerable."""
+    """Replies by prompt name: good samples that pass the critic. Questions made by the unanswerable generator
+    (``qa_reply`` marks them with a leading '!') are not answerable."""
     if call.prompt_name == "generate.qa":
         return qa_reply(call.data)
     if call.prompt_name == "generate.critic":
-        return critic_reply(call.data, answerable="2031" not in call.data.question and "明年" not in
-                            call.data.question)
-    if call.prompt_name == "generate.unanswerable":
-        return unanswerable_reply(call.data)
+        return critic_reply(call.data, answerable=not call.data.question.startswith("!"))
     if call.prompt_name == "generate.personas":
         return persona_reply(call.data)
     raise AssertionError(f"unexpected prompt {call.prompt_name}")

@@ -1,35 +1,63 @@
-"""unanswerable: on-topic questions without an answer in the corpus."""
+"""unanswerable: a real question about one entity, asked of another entity of the same type."""
 
 from __future__ import annotations
 
 from random import Random
 
-from kg_builder import default_script
+import pytest
+from kg_builder import build_graph, default_script, qa_reply
 
-from ragkit.generators.unanswerable import Unanswerable
+from ragkit.generators.unanswerable import REFUSALS, Unanswerable
+from ragkit.scenarios import SkipScenario
 from ragkit.testing import ScriptedJudge
 
 
-def test_plan_adds_an_on_topic_neighbour(bakery):
-    plan = Unanswerable().plan(bakery, 4, Random(0))
-    assert len(plan.scenarios) == 4
+def test_plan_pairs_entities_of_one_type(bakery):
+    plan = Unanswerable().plan(bakery, 6, Random(0))
+    assert len(plan.scenarios) == 6
     for s in plan.scenarios:
-        assert len(s.chunk_ids) == 2 and s.chunk_ids[0] != s.chunk_ids[1]
+        target = {e.name for e in bakery.entities_of(s.chunk_ids[0])}
+        source = {e.name for e in bakery.entities_of(s.source_chunk)}
+        assert s.topic in target and s.topic not in source
+        assert s.pattern in source and s.pattern not in target
+        types = {e.type for e in bakery.entities() if e.name in (s.topic, s.pattern)}
+        assert len(types) == 1 and not types & {"other"}
+    assert len({s.topic for s in plan.scenarios}) == 6  # each entity asked about once
 
 
-async def test_sample_is_marked_unanswerable_with_a_refusal(bakery):
+def test_plan_is_reproducible(bakery):
+    one = [s.model_dump() for s in Unanswerable().plan(bakery, 4, Random(1)).scenarios]
+    assert one == [s.model_dump() for s in Unanswerable().plan(bakery, 4, Random(1)).scenarios]
+
+
+def test_says_why_without_two_named_entities_of_a_type():
+    kg = build_graph({"a.md": [("Only Anna Berg works in this small laboratory, every single weekday.",
+                                [("Anna Berg", "person")])]})
+    plan = Unanswerable().plan(kg, 2, Random(0))
+    assert plan.scenarios == [] and "no two such entities" in plan.notes[0]
+
+
+async def test_the_question_about_a_is_asked_about_b(bakery):
     scenario = Unanswerable().plan(bakery, 1, Random(0)).scenarios[0]
     judge = ScriptedJudge(default_script)
     sample = await Unanswerable().generate(scenario, bakery, judge)
-    assert sample.metadata["answerable"] is False
-    assert "do not say" in sample.reference_answer
+    assert scenario.topic in sample.question and scenario.pattern not in sample.question
+    assert scenario.pattern in sample.metadata["original_question"]
+    assert sample.metadata["answerable"] is False and sample.reference_answer == REFUSALS["en"]
     assert [c.chunk_id for c in sample.reference_contexts] == scenario.chunk_ids
-    assert judge.calls_for("generate.unanswerable")
+    (call,) = judge.calls_for("generate.qa")
+    assert call.data.topic == scenario.pattern and "passage [0]" in call.data.task
+
+
+async def test_skips_when_the_question_does_not_name_the_entity(bakery):
+    scenario = Unanswerable().plan(bakery, 1, Random(0)).scenarios[0]
+    judge = ScriptedJudge(lambda call: {**qa_reply(call.data), "question": "How old is it?"})
+    with pytest.raises(SkipScenario) as info:
+        await Unanswerable().generate(scenario, bakery, judge)
+    assert info.value.reason == "topic_not_named"
 
 
 async def test_chinese_refusal(tea):
     scenario = Unanswerable().plan(tea, 1, Random(0)).scenarios[0]
-    judge = ScriptedJudge(default_script)
-    sample = await Unanswerable().generate(scenario, tea, judge)
-    assert "Chinese (zh)" in judge.calls[0].data.language
-    assert "没有" in sample.reference_answer
+    sample = await Unanswerable().generate(scenario, tea, ScriptedJudge(default_script))
+    assert sample.language == "zh" and sample.reference_answer == REFUSALS["zh"]
