@@ -5,10 +5,10 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel
 
 from ragkit.claims import MetricContext, uses
-from ragkit.prompts import Prompt
+from ragkit.prompts import Prompt, numbered_labels
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -32,17 +32,6 @@ class Rating(str, enum.Enum):
 VALUE = {Rating.answers: 1.0, Rating.related: 0.5, Rating.unrelated: 0.0}
 
 
-def _ratings_model(n: int) -> type[BaseModel]:
-    fields: dict[str, Any] = {f"p{i}": (Rating, Field(alias=str(i))) for i in range(n)}
-
-    def tidy(schema: dict[str, Any]) -> None:
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-
-    return create_model(f"Ratings{n}", __config__=ConfigDict(populate_by_name=True, json_schema_extra=tidy), **fields)
-
-
 _PROMPTS: dict[int, Prompt[RelevanceInput, Any]] = {}
 
 
@@ -57,7 +46,7 @@ Rate each numbered passage for the question:
 - "unrelated": the passage is about something else.
 Give a rating for every passage number.""",
             input=RelevanceInput,
-            output=_ratings_model(n),
+            output=numbered_labels(f"Ratings{n}", n, Rating, prefix="p"),
             max_tokens=16 + 10 * n,
         )
     return _PROMPTS[n]

@@ -30,9 +30,8 @@ across their runs by the memo and the cache. ``ClaimStore(joint_contexts=True)``
 both lists together instead, which halves the calls per context at the price of that independence (measured: a
 small judge's verdicts on one claim shift with the other claims in the list).
 
-Verdicts are graded where the judge can say how sure it is: ``Verdict.p`` is the probability of ``entailed``
-(from token log-probabilities, when available); otherwise verdicts are 0/1. Metrics use ``Verdict.support``,
-the expected value.
+The verdict types and the ``Score.details["claims"]`` payload live in ``ragkit.verdicts``; they are re-exported
+here (``from ragkit.claims import Verdict, ClaimDetails, claim_details`` keeps working).
 """
 
 from __future__ import annotations
@@ -43,85 +42,32 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic import BaseModel, Field, StringConstraints
 
 from .cache import content_key
 from .errors import JudgeError
 from .llm import Judge
-from .prompts import Prompt
+from .prompts import Prompt, numbered_labels
+from .verdicts import (  # noqa: F401  (ClaimDetails, ClaimRow, PassageRef, claim_details: re-exported)
+    ClaimDetails,
+    ClaimRow,
+    Label,
+    Matrix,
+    PassageRef,
+    Verdict,
+    claim_details,
+)
 
 if TYPE_CHECKING:
     from .embeddings import Embeddings
     from .types import EvalSample
 
-Label = Literal["entailed", "contradicted", "neutral"]
 MatrixName = Literal["response_vs_contexts", "reference_vs_contexts", "response_vs_reference",
                      "reference_vs_response"]
 T = TypeVar("T")
 
 ENGINE_VERSION = "2"
 """Bumped when a prompt changes: part of every memo key, so old cached results are never mixed in."""
-
-
-# -- verdicts -------------------------------------------------------------------------------------
-
-
-class Verdict(BaseModel):
-    """The judge's verdict on one claim against one passage."""
-
-    label: Label
-    p: float | None = None
-    """Probability that the claim is entailed, when the judge exposes token log-probabilities."""
-    padded: bool = False
-    """The judge gave no verdict for this claim; it counts as neutral."""
-
-    @property
-    def support(self) -> float:
-        """Expected entailment: ``p`` when known, else 1.0 for entailed and 0.0 otherwise."""
-        if self.p is not None:
-            return self.p
-        return 1.0 if self.label == "entailed" else 0.0
-
-
-Matrix = list[list[Verdict]]
-"""Rows are claims, columns are passages."""
-
-
-class PassageRef(BaseModel):
-    """A passage claims were checked against: a retrieved context (by rank), the reference or the response."""
-
-    kind: Literal["context", "reference", "response"]
-    index: int | None = None
-    """Rank of the retrieved context (0 = first)."""
-    chunk_id: str | None = None
-
-
-class ClaimRow(BaseModel):
-    """One claim and its verdict against each passage of ``ClaimDetails.passages``."""
-
-    text: str
-    source: Literal["response", "reference"]
-    verdicts: list[Verdict | None]
-    """Aligned with ``ClaimDetails.passages``; ``None`` where the claim was not checked against that passage."""
-    supported_by: list[int] = Field(default_factory=list)
-    """Indices into ``ClaimDetails.passages`` of the passages that entail the claim."""
-
-
-class ClaimDetails(BaseModel):
-    """Claim-level evidence behind a score: stored as ``Score.details["claims"]`` for the report's drill-down.
-
-    ``passages`` lists the retrieved contexts in rank order, then the reference and the response when claims
-    were checked against them; each claim row carries a verdict per passage.
-    """
-
-    passages: list[PassageRef]
-    claims: list[ClaimRow]
-
-    @classmethod
-    def from_score(cls, details: dict[str, Any]) -> ClaimDetails | None:
-        """Read the claim details back from a ``Score.details`` dict (None when the score has none)."""
-        raw = details.get("claims")
-        return cls.model_validate(raw) if raw is not None else None
 
 
 # -- prompts --------------------------------------------------------------------------------------
@@ -204,23 +150,6 @@ For each numbered claim, decide what the passage says about it:
 Use only the passage; ignore what you know. Give a label for every claim number."""
 
 
-def _verdicts_model(n: int) -> type[BaseModel]:
-    fields: dict[str, Any] = {f"c{i}": (_Judgement, Field(default=None, alias=str(i))) for i in range(n)}
-
-    def tidy(schema: dict[str, Any]) -> None:
-        schema.pop("title", None)
-        for definition in schema.get("$defs", {}).values():
-            definition.pop("title", None)
-            definition.pop("description", None)
-        schema["required"] = [str(i) for i in range(n)]
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-            prop.pop("default", None)
-
-    config = ConfigDict(populate_by_name=True, json_schema_extra=tidy)
-    return create_model(f"Verdicts{n}", __config__=config, **fields)
-
-
 _CHECK_PROMPTS: dict[int, Prompt[CheckInput, Any]] = {}
 
 
@@ -231,7 +160,8 @@ def check_prompt(n: int) -> Prompt[CheckInput, Any]:
             name="claims.check",
             instruction=_CHECK_INSTRUCTION,
             input=CheckInput,
-            output=_verdicts_model(n),
+            output=numbered_labels(f"Verdicts{n}", n, _Judgement, prefix="c", optional=True,
+                                   bare_labels=True),
             max_tokens=16 + 12 * n,
         )
     return _CHECK_PROMPTS[n]
@@ -440,43 +370,6 @@ class SampleClaims:
 
     async def reference_vs_response(self) -> list[Verdict]:
         return await self.store.check(self.response, await self.reference_claims())
-
-
-def claim_details(
-    sample: EvalSample,
-    *,
-    response_claims: Sequence[str] = (),
-    reference_claims: Sequence[str] = (),
-    response_vs_contexts: Matrix | None = None,
-    reference_vs_contexts: Matrix | None = None,
-    response_vs_reference: Sequence[Verdict] | None = None,
-    reference_vs_response: Sequence[Verdict] | None = None,
-) -> dict[str, Any]:
-    """The ``Score.details["claims"]`` payload (a dumped ``ClaimDetails``) for what a metric computed."""
-    contexts = sample.response.retrieved_contexts
-    passages = [PassageRef(kind="context", index=i, chunk_id=c.chunk_id) for i, c in enumerate(contexts)]
-    with_ref, with_resp = response_vs_reference is not None, reference_vs_response is not None
-    if with_ref:
-        passages.append(PassageRef(kind="reference"))
-    if with_resp:
-        passages.append(PassageRef(kind="response"))
-
-    def rows(claims: Sequence[str], source: Literal["response", "reference"], ctx: Matrix | None,
-             cross: Sequence[Verdict] | None) -> list[ClaimRow]:
-        out = []
-        for i, claim in enumerate(claims):
-            verdicts: list[Verdict | None] = list(ctx[i]) if ctx is not None else [None] * len(contexts)
-            if with_ref:
-                verdicts.append(cross[i] if source == "response" and cross is not None else None)
-            if with_resp:
-                verdicts.append(cross[i] if source == "reference" and cross is not None else None)
-            supported = [j for j, v in enumerate(verdicts) if v is not None and v.label == "entailed"]
-            out.append(ClaimRow(text=claim, source=source, verdicts=verdicts, supported_by=supported))
-        return out
-
-    claims = rows(response_claims, "response", response_vs_contexts, response_vs_reference)
-    claims += rows(reference_claims, "reference", reference_vs_contexts, reference_vs_response)
-    return ClaimDetails(passages=passages, claims=claims).model_dump(mode="json", exclude_defaults=True)
 
 
 # -- what metrics receive -------------------------------------------------------------------------

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import enum
 import json
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out", bound=BaseModel)
@@ -32,6 +33,33 @@ def _render_value(value: Any) -> str:
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
+
+
+def numbered_labels(name: str, n: int, labels: type[enum.Enum], *, prefix: str, optional: bool = False,
+                    bare_labels: bool = False) -> type[BaseModel]:
+    """An output model holding one label per numbered item: the model writes keys "0" … "n-1", read back as
+    fields ``{prefix}0`` …; titles are dropped from the schema to keep the prompt short.
+
+    ``optional``: a label the model leaves out reads as None (the schema still requires every number);
+    ``bare_labels``: the label enum's title and description are dropped from the schema too.
+    """
+    fields: dict[str, Any] = {f"{prefix}{i}": (labels, Field(None if optional else ..., alias=str(i)))
+                              for i in range(n)}
+
+    def tidy(schema: dict[str, Any]) -> None:
+        schema.pop("title", None)
+        if bare_labels:
+            for definition in schema.get("$defs", {}).values():
+                definition.pop("title", None)
+                definition.pop("description", None)
+        if optional:
+            schema["required"] = [str(i) for i in range(n)]
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+            if optional:
+                prop.pop("default", None)
+
+    return create_model(name, __config__=ConfigDict(populate_by_name=True, json_schema_extra=tidy), **fields)
 
 
 @dataclass(frozen=True)
