@@ -12,16 +12,16 @@ from ragkit.registry import generator
 from ragkit.scenarios import (
     Plan,
     check_quotes,
-    chunk_vectors,
     context_refs,
     entity_documents,
     make_sample,
     passage,
     scenario_language,
-    spread,
     write_qa,
 )
 from ragkit.types import Scenario, TestSample
+
+from ._shared import chunk_similarity, entities_by_type, mentioning_chunks, rank_candidates
 
 VALUE_TYPES = frozenset({"date", "time", "cardinal", "ordinal", "money", "percent", "quantity", "number", "other",
                          "misc", "unknown"})
@@ -46,35 +46,26 @@ class Comparison:
 
     def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
         ent_docs = entity_documents(kg)
-        by_type: dict[str, list[str]] = {}
-        for entity_id in sorted(ent_docs):
-            kind = kg.entity(entity_id).type.strip().lower()
-            if kind and kind not in VALUE_TYPES:
-                by_type.setdefault(kind, []).append(entity_id)
-        ids, matrix = chunk_vectors(kg)
-        index = {cid: i for i, cid in enumerate(ids)}
+        by_type = entities_by_type(kg, sorted(ent_docs), lambda kind, _: bool(kind) and kind not in VALUE_TYPES)
+        similarity = chunk_similarity(kg)
         candidates: list[tuple[str, float, list[str], list[str]]] = []  # (type, similarity, entities, chunks)
         for kind, members in sorted(by_type.items()):
             members.sort(key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), rng.random()))
             for a, b in itertools.combinations(members[: self.max_entities_per_type], 2):
-                chunk_a = [c for cs in ent_docs[a].values() for c in cs]
-                chunk_b = [c for cs in ent_docs[b].values() for c in cs]
+                chunk_a, chunk_b = mentioning_chunks(ent_docs, a), mentioning_chunks(ent_docs, b)
                 both = sorted(set(chunk_a) & set(chunk_b))
                 if both:
-                    chunks, similarity = [rng.choice(both)], 1.0
+                    chunks, sim = [rng.choice(both)], 1.0
                 else:
                     ca, cb = rng.choice(chunk_a), rng.choice(chunk_b)
-                    chunks = [ca, cb]
-                    similarity = (float(matrix[index[ca]] @ matrix[index[cb]])
-                                  if matrix is not None and ca in index and cb in index else rng.random())
-                candidates.append((kind, similarity, [a, b], chunks))
+                    chunks, sim = [ca, cb], similarity(ca, cb, rng)
+                candidates.append((kind, sim, [a, b], chunks))
         if not candidates:
             kinds = ", ".join(f"{k} ({len(v)})" for k, v in sorted(by_type.items())) or "none"
             return Plan([], ["no entity type has two entities to compare (comparable types with their entity "
                              f"counts: {kinds})"])
-        candidates.sort(key=lambda c: -c[1])  # comparable contexts first, then take turns across types
-        ordered = spread(candidates[: max(4 * n, 50)], key=lambda c: c[0], rng=rng)
-        ordered.sort(key=lambda c: -round(c[1], 1))
+        # comparable contexts first, types taking turns
+        ordered = rank_candidates(candidates, n, similarity=lambda c: c[1], group=lambda c: c[0], floor=50, rng=rng)
         used: dict[str, int] = {}
         scenarios: list[Scenario] = []
         for kind, _, (a, b), chunks in ordered:

@@ -18,13 +18,12 @@ from ragkit.scenarios import (
     chunk_vectors,
     context_refs,
     make_sample,
-    passage,
     related_chunks,
     tokens,
-    write_qa,
 )
 from ragkit.types import Scenario, TestSample
 
+from ._shared import write_fact_qa
 from .single_hop import plan_single
 
 
@@ -87,7 +86,6 @@ class NoisyContext:
         return Plan(scenarios, notes)
 
     async def generate(self, scenario: NoisyContextScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
-        qa = await write_qa(judge, scenario, [passage(kg, scenario.chunk_ids[0])], topic=scenario.topic or "",
-                            task="Ask about one specific fact that passage [0] states about the topic.")
+        qa = await write_fact_qa(judge, scenario, kg, scenario.topic)
         contexts = context_refs(kg, scenario.context_order, distractors=scenario.distractor_ids)
         return make_sample(self, scenario, qa, contexts, distractors=len(scenario.distractor_ids))

@@ -16,13 +16,13 @@ from ragkit.scenarios import (
     context_refs,
     entity_documents,
     make_sample,
-    passage,
     scenario_language,
     spread,
     usable_chunks,
-    write_qa,
 )
 from ragkit.types import Scenario, TestSample
+
+from ._shared import write_fact_qa
 
 
 class SingleHopScenario(Scenario):
@@ -87,6 +87,5 @@ class SingleHop:
                            topics_per_chunk=self.topics_per_chunk)
 
     async def generate(self, scenario: SingleHopScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
-        qa = await write_qa(judge, scenario, [passage(kg, scenario.chunk_ids[0])], topic=scenario.topic or "",
-                            task="Ask about one specific fact that passage [0] states about the topic.")
+        qa = await write_fact_qa(judge, scenario, kg, scenario.topic)
         return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids))

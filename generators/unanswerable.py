@@ -24,16 +24,16 @@ from ragkit.scenarios import (
     Plan,
     QAOutput,
     SkipScenario,
-    chunk_vectors,
     context_refs,
     entity_documents,
     make_sample,
     passage,
     scenario_language,
-    spread,
     write_qa,
 )
 from ragkit.types import Scenario, TestSample
+
+from ._shared import chunk_similarity, entities_by_type, mentioning_chunks, rank_candidates
 
 REFUSALS = {
     "en": "The documents do not contain this information.",
@@ -69,35 +69,29 @@ class Unanswerable:
 
     def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
         ent_docs = entity_documents(kg)
-        by_type: dict[str, list[str]] = {}
-        for entity_id in sorted(ent_docs):
-            kind = kg.entity(entity_id).type.strip().lower()
-            if kind not in VAGUE_TYPES and len(kg.entity(entity_id).name) >= 2:
-                by_type.setdefault(kind, []).append(entity_id)
-        ids, matrix = chunk_vectors(kg)
-        index = {c: i for i, c in enumerate(ids)}
+        by_type = entities_by_type(kg, sorted(ent_docs),
+                                   lambda kind, entity: kind not in VAGUE_TYPES and len(entity.name) >= 2)
+        similarity = chunk_similarity(kg)
         candidates = []
         for _, members in sorted(by_type.items()):
             rng.shuffle(members)
             for a, b in itertools.permutations(members[: self.max_entities_per_type], 2):
-                source = [c for cs in ent_docs[a].values() for c in cs if b not in _mentioned(kg, c)]
-                target = [c for cs in ent_docs[b].values() for c in cs if a not in _mentioned(kg, c)]
+                source = [c for c in mentioning_chunks(ent_docs, a) if b not in _mentioned(kg, c)]
+                target = [c for c in mentioning_chunks(ent_docs, b) if a not in _mentioned(kg, c)]
                 if not source or not target:
                     continue
                 src, dst = rng.choice(source), rng.choice(target)
                 lang = scenario_language(kg, [src])
                 if lang not in REFUSALS or scenario_language(kg, [dst]) != lang:
                     continue
-                similar = float(matrix[index[src]] @ matrix[index[dst]]) if matrix is not None and \
-                    src in index and dst in index else rng.random()
-                candidates.append((similar, a, b, src, dst, lang))
+                candidates.append((similarity(src, dst, rng), a, b, src, dst, lang))
         if not candidates:
             return Plan([], ["unanswerable questions ask about one named entity what the corpus says about another "
                              "of the same type; no two such entities (with their own chunks, in a language with a "
                              f"refusal text: {', '.join(sorted(REFUSALS))}) were found"])
-        candidates.sort(key=lambda c: -c[0])  # entities of the same kind, in similar contexts, first
-        ordered = spread(candidates[: max(4 * n, 40)], key=lambda c: kg.chunk(c[4]).doc_id, rng=rng)
-        ordered.sort(key=lambda c: -round(c[0], 1))
+        # entities of the same kind, in similar contexts, first; documents taking turns
+        ordered = rank_candidates(candidates, n, similarity=lambda c: c[0], group=lambda c: kg.chunk(c[4]).doc_id,
+                                  floor=40, rng=rng)
         used: set[str] = set()
         scenarios: list[Scenario] = []
         for _, a, b, src, dst, lang in ordered:
