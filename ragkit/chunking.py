@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .cache import content_key
 from .language import CJK_CHAR, cjk_language, detect_language
 from .types import Chunk, Document
+
+T = TypeVar("T")
 
 DEFAULT_MAX_TOKENS = 320
 """Small enough that a 1.5B judge reads 3–4 chunks per call inside its context with room to answer."""
@@ -80,41 +84,38 @@ class _Piece:
     page: int | None
 
 
+def pack_greedy(items: Iterable[T], size: Callable[[T], int], budget: int,
+                max_items: int | None = None) -> list[list[T]]:
+    """Consecutive items in groups of total ``size`` at most ``budget`` (an item over it stands alone) and at most
+    ``max_items`` items each, filled greedily in order."""
+    groups: list[list[T]] = []
+    cur: list[T] = []
+    total = 0
+    for item in items:
+        n = size(item)
+        if cur and (len(cur) == max_items or total + n > budget):
+            groups.append(cur)
+            cur, total = [], 0
+        cur.append(item)
+        total += n
+    if cur:
+        groups.append(cur)
+    return groups
+
+
 def _hard_split(text: str, max_tokens: int) -> list[str]:
     """Cut an over-long sentence or line into windows of at most ``max_tokens`` (words, or CJK characters)."""
     units = re.findall(rf"{CJK_CHAR.pattern}|\S+\s*", text)
-    parts, cur, cur_tokens = [], "", 0
-    for unit in units:
-        t = count_tokens(unit) or 1
-        if cur and cur_tokens + t > max_tokens:
-            parts.append(cur.strip())
-            cur, cur_tokens = "", 0
-        cur += unit
-        cur_tokens += t
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
+    return ["".join(group).strip() for group in pack_greedy(units, lambda u: count_tokens(u) or 1, max_tokens)]
 
 
 def _pack(units: list[str], max_tokens: int, sep: str, header: str | None = None) -> list[str]:
     """Greedily join ``units`` with ``sep`` into parts of at most ``max_tokens`` (``header`` starts each part)."""
     head_tokens = count_tokens(header) if header else 0
     budget = max(8, max_tokens - head_tokens)
-    parts: list[list[str]] = []
-    cur: list[str] = []
-    cur_tokens = 0
-    for unit in units:
-        t = count_tokens(unit)
-        pieces = _hard_split(unit, budget) if t > budget else [unit]
-        for piece in pieces:
-            pt = count_tokens(piece)
-            if cur and cur_tokens + pt > budget:
-                parts.append(cur)
-                cur, cur_tokens = [], 0
-            cur.append(piece)
-            cur_tokens += pt
-    if cur:
-        parts.append(cur)
+    pieces = [piece for unit in units for piece in (_hard_split(unit, budget) if count_tokens(unit) > budget
+                                                    else [unit])]
+    parts = pack_greedy(pieces, count_tokens, budget)
     return [sep.join(([header] if header and i else []) + p) for i, p in enumerate(parts)]
 
 

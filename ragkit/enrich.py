@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, conlist, create_model
 
 from .cache import Cache, content_key
-from .chunking import count_tokens
+from .chunking import count_tokens, pack_greedy
 from .errors import JudgeError, JudgeUnavailableError
 from .graph import ChunkNode, DocumentNode, EntityMention
 from .language import language_name
@@ -71,26 +71,23 @@ class DocumentFacts(BaseModel):
     themes: list[Annotated[str, StringConstraints(max_length=50)]] = Field(default_factory=list, max_length=5)
 
 
-_FACTS_INSTRUCTION = """\
-You index passages of a document collection. For EACH numbered passage, in order, return one item with:
+_FACT_FIELDS = """\
 - summary: one sentence in your own words (at most 25 words) saying what the passage states;
 - entities: up to 6 named things the passage mentions: people, organisations, products, places, events, \
 titled works or other proper names. Copy each name as written, without titles such as Dr. or Mr. Use type \
 "person", "organization", "product", "place", "event", "work" or "other". Never list dates, numbers, amounts \
 or common nouns;
 - keyphrases: up to 4 short phrases (one to four words) naming the passage's main topics.
-Write the summary and the keyphrases in the language named under "language". Return exactly one item per \
-passage and nothing else. Use only facts from the passage."""
+Write the summary and the keyphrases in the language named under "language"."""
+"""What to extract from a passage: shared by the batch and the one-passage instructions."""
 
-_FACT_INSTRUCTION = """\
+_FACTS_INSTRUCTION = f"""\
+You index passages of a document collection. For EACH numbered passage, in order, return one item with:
+{_FACT_FIELDS} Return exactly one item per passage and nothing else. Use only facts from the passage."""
+
+_FACT_INSTRUCTION = f"""\
 You index one passage of a document collection. Return:
-- summary: one sentence in your own words (at most 25 words) saying what the passage states;
-- entities: up to 6 named things the passage mentions: people, organisations, products, places, events, \
-titled works or other proper names. Copy each name as written, without titles such as Dr. or Mr. Use type \
-"person", "organization", "product", "place", "event", "work" or "other". Never list dates, numbers, amounts \
-or common nouns;
-- keyphrases: up to 4 short phrases (one to four words) naming the passage's main topics.
-Write the summary and the keyphrases in the language named under "language". Use only facts from the passage."""
+{_FACT_FIELDS} Use only facts from the passage."""
 
 _DOC_INSTRUCTION = """\
 You are given the title of a document and one-sentence summaries of its sections, in order. Write:
@@ -246,17 +243,8 @@ class LLMExtractor(Extractor):
             by_language.setdefault(c.language, []).append(c)
         out: list[list[ChunkNode]] = []
         for group in by_language.values():
-            cur: list[ChunkNode] = []
-            tokens = 0
-            for c in group:
-                t = min(c.tokens or count_tokens(c.text), PASSAGE_CHARS // 3)
-                if cur and (len(cur) == self.batch_size or tokens + t > BATCH_TOKENS):
-                    out.append(cur)
-                    cur, tokens = [], 0
-                cur.append(c)
-                tokens += t
-            if cur:
-                out.append(cur)
+            out += pack_greedy(group, lambda c: min(c.tokens or count_tokens(c.text), PASSAGE_CHARS // 3),
+                               BATCH_TOKENS, max_items=self.batch_size)
         return out
 
     @staticmethod

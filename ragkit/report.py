@@ -13,7 +13,7 @@ import html
 from importlib import resources
 from typing import Any
 
-from .claim_view import ClaimView, claim_view
+from .claim_view import ClaimRow, ClaimView, claim_view
 from .results import MetricMeta, RunDir, ScoreRecord
 from .summary import Summary, quality
 from .types import ContextRef, EvalSample, TestSample
@@ -266,38 +266,39 @@ def _ranks(ranks: list[int]) -> str:
     return ", ".join(f"#{r + 1}" for r in ranks)
 
 
+def _claim_items(rows: list[ClaimRow], *, supported: str, missing: str, contradicted: str | None, cross: str,
+                 mark_unsupported: bool) -> str:
+    """``<li>`` items of claims tagged with the contexts (ranks) that support them or, when ``contradicted``
+    names it, contradict them; ``mark_unsupported`` highlights checked claims no context supports."""
+    items = []
+    for c in rows:
+        tags = []
+        if c.supported_by:
+            tags.append(f'<span class="tag ok">{supported} {_ranks(c.supported_by)}</span>')
+        elif c.checked:
+            tags.append(f'<span class="tag bad">{missing}</span>')
+        if contradicted and c.contradicted_by:
+            tags.append(f'<span class="tag bad">{contradicted} {_ranks(c.contradicted_by)}</span>')
+        if c.cross:
+            tags.append(f'<span class="tag">{cross}: {esc(c.cross)}</span>')
+        cls = ' class="unsupported"' if mark_unsupported and c.checked and not c.supported_by else ""
+        items.append(f"<li{cls}>{esc(c.text)} {''.join(tags)}</li>")
+    return "".join(items)
+
+
 def _claims_html(view: ClaimView) -> str:
     """Answer claims (unsupported ones highlighted) and reference claims (missing ones marked)."""
     out = []
     if view.answer_claims:
-        items = []
-        for c in view.answer_claims:
-            tags = []
-            if c.supported_by:
-                tags.append(f'<span class="tag ok">supported by {_ranks(c.supported_by)}</span>')
-            elif c.checked:
-                tags.append('<span class="tag bad">no context supports it</span>')
-            if c.contradicted_by:
-                tags.append(f'<span class="tag bad">contradicted by {_ranks(c.contradicted_by)}</span>')
-            if c.cross:
-                tags.append(f'<span class="tag">reference: {esc(c.cross)}</span>')
-            cls = ' class="unsupported"' if c.checked and not c.supported_by else ""
-            items.append(f"<li{cls}>{esc(c.text)} {''.join(tags)}</li>")
+        items = _claim_items(view.answer_claims, supported="supported by", missing="no context supports it",
+                             contradicted="contradicted by", cross="reference", mark_unsupported=True)
         n_bad = sum(1 for c in view.answer_claims if c.checked and not c.supported_by)
         note = f" ({n_bad} unsupported)" if n_bad else ""
-        out.append(f'<h3>Answer claims{note}</h3><ul class="claims">{"".join(items)}</ul>')
+        out.append(f'<h3>Answer claims{note}</h3><ul class="claims">{items}</ul>')
     if view.reference_claims:
-        items = []
-        for c in view.reference_claims:
-            tags = []
-            if c.supported_by:
-                tags.append(f'<span class="tag ok">retrieved in {_ranks(c.supported_by)}</span>')
-            elif c.checked:
-                tags.append('<span class="tag bad">missing from the contexts</span>')
-            if c.cross:
-                tags.append(f'<span class="tag">answer: {esc(c.cross)}</span>')
-            items.append(f"<li>{esc(c.text)} {''.join(tags)}</li>")
-        out.append(f'<h3>Reference claims</h3><ul class="claims">{"".join(items)}</ul>')
+        items = _claim_items(view.reference_claims, supported="retrieved in", missing="missing from the contexts",
+                             contradicted=None, cross="answer", mark_unsupported=False)
+        out.append(f'<h3>Reference claims</h3><ul class="claims">{items}</ul>')
     return "".join(out)
 
 

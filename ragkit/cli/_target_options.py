@@ -1,4 +1,5 @@
-"""Options shared by ``ragkit benchmark`` and ``ragkit run``: the target and its adapter settings."""
+"""Options shared by ``ragkit benchmark`` and ``ragkit run`` (the target and its adapter settings), and the ``-A``
+plugin-argument parser they share with ``ragkit evaluate``."""
 
 from __future__ import annotations
 
@@ -57,19 +58,26 @@ def build_target_options(kw: dict[str, Any]) -> TargetOptions:
     )
 
 
-def parse_plugin_args(items: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """``-A metric.key=value`` → ``{"metric": {"key": value}}`` (values parsed as YAML scalars)."""
+def yaml_scalar(text: str) -> Any:
+    """A ``-A`` value read as a YAML scalar (numbers, true/false, strings); unparsable text stays a string."""
     import yaml
 
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def parse_plugin_args(items: tuple[str, ...], *,
+                      usage: str = "expected NAME.ARG=VALUE, for example -A factual_correctness.mode=f1",
+                      value: Callable[[str], Any] = yaml_scalar) -> dict[str, dict[str, Any]]:
+    """``-A metric.key=value`` → ``{"metric": {"key": value(...)}}``; a malformed item is a ConfigError that
+    names it, followed by ``usage``."""
     out: dict[str, dict[str, Any]] = {}
     for item in items:
-        key, sep, value = item.partition("=")
+        key, sep, raw = item.partition("=")
         plugin, dot, arg = key.partition(".")
         if not sep or not dot or not plugin or not arg:
-            raise ConfigError(f"-A {item!r}: expected NAME.ARG=VALUE, for example -A factual_correctness.mode=f1")
-        try:
-            parsed = yaml.safe_load(value)
-        except yaml.YAMLError:
-            parsed = value
-        out.setdefault(plugin.strip(), {})[arg.strip()] = parsed
+            raise ConfigError(f"-A {item!r}: {usage}")
+        out.setdefault(plugin.strip(), {})[arg.strip()] = value(raw)
     return out

@@ -10,19 +10,7 @@ import click
 
 from ..errors import ConfigError, MissingFieldError
 from ..registry import MetricFn
-
-
-def _parse_args(raw: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    from ..evaluate import parse_value
-
-    out: dict[str, dict[str, Any]] = {}
-    for item in raw:
-        target, sep, value = item.partition("=")
-        name, dot, arg = target.partition(".")
-        if not sep or not dot or not name or not arg:
-            raise ConfigError(f"-A {item!r}: expected metric.argument=value, e.g. context_precision.reference=ids")
-        out.setdefault(name.strip(), {})[arg.strip()] = parse_value(value)
-    return out
+from ._target_options import parse_plugin_args
 
 
 def _choose(names: tuple[str, ...], all_metrics: bool, args: dict[str, dict[str, Any]]) -> list[MetricFn]:
@@ -106,14 +94,16 @@ def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metr
             as_json: bool, no_progress: bool) -> None:
     """Score DATA (ragkit JSONL, ragas-named JSONL/CSV, or RAGChecker JSON) with the chosen metrics."""
     from ..datasets import load_samples
-    from ..evaluate import check_requirements, evaluate
+    from ..evaluate import check_requirements, evaluate, parse_value
     from ..llm import Judge
     from ..settings import Settings
 
     samples = load_samples(data)
     if limit is not None:
         samples = samples[: max(0, limit)]
-    fns = _choose(metrics, all_metrics, _parse_args(args))
+    parsed = parse_plugin_args(args, usage="expected metric.argument=value, e.g. context_precision.reference=ids",
+                               value=parse_value)
+    fns = _choose(metrics, all_metrics, parsed)
     skipped: dict[str, str] = {}
     if all_metrics:
         explicit = {n.split("[")[0] for n in metrics}
