@@ -13,6 +13,7 @@ import numpy as np
 from pydantic import BaseModel, BeforeValidator, Field, PlainSerializer, ValidationError
 
 from .errors import GraphError
+from .types import Chunk
 
 FORMAT_VERSION = 1
 EdgeKind = Literal["has_chunk", "next", "mentions", "shares_entity", "similar"]
@@ -58,17 +59,10 @@ class DocumentNode(BaseModel):
     """Which extractor wrote the summary and themes; None if none did."""
 
 
-class ChunkNode(BaseModel):
+class ChunkNode(Chunk):
+    """A chunk in the graph: the ``Chunk`` fields plus what enrichment adds."""
+
     kind: Literal["chunk"] = "chunk"
-    id: str
-    doc_id: str
-    text: str
-    index: int
-    heading_path: list[str] = Field(default_factory=list)
-    tokens: int = 0
-    language: str = "und"
-    page: int | None = None
-    source: str = ""
     summary: str | None = None
     keyphrases: list[str] = Field(default_factory=list)
     entities: list[EntityMention] = Field(default_factory=list)
