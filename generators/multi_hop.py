@@ -17,7 +17,7 @@ from ragkit.scenarios import (
     make_sample,
     passage,
     scenario_language,
-    write_qa,
+    write_bridge_qa,
 )
 from ragkit.types import Scenario, TestSample
 
@@ -101,11 +101,10 @@ class MultiHop:
 
     async def generate(self, scenario: MultiHopScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
         passages = [passage(kg, c) for c in scenario.chunk_ids]
-        qa = await write_qa(
+        qa = await write_bridge_qa(
             judge, scenario, passages, topic=scenario.bridge,
             task=(f"Both passages mention {scenario.bridge}. Ask one question whose answer needs a fact from "
-                  "passage [0] AND a fact from passage [1]; it cannot be answered from either passage alone. "
-                  "Give at least one quote from each passage."),
+                  "passage_0 AND a fact from passage_1; it cannot be answered from either passage alone."),
         )
         used = check_quotes(qa, passages, need_passages=2)
         return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), passages_quoted=used,

@@ -196,9 +196,9 @@ class _Run:
 
     # -- scheduling -------------------------------------------------------------------------------
 
-    def shares(self, scenario: Scenario) -> Counter[str]:
+    def shares(self, scenario: Scenario) -> dict[str, float]:
         """How much of one sample each document provides: its share of the sample's chunks."""
-        out: Counter[str] = Counter()
+        out: dict[str, float] = defaultdict(float)
         for c in scenario.chunk_ids:
             out[self.kg.chunk(c).doc_id] += 1 / len(scenario.chunk_ids)
         return out
@@ -213,8 +213,8 @@ class _Run:
             queue = self.queues[name]
             fitting = [s for s in queue if self.fits(s)]
             fresh = [s for s in fitting if not any(self.chunk_use[c] for c in s.chunk_ids)]
-            chosen = (fresh or fitting or [None])[0]
-            if chosen is not None:
+            if fitting:
+                chosen = (fresh or fitting)[0]
                 queue.remove(chosen)
                 return name, chosen
         return None
@@ -422,7 +422,10 @@ async def generate(
         result.notes.append(f"the corpus has {len(docs)} documents with text: each may provide up to {run.cap} "
                             f"samples (max_share_per_document={max_share_per_document} cannot hold {n})")
     first_cap = run.cap
-    await _with_progress(run, n, progress, concurrency=max(1, judge.settings.concurrency))
+    # the embedded model answers one call at a time: more in flight only queues, and wastes calls when a generator
+    # is stopped or a near-duplicate is kept meanwhile
+    concurrency = 1 if getattr(judge, "is_local", False) else max(1, judge.settings.concurrency)
+    await _with_progress(run, n, progress, concurrency=concurrency)
     if run.cap > first_cap:
         result.notes.append(f"the per-document limit was raised from {first_cap} to {run.cap} samples: the "
                             "remaining planned scenarios all came from documents already at their share")

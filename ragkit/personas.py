@@ -86,7 +86,9 @@ def load_personas(path: str | Path) -> list[Persona]:
 def document_vectors(kg: KnowledgeGraph, embeddings: Embeddings | None) -> tuple[list[str], np.ndarray]:
     """One unit vector per document with chunks: its summary embedding, else the mean of its chunk embeddings,
     else (when ``embeddings`` is given) the embedding of its title and summary or first chunk."""
-    ids, rows, todo = [], [], []
+    ids: list[str] = []
+    rows: list[np.ndarray] = []
+    todo: list[tuple[int, str]] = []
     for doc in sorted(kg.documents(), key=lambda d: d.path):
         chunks = kg.chunks_of(doc.id)
         if not chunks:

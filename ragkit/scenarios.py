@@ -199,24 +199,78 @@ class QAOutput(BaseModel):
     """Short exact phrases from the passages that support the answer."""
 
 
+_QA_RULES = (
+    "The question must make sense to someone who has not seen the passages: name the company, product, place or "
+    "person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
+    "- Ask in your own words; do not copy a sentence of a passage.\n"
+    "- Write the question in the question_style, as the asker would ask it. The asker only shapes the wording; "
+    "every fact comes from the passages.\n"
+    "- The answer uses only facts stated in the passages, in one or two sentences.\n"
+    "- Follow the language rule for both the question and the answer."
+)
+
 QA_PROMPT = Prompt(
     name="generate.qa",
     instruction=(
         "You write one test question for a question-answering assistant, and its correct answer, from the "
         "numbered passages.\n"
         "Rules:\n"
-        "1. Do the task. Ask about the topic and name it in the question.\n"
-        "2. The question must make sense to someone who has not seen the passages: name the company, product, "
-        "place or person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
-        "3. Ask in your own words; do not copy a sentence of a passage.\n"
-        "4. Write the question in the question_style, as the asker would ask it. The asker only shapes the "
-        "wording; every fact comes from the passages.\n"
-        "5. The answer uses only facts stated in the passages, in one or two sentences.\n"
-        "6. quotes: one to three short phrases copied exactly from the passages that prove the answer.\n"
-        "7. Follow the language rule for both the question and the answer."
+        "- Do the task. Ask about the topic and name it in the question.\n"
+        f"- {_QA_RULES}\n"
+        "- quotes: one to three short phrases copied exactly from the passages that prove the answer."
     ),
     input=QAInput,
     output=QAOutput,
+    max_tokens=500,
+)
+
+
+class BridgeQAInput(BaseModel):
+    """Two passages as separate sections: a small model tells ``passage_0`` from ``passage_1`` more reliably than
+    items of one numbered list."""
+
+    passage_0: str
+    passage_1: str
+    task: str
+    topic: str
+    asker: str
+    question_style: str
+    language: str
+
+
+class BridgeQAOutput(BaseModel):
+    """Facts first, then the question: a small model that has copied one fact from each passage writes a question
+    that needs both."""
+
+    fact_from_passage_0: Quote
+    """A short phrase copied exactly from passage_0 that states a fact about the topic."""
+    fact_from_passage_1: Quote
+    """A short phrase copied exactly from passage_1 that states another fact about the topic."""
+    question: str = Field(max_length=300)
+    answer: str = Field(max_length=500)
+
+    def to_qa(self) -> QAOutput:
+        quotes = [self.fact_from_passage_0, self.fact_from_passage_1]
+        return QAOutput(question=self.question, answer=self.answer, quotes=quotes)
+
+
+BRIDGE_QA_PROMPT = Prompt(
+    name="generate.bridge_qa",
+    instruction=(
+        "You write one test question for a question-answering assistant, and its correct answer, that needs facts "
+        "from two passages (passage_0 and passage_1) which both mention the topic.\n"
+        "Steps:\n"
+        "1. fact_from_passage_0: copy exactly a short phrase of passage_0 that states a fact about the topic.\n"
+        "2. fact_from_passage_1: copy exactly a short phrase of passage_1 that states a different fact about the "
+        "topic.\n"
+        "3. question: one question that can only be answered by combining the two facts (for example, ask about "
+        "both facts, or about how they relate). Name the topic in the question.\n"
+        "4. answer: states both facts, in one or two sentences.\n"
+        "Rules:\n"
+        f"- {_QA_RULES}"
+    ),
+    input=BridgeQAInput,
+    output=BridgeQAOutput,
     max_tokens=500,
 )
 
@@ -231,6 +285,19 @@ def passage(kg: KnowledgeGraph, chunk_id: str, limit: int = 2400) -> str:
     return f"(from: {head})\n{text}" if head else text
 
 
+def qa_input(scenario: Scenario, passages: Sequence[str], *, task: str, topic: str = "") -> QAInput:
+    """The question-writing prompt's input for ``scenario``: task, topic, asker, style, length and language."""
+    persona = scenario.persona
+    return QAInput(
+        task=task,
+        topic=topic or "(any important fact of the passages)",
+        asker=persona.name if persona else "a reader of these documents",
+        question_style=style_instruction(scenario.style, scenario.length, scenario.language),
+        language=language_instruction(scenario.language),
+        passages=list(passages),
+    )
+
+
 async def write_qa(
     judge: Judge,
     scenario: Scenario,
@@ -241,16 +308,20 @@ async def write_qa(
     prompt: Prompt[QAInput, QAOutput] = QA_PROMPT,
 ) -> QAOutput:
     """One LLM call: a question, its answer and supporting quotes for ``scenario`` over ``passages``."""
-    persona = scenario.persona
-    data = QAInput(
-        task=task,
-        topic=topic or "(any important fact of the passages)",
-        asker=persona.name if persona else "a reader of these documents",
-        question_style=style_instruction(scenario.style, scenario.length, scenario.language),
-        language=language_instruction(scenario.language),
-        passages=list(passages),
-    )
-    out = await judge.structured(prompt, data)
+    out = await judge.structured(prompt, qa_input(scenario, passages, task=task, topic=topic))
+    return non_empty(out)
+
+
+async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,
+                          topic: str) -> QAOutput:
+    """One LLM call: a question over two passages, written after copying one fact about ``topic`` from each."""
+    fields = qa_input(scenario, [], task=task, topic=topic).model_dump(exclude={"passages"})
+    first, second = passages
+    out = await judge.structured(BRIDGE_QA_PROMPT, BridgeQAInput(passage_0=first, passage_1=second, **fields))
+    return non_empty(out.to_qa())
+
+
+def non_empty(out: QAOutput) -> QAOutput:
     if not out.question.strip() or not out.answer.strip():
         raise SkipScenario("empty_output", "the model returned an empty question or answer")
     return out

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "generators"))
-from kg_builder import BAKERY, TEA_ZH, build_graph, critic_reply, default_script, qa_reply  # noqa: E402
+from kg_builder import BAKERY, TEA_ZH, bridge_reply, build_graph, critic_reply, default_script, qa_reply  # noqa: E402
 
 from ragkit.embeddings import Embeddings  # noqa: E402
 from ragkit.errors import ConfigError, UnknownPluginError  # noqa: E402
@@ -190,9 +190,10 @@ async def test_exhausted_generator_moves_its_count(emb):
     turn = Counter[str]()
 
     def script(call):  # every multi-hop candidate quotes one passage only: multi_hop runs dry
-        if call.prompt_name == "generate.qa" and len(call.data.passages) == 2:
+        if call.prompt_name == "generate.bridge_qa":
             turn["mh"] += 1
-            return {**qa_reply(call.data), "quotes": ["nothing like the passages at all"]}
+            nowhere = "nothing like the passages at all"
+            return {**bridge_reply(call.data), "fact_from_passage_0": nowhere, "fact_from_passage_1": nowhere}
         return default_script(call)
 
     result = await generate(kg, 4, judge=ScriptedJudge(script), embeddings=emb, progress=False,

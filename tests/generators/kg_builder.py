@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -167,6 +168,14 @@ def qa_reply(data: Any) -> dict[str, Any]:
     return {"question": question, "answer": answer, "quotes": quotes}
 
 
+def bridge_reply(data: Any) -> dict[str, Any]:
+    """``qa_reply`` in the multi-hop prompt's shape: one fact copied from each of the two passages first."""
+    reply = qa_reply(SimpleNamespace(**{**vars(data), "passages": [data.passage_0, data.passage_1]}))
+    return {"fact_from_passage_0": reply["quotes"][0], "fact_from_passage_1": reply["quotes"][-1],
+            "question": reply["question"],
+            "answer": reply["answer"]}
+
+
 def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) -> dict[str, Any]:
     """The judge's reply: the first sentence of the first passage as evidence and answer (which agrees with
     ``qa_reply``'s reference answer), an unrelated answer when not ``supported``, nothing when not ``answerable``."""
@@ -185,6 +194,8 @@ def default_script(call: Any) -> dict[str, Any]:
     (``qa_reply`` marks them with a leading '!') are not answerable."""
     if call.prompt_name == "generate.qa":
         return qa_reply(call.data)
+    if call.prompt_name == "generate.bridge_qa":
+        return bridge_reply(call.data)
     if call.prompt_name == "generate.critic":
         return critic_reply(call.data, answerable=not call.data.question.startswith("!"))
     if call.prompt_name == "generate.personas":

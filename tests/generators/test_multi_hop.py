@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from kg_builder import build_graph, default_script, qa_reply
+from kg_builder import bridge_reply, build_graph, default_script
 
 from ragkit.generators.multi_hop import MultiHop
 from ragkit.scenarios import SkipScenario
@@ -59,17 +59,17 @@ async def test_generate_needs_quotes_from_both_passages(bakery):
     assert len({c.source for c in sample.reference_contexts}) == 2
     assert sample.metadata["passages_quoted"] == [0, 1]
 
-    def one_sided(call):
-        reply = qa_reply(call.data)
-        reply["quotes"] = reply["quotes"][:1]
-        return reply
+    def one_sided(call):  # both facts copied from passage [0]
+        reply = bridge_reply(call.data)
+        return {**reply, "fact_from_passage_1": reply["fact_from_passage_0"]}
 
     with pytest.raises(SkipScenario) as info:
         await MultiHop().generate(scenario, bakery, ScriptedJudge(one_sided))
     assert info.value.reason == "single_passage"
 
     def invented(call):
-        return {**qa_reply(call.data), "quotes": ["a sentence that appears nowhere in the passages"]}
+        nowhere = "a sentence that appears nowhere in the passages"
+        return {**bridge_reply(call.data), "fact_from_passage_0": nowhere, "fact_from_passage_1": nowhere}
 
     with pytest.raises(SkipScenario) as info:
         await MultiHop().generate(scenario, bakery, ScriptedJudge(invented))
