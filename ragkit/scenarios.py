@@ -221,7 +221,7 @@ QA_PROMPT = Prompt(
     ),
     input=QAInput,
     output=QAOutput,
-    max_tokens=500,
+    max_tokens=800,
 )
 
 
@@ -271,7 +271,7 @@ BRIDGE_QA_PROMPT = Prompt(
     ),
     input=BridgeQAInput,
     output=BridgeQAOutput,
-    max_tokens=500,
+    max_tokens=800,
 )
 
 

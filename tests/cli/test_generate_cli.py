@@ -165,3 +165,21 @@ def test_plugin_generator_through_its_entry_point(graph_file, judges, toy_plugin
     assert all(s.metadata["term"] in s.question for s in samples)
     assert samples[0].generator.args == {"types": ["product", "organization"]}
     assert "toy/glossary" in result.stderr
+
+
+def test_one_dropped_candidate_is_shown_per_reason(graph_file, monkeypatch, tmp_path):
+    turn: list[int] = []
+
+    def script(call):  # the critic's judge finds no answer to the first candidate only
+        if call.prompt_name == "generate.critic" and not turn:
+            turn.append(1)
+            return {"evidence": [], "answer": ""}
+        return default_script(call)
+
+    monkeypatch.setattr("ragkit.cli.generate.make_judge", lambda model: ScriptedJudge(script))
+    out = tmp_path / "set.jsonl"
+    result = run("generate", str(graph_file), "-n", "2", "-o", str(out), "--no-progress", "-g", "single_hop=1")
+    assert result.exit_code == 0, result.output
+    assert len(read(out)) == 2
+    assert "One dropped candidate per reason:" in result.stderr
+    assert "single_hop not_answerable: the judge found no passage sentence answering it" in result.stderr
