@@ -6,8 +6,9 @@ Checks, cheapest first (the LLM check runs only when every other check passed):
 2. ``wrong_language``: the question or answer is not in the language of its source chunks.
 3. ``mentions_context`` / ``copies_context``: the question refers to "the passage" (which the user of the system
    under test never saw), or copies a sentence (or most of itself) verbatim from a context.
-4. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
-5. ``not_answerable`` / ``wrong_answer``: one LLM call. The judge answers the question from the contexts alone,
+4. ``answer_restates_question``: the reference answer only repeats the question's words.
+5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
+6. ``not_answerable`` / ``wrong_answer``: one LLM call. The judge answers the question from the contexts alone,
    without seeing the reference answer (a small judge shown an answer tends to agree with it): it copies the
    sentence that answers the question, which must be found in the contexts, and gives a short answer. That answer
    must agree with the reference answer (no conflicting numbers; mostly contained in it, or close in embedding
@@ -118,6 +119,17 @@ def _informative(text: str, question: str) -> set[str]:
                                                            or len(t) >= 4)}
 
 
+def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
+    """True when the answer only repeats the question: every informative token of the answer (see
+    ``_informative``) is in the question, and they make up ``share`` or more of the question's own.
+
+    "Who owns Nadia's project?" → "Nadia owns Nadia's project." restates; "Is it made in Leeds or York?" →
+    "In Leeds." and "Yes." do not.
+    """
+    mine, asked = _informative(answer, ""), _informative(question, "")
+    return bool(mine) and mine <= asked and len(mine) >= share * len(asked)
+
+
 def agreement(own: str, reference: str, question: str, similarity: float) -> tuple[bool, str]:
     """Whether the judge's own answer and the reference answer agree.
 
@@ -184,6 +196,10 @@ class Critic:
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
+        if sample.metadata.get("answerable", True) is not False and \
+                restates_question(sample.reference_answer or "", sample.question):
+            return Verdict(False, "answer_restates_question",
+                           f"the answer adds nothing to the question: {(sample.reference_answer or '')[:80]!r}")
         dup = self.duplicate_of(sample.question, compare_with)
         if dup is not None:
             return Verdict(False, "near_duplicate", f"close to kept sample {dup}")

@@ -76,6 +76,21 @@ async def test_review_keeps_a_good_sample_with_one_llm_call(bakery, embeddings):
     assert verdict.ok and verdict.checks["evidence_passages"] == [0] and len(judge.calls) == 1
 
 
+@pytest.mark.parametrize(("answer", "question", "restates"), [
+    ("Nadia Haddad is the product owner for Nadia Haddad's project.",
+     "Who is the product owner for Nadia Haddad's project?", True),
+    ("Mark Delaney is the product owner.", "Who is the product owner for Nadia Haddad's project?", False),
+    ("In Leeds.", "Is the bakery in Leeds or in York?", False),
+    ("Yes.", "Does the Leeds bakery open on Sundays?", False),
+    ("龙坞茶园位于杭州。", "龙坞茶园位于杭州吗？", True),
+    ("龙坞茶园建于1998年。", "龙坞茶园建于哪一年？", False),
+])
+def test_restates_question(answer, question, restates):
+    from ragkit.critic import restates_question
+
+    assert restates_question(answer, question) is restates
+
+
 @pytest.mark.parametrize(("reply", "reason"), [
     ({"evidence": [], "answer": ""}, "not_answerable"),
     ({"evidence": ["Made-up sentence that is not there."], "answer": "In 2010"}, "not_answerable"),
@@ -95,6 +110,8 @@ async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
     assert (await critic.review(_sample(bakery, answer="它于2010年开业。"))).reason == "wrong_language"
     copied = _sample(bakery, question="The Leeds bakery opened in 2010 on Kirkstall Road, did it not?")
     assert (await critic.review(copied)).reason == "copies_context"
+    echo = _sample(bakery, question="Who is the manager of the Leeds bakery?", answer="The Leeds bakery manager.")
+    assert (await critic.review(echo)).reason == "answer_restates_question"
     empty = _sample(bakery, answer=" ")
     assert (await critic.review(empty)).reason == "invalid_sample"
     bad_ref = _sample(bakery)
