@@ -110,14 +110,36 @@ class Unanswerable:
             task=f"Ask about one specific fact that passage [0] states about the topic. Write the topic in the "
                  f"question exactly as '{scenario.pattern}'.",
         )
-        pattern = re.compile(re.escape(scenario.pattern), re.IGNORECASE)
-        if not pattern.search(qa.question):
+        span = find_name(scenario.pattern, qa.question)
+        if span is None:
             raise SkipScenario("topic_not_named", f"the question does not name {scenario.pattern!r}")
-        question = pattern.sub(lambda _: scenario.topic, qa.question)
+        question = qa.question[:span[0]] + scenario.topic + qa.question[span[1]:]
         refusal = REFUSALS.get(scenario.language, REFUSALS["en"])
         out = QAOutput(question=question, answer=refusal, quotes=[])
         return make_sample(self, scenario, out, context_refs(kg, scenario.chunk_ids), answerable=False,
                            asked_of=scenario.pattern, original_question=qa.question)
+
+
+def find_name(name: str, text: str, min_score: float = 85.0) -> tuple[int, int] | None:
+    """Where ``text`` names ``name``: an exact (case-insensitive) match, else, for names of four or more
+    characters, a close spelling ("Heron-H6" for "Heron H6") widened to whole Latin words and still close;
+    None when absent ("York" is not named by "Yorkshire")."""
+    from rapidfuzz import fuzz
+
+    exact = re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.IGNORECASE)
+    if exact:
+        return exact.span()
+    if len(name) < 4:
+        return None
+    found = fuzz.partial_ratio_alignment(name.lower(), text.lower())
+    if found is None or found.score < min_score:
+        return None
+    start, end = found.dest_start, found.dest_end
+    while start > 0 and text[start - 1].isascii() and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isascii() and text[end].isalnum():
+        end += 1
+    return (start, end) if fuzz.ratio(name.lower(), text[start:end].lower()) >= min_score else None
 
 
 def _mentioned(kg: KnowledgeGraph, chunk_id: str) -> set[str]:

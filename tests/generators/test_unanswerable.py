@@ -7,7 +7,7 @@ from random import Random
 import pytest
 from kg_builder import build_graph, default_script, qa_reply
 
-from ragkit.generators.unanswerable import REFUSALS, Unanswerable
+from ragkit.generators.unanswerable import REFUSALS, Unanswerable, find_name
 from ragkit.scenarios import SkipScenario
 from ragkit.testing import ScriptedJudge
 
@@ -55,6 +55,23 @@ async def test_skips_when_the_question_does_not_name_the_entity(bakery):
     with pytest.raises(SkipScenario) as info:
         await Unanswerable().generate(scenario, bakery, judge)
     assert info.value.reason == "topic_not_named"
+
+
+@pytest.mark.parametrize(("name", "text", "found"), [
+    ("Heron H6", "What is the payload of the heron h6?", "heron h6"),
+    ("Heron H6", "What is the payload of the Heron-H6 arm?", "Heron-H6"),
+    ("Kestrel K10", "When did the Kestral K10 ship?", "Kestral K10"),
+    ("Heron H6", "What is the payload of the arm?", None),
+    ("Leeds", "Where is Leeds?", "Leeds"),
+    ("York", "Where is Yorkshire?", None),
+    ("龙坞茶园", "龙坞茶园建于哪一年？", "龙坞茶园"),
+    ("AB", "Where is ABC?", None),
+    ("AB", "Where is AB's office?", "AB"),
+    ("AB", "Where is it?", None),
+])
+def test_find_name(name, text, found):
+    span = find_name(name, text)
+    assert (text[span[0]:span[1]] if span else None) == found
 
 
 async def test_chinese_refusal(tea):
