@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, is_dataclass
+from functools import cache
 from random import Random
 from typing import Annotated, Any, Protocol, TypeVar, runtime_checkable
 
@@ -175,6 +176,35 @@ def add_typos(text: str, seed: str, count: int = 2) -> str:
         else:
             chars.insert(i, chars[i])
     return "".join(chars)
+
+
+@cache
+def _stop_words(language: str) -> frozenset[str]:
+    """spaCy's stop-word list for ``language`` (no model needed), empty when spaCy has none."""
+    try:
+        from spacy.util import get_lang_class
+
+        return frozenset(w.lower() for w in get_lang_class(language).Defaults.stop_words)
+    except Exception:  # noqa: BLE001  (no list for this language: keep questions as written)
+        return frozenset()
+
+
+_WORD = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
+
+
+def search_keywords(question: str, language: str, max_words: int = 8) -> str:
+    """A question cut to its content words, as typed into a search engine ("How many days of study leave do UK
+    staff get?" → "days study leave UK staff"). Unchanged for CJK languages, languages without a stop-word list,
+    and questions with fewer than two content words."""
+    language = normalise_language(language)
+    stop = frozenset() if language in CJK else _stop_words(language)
+    if not stop:
+        return question
+    kept: list[str] = []
+    for word in _WORD.findall(re.sub(r"['’]s\b", "", question)):
+        if word.lower() not in stop and word.lower() not in {k.lower() for k in kept}:
+            kept.append(word)
+    return " ".join(kept[:max_words]) if len(kept) >= 2 else question
 
 
 # -- the shared question-writing prompt -------------------------------------------------------------
@@ -398,6 +428,8 @@ def make_sample(
     question = qa.question.strip()
     if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
         question = add_typos(question, sample_id(scenario))
+    if scenario.style == "web_search" and (question.endswith(("?", "？")) or len(question.split()) > 6):
+        question = search_keywords(question, scenario.language)  # small models write full questions anyway
     return TestSample(
         id=sample_id(scenario),
         question=question,
@@ -409,7 +441,7 @@ def make_sample(
         style=scenario.style,
         length=scenario.length,
         language=scenario.language,
-        metadata={"quotes": qa.quotes, **({"question_before_typos": qa.question.strip()}
+        metadata={"quotes": qa.quotes, **({f"question_before_{scenario.style}": qa.question.strip()}
                                           if question != qa.question.strip() else {}), **metadata},
     )
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from random import Random
 
-from kg_builder import BAKERY, TEA_ZH, build_graph, default_script
+import pytest
+from kg_builder import BAKERY, TEA_ZH, build_graph, default_script, qa_reply
 
 from ragkit.generators.single_hop import SingleHop, SingleHopScenario
 from ragkit.testing import ScriptedJudge
@@ -83,6 +84,32 @@ def test_typos_style_edits_the_question_deterministically(bakery):
     two = asyncio.run(SingleHop().generate(scenario, bakery, ScriptedJudge(default_script)))
     assert one.question == two.question
     assert one.question != one.metadata["question_before_typos"]
+
+
+async def test_web_search_style_keeps_the_content_words(bakery, tea):
+    scenario = SingleHop().plan(bakery, 1, Random(0)).scenarios[0].model_copy(update={"style": "web_search"})
+    full = "How many loaves does the Leeds bakery bake each day?"
+    judge = ScriptedJudge(lambda call: {**qa_reply(call.data), "question": full})
+    sample = await SingleHop().generate(scenario, bakery, judge)
+    assert sample.question == "loaves Leeds bakery bake day"
+    assert sample.metadata["question_before_web_search"] == full
+    zh = SingleHop().plan(tea, 1, Random(0)).scenarios[0].model_copy(update={"style": "web_search"})
+    sample = await SingleHop().generate(zh, tea, ScriptedJudge(default_script))
+    assert "question_before_web_search" not in sample.metadata  # Chinese questions are left as written
+
+
+@pytest.mark.parametrize(("question", "language", "keywords"), [
+    ("What is Acme Robotics' headquarters location?", "en", "Acme Robotics headquarters location"),
+    ("When was Firmware 4.0 released for the Kestrel K10?", "en", "Firmware 4.0 released Kestrel K10"),
+    ("Wo ist der Hauptsitz von Acme Robotics?", "de", "Hauptsitz Acme Robotics"),
+    ("What is it?", "en", "What is it?"),
+    ("龙坞茶园建于哪一年？", "zh", "龙坞茶园建于哪一年？"),
+    ("What is it about?", "xx", "What is it about?"),
+])
+def test_search_keywords(question, language, keywords):
+    from ragkit.scenarios import search_keywords
+
+    assert search_keywords(question, language) == keywords
 
 
 def test_registered_name():
