@@ -31,8 +31,9 @@ from pydantic import BaseModel, Field, StringConstraints
 from .embeddings import Embeddings
 from .graph import KnowledgeGraph
 from .llm import Judge
+from .phrasing import language_matches
 from .prompts import Prompt
-from .scenarios import language_matches, quote_source, tokens
+from .scenarios import quote_source, tokens
 from .types import TestSample
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")

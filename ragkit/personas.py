@@ -22,8 +22,8 @@ from .embeddings import Embeddings
 from .errors import DataError, JudgeError
 from .graph import KnowledgeGraph
 from .llm import Judge
+from .phrasing import CJK, LENGTHS, STYLES, normalise_language
 from .prompts import Prompt
-from .scenarios import CJK, LENGTHS, STYLES, normalise_language
 from .types import Persona, Scenario
 
 

@@ -6,7 +6,7 @@ import pytest
 from kg_builder import critic_reply
 
 from ragkit.critic import Critic, copies_context
-from ragkit.scenarios import language_matches
+from ragkit.phrasing import language_matches
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
 

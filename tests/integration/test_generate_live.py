@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from ragkit.cli import cli
 from ragkit.graph import KnowledgeGraph
-from ragkit.scenarios import detect_language
+from ragkit.language import detect_language
 from ragkit.types import TestSample
 
 pytestmark = [
