@@ -22,10 +22,10 @@ HERE = Path(__file__).resolve().parent
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
-    from ragkit.critic import Critic
-    from ragkit.embeddings import Embeddings
-    from ragkit.graph import KnowledgeGraph
-    from ragkit.llm import Judge
+    from ragkit.kg._graph import KnowledgeGraph
+    from ragkit.llm._embeddings import Embeddings
+    from ragkit.llm._judge import Judge
+    from ragkit.synthesis._critic import Critic
     from ragkit.types import ContextRef, TestSample
 
     graphs = {"acme": KnowledgeGraph.load(args.acme_kg), "zh": KnowledgeGraph.load(args.zh_kg)}

@@ -44,10 +44,10 @@ def main() -> None:
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
-    from ragkit.build import build_graph
-    from ragkit.embeddings import Embeddings
-    from ragkit.generate import generate
-    from ragkit.llm import Judge
+    from ragkit.kg._build import build_graph
+    from ragkit.llm._embeddings import Embeddings
+    from ragkit.llm._judge import Judge
+    from ragkit.synthesis._generate import generate
 
     judge, embeddings = Judge(args.model), Embeddings()
     started = time.monotonic()

@@ -27,10 +27,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ragkit import Judge, Settings
-from ragkit.cache import Cache
-from ragkit.llm import litellm_module
-from ragkit.local_llm import LocalModel
-from ragkit.prompts import Prompt
+from ragkit.llm._cache import Cache
+from ragkit.llm._judge import litellm_module
+from ragkit.llm._local import LocalModel
+from ragkit.llm._prompts import Prompt
 
 PLACES = [
     ("Lyon", "France"), ("Porto", "Portugal"), ("Kraków", "Poland"), ("Osaka", "Japan"), ("Cusco", "Peru"),

@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 def synthetic_graph(n: int, seed: int = 0):  # type: ignore[no-untyped-def]
     import numpy as np
 
-    from ragkit.graph import ChunkNode, DocumentNode, EntityMention, KnowledgeGraph
+    from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, KnowledgeGraph
 
     rng = np.random.default_rng(seed)
     vocab = max(1000, n)  # a bigger corpus names more distinct things
@@ -71,7 +71,7 @@ def synthetic_graph(n: int, seed: int = 0):  # type: ignore[no-untyped-def]
 def run_size(n: int, recall: bool) -> dict[str, object]:
     import numpy as np
 
-    from ragkit.relations import RelationConfig, link_mentions, link_next, link_shared_entities, link_similar
+    from ragkit.kg._relations import RelationConfig, link_mentions, link_next, link_shared_entities, link_similar
 
     base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
@@ -100,7 +100,7 @@ def run_size(n: int, recall: bool) -> dict[str, object]:
         "knn": "exact" if n <= config.exact_limit else f"forest ({config.trees} trees, leaves <= {config.leaf_size})",
     }
     if recall and n > config.exact_limit:
-        from ragkit.relations import similar_pairs
+        from ragkit.kg._relations import similar_pairs
 
         chunks = kg.chunks()
         x = np.asarray([c.embedding for c in chunks[:20000]], dtype=np.float32)
@@ -149,8 +149,8 @@ def _scripted_judge(model: str | None):  # type: ignore[no-untyped-def]
 
 
 def rebuild(model: str | None, extractor: str, scripted: bool = False) -> None:
-    from ragkit.build import build_graph_sync
-    from ragkit.llm import Judge
+    from ragkit.kg._build import build_graph_sync
+    from ragkit.llm._judge import Judge
     from ragkit.settings import Settings
 
     def make_judge():  # type: ignore[no-untyped-def]

@@ -110,8 +110,8 @@ def build_samples(n: int, seed: int = 7) -> list[dict]:
 
 def run_ragkit(records: list[dict], metrics: list[str], args: argparse.Namespace, label: str) -> dict:
     from ragkit import ClaimStore, Judge, Settings
-    from ragkit.datasets import load_samples
-    from ragkit.evaluate import evaluate
+    from ragkit.evaluation._evaluate import evaluate
+    from ragkit.runs._datasets import load_samples
 
     samples = load_samples(records)
     params = {"api_base": args.api_base, "api_key": "x"} if args.api_base else {}

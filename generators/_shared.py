@@ -6,9 +6,9 @@ from collections.abc import Callable, Hashable, Iterable
 from random import Random
 from typing import TypeVar
 
-from ragkit.graph import EntityNode, KnowledgeGraph
+from ragkit.kg import EntityNode, KnowledgeGraph
 from ragkit.llm import Judge
-from ragkit.scenarios import QAOutput, chunk_vectors, passage, spread, write_qa
+from ragkit.synthesis import QAOutput, chunk_vectors, passage, spread, write_qa
 from ragkit.types import Scenario
 
 T = TypeVar("T")

@@ -6,10 +6,10 @@ from collections import Counter
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.graph import KnowledgeGraph
+from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
-from ragkit.scenarios import (
+from ragkit.synthesis import (
     Plan,
     chunk_topics,
     chunk_vectors,

@@ -6,10 +6,10 @@ import itertools
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.graph import KnowledgeGraph
+from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
-from ragkit.scenarios import (
+from ragkit.synthesis import (
     Plan,
     check_quotes,
     context_refs,

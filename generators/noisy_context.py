@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.graph import KnowledgeGraph
+from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
-from ragkit.scenarios import (
+from ragkit.synthesis import (
     Plan,
     chunk_vectors,
     context_refs,

@@ -6,10 +6,10 @@ from collections import Counter
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.graph import ChunkNode, KnowledgeGraph
+from ragkit.kg import ChunkNode, KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
-from ragkit.scenarios import (
+from ragkit.synthesis import (
     VAGUE_TYPES,
     Plan,
     chunk_topics,

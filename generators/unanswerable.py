@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.graph import KnowledgeGraph
+from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
-from ragkit.scenarios import (
+from ragkit.synthesis import (
     VAGUE_TYPES,
     Plan,
     QAOutput,

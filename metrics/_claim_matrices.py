@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ragkit.claims import MetricContext, claim_details
+from ragkit.evaluation import MetricContext, claim_details
 from ragkit.types import EvalSample
 
 from ._ragchecker_math import Supports

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragkit.claims import Matrix, Verdict
+from ragkit.evaluation import Matrix, Verdict
 from ragkit.types import Score
 
 

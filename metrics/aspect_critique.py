@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, StringConstraints
 
-from ragkit.claims import MetricContext, uses
 from ragkit.errors import ConfigError
-from ragkit.prompts import Prompt
+from ragkit.evaluation import MetricContext, uses
+from ragkit.llm import Prompt
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ragkit.claims import MetricContext, uses
+from ragkit.evaluation import MetricContext, uses
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

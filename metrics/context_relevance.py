@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ragkit.claims import MetricContext, uses
-from ragkit.prompts import Prompt, numbered_labels
+from ragkit.evaluation import MetricContext, uses
+from ragkit.llm import Prompt, numbered_labels
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ragkit.claims import MetricContext, claim_details, uses
 from ragkit.errors import ConfigError
+from ragkit.evaluation import MetricContext, claim_details, uses
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragkit.claims import MetricContext, claim_details, uses
+from ragkit.evaluation import MetricContext, claim_details, uses
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

@@ -1,6 +1,6 @@
 """Lexical overlap of the answer with the reference answer: BLEU, ROUGE-L, chrF, exact match, presence.
 
-No LLM. Tokenisation is language-aware (``ragkit.lexical``: jieba words for Chinese, characters for Japanese,
+No LLM. Tokenisation is language-aware (``ragkit.text``: jieba words for Chinese, characters for Japanese,
 syllables for Korean, words elsewhere), so CJK answers are not scored as one giant token.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ragkit import lexical
-from ragkit.claims import MetricContext, uses
+from ragkit import text as lexical
+from ragkit.evaluation import MetricContext, uses
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ragkit.claims import MetricContext, uses
+from ragkit.evaluation import MetricContext, uses
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

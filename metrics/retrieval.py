@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ragkit.claims import MetricContext, uses
 from ragkit.errors import ConfigError
+from ragkit.evaluation import MetricContext, uses
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 

@@ -1,9 +1,8 @@
 """ragkit: how good is your RAG system, really?"""
 
-from . import _offline  # noqa: F401  (first: keeps imports off the network)
-from .claims import ClaimDetails, ClaimStore, MetricContext, Verdict
-from .datasets import load_samples
-from .errors import (
+from ragkit import _offline  # noqa: F401  (first: keeps imports off the network)
+from ragkit._version import __version__
+from ragkit.errors import (
     ConfigError,
     CorpusError,
     DataError,
@@ -19,12 +18,24 @@ from .errors import (
     TargetError,
     UnknownPluginError,
 )
-from .evaluate import Aggregate, EvalResult, SampleResult, evaluate, evaluate_sync
-from .llm import Judge
-from .prompts import Prompt
-from .registry import MetricFn, MetricInfo, generator, metric
-from .settings import Settings
-from .types import (
+from ragkit.evaluation import (
+    Aggregate,
+    ClaimDetails,
+    ClaimStore,
+    EvalResult,
+    MetricContext,
+    SampleResult,
+    Verdict,
+    evaluate,
+    evaluate_sync,
+)
+from ragkit.kg import KnowledgeGraph, build_graph
+from ragkit.llm import Embeddings, Judge, Prompt
+from ragkit.registry import MetricFn, MetricInfo, generator, metric
+from ragkit.runs import load_samples
+from ragkit.settings import Settings
+from ragkit.synthesis import generate
+from ragkit.types import (
     Chunk,
     ContextRef,
     Document,
@@ -40,8 +51,6 @@ from .types import (
     Usage,
 )
 
-__version__ = "0.1.0"
-
 __all__ = [
     "Aggregate",
     "Chunk",
@@ -53,6 +62,7 @@ __all__ = [
     "DataError",
     "Document",
     "Element",
+    "Embeddings",
     "EvalResult",
     "EvalSample",
     "GraphError",
@@ -61,6 +71,7 @@ __all__ = [
     "JudgeOutputError",
     "JudgeTimeoutError",
     "JudgeUnavailableError",
+    "KnowledgeGraph",
     "MetricContext",
     "MetricFn",
     "MetricInfo",
@@ -83,8 +94,10 @@ __all__ = [
     "Usage",
     "Verdict",
     "__version__",
+    "build_graph",
     "evaluate",
     "evaluate_sync",
+    "generate",
     "generator",
     "load_samples",
     "metric",

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from .errors import PluginError, UnknownPluginError
-from .types import EvalSample, PluginSpec, Score
+from ragkit.errors import PluginError, UnknownPluginError
+from ragkit.types import EvalSample, PluginSpec, Score
 
 log = logging.getLogger("ragkit")
 

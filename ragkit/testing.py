@@ -12,9 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .cache import Cache
-from .llm import CallInfo, Judge
-from .settings import Settings
+from ragkit.llm import Cache, CallInfo, Judge
+from ragkit.settings import Settings
 
 Token = tuple[str, float] | tuple[str, float, Sequence[tuple[str, float]]]
 """A scripted token: (text, logprob) or (text, logprob, [(alternative, logprob), ...])."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ragkit.results import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord
-from ragkit.target import TargetSpec
+from ragkit.runs._rundir import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord
+from ragkit.targets._target import TargetSpec
 from ragkit.types import ContextRef, EvalSample, PluginSpec, RagResponse, Score, StageUsage, TestSample
 
 PAYLOAD = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned2'\">"
@@ -19,7 +19,7 @@ GENERATORS = ("single_hop", "multi_hop", "unanswerable")
 
 
 def _claims_payload(source: str, claims: list[str], n_ctx: int, rng: random.Random, cross: bool) -> dict:
-    """A ``Score.details["claims"]`` payload in the ClaimDetails shape (ragkit.claims): passages, claim rows."""
+    """A ``Score.details["claims"]`` payload in the ClaimDetails shape (ragkit.evaluation): passages, claim rows."""
     passages = [{"kind": "context", "index": k, "chunk_id": f"c{k}"} for k in range(n_ctx)]
     if cross:
         passages.append({"kind": "reference" if source == "response" else "response"})

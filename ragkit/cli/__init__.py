@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from .. import __version__
-from ..errors import RagkitError
+from ragkit._version import __version__
+from ragkit.errors import RagkitError
 
 COMMANDS = {
     # name: module (imported lazily, so that `ragkit --help` stays fast)

@@ -10,9 +10,9 @@ from typing import Any
 
 import click
 
-from ..errors import ConfigError
-from ..types import PluginSpec
-from ._target_options import build_target_options, parse_plugin_args, target_options
+from ragkit.cli._options import build_target_options, parse_plugin_args, target_options
+from ragkit.errors import ConfigError
+from ragkit.types import PluginSpec
 
 RESULT_OPTIONS = ("docs", "target", "n", "seed", "model", "testset", "metrics", "extractor", "generators")
 
@@ -99,13 +99,11 @@ def command(ctx: click.Context, **kw: Any) -> None:
     ragkit benchmark docs/ --target mypkg.rag:answer --fail-under faithfulness=0.8
     ragkit benchmark --resume runs/20240101-120000-baseline
     """
-    from ..embeddings import Embeddings
-    from ..gate import check_known, failures, parse_thresholds
-    from ..llm import Judge
-    from ..results import metric_keys
-    from ..runner import BenchmarkOptions, Pipeline, new_run, open_run, run_sync
-    from ..settings import Settings
-    from ..summary_view import print_summary
+    from ragkit.llm import Embeddings, Judge
+    from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run, run_sync
+    from ragkit.report import check_known, failures, parse_thresholds, print_summary
+    from ragkit.runs import metric_keys
+    from ragkit.settings import Settings
 
     fail_under = parse_thresholds(kw["fail_under"])
     fail_over = parse_thresholds(kw["fail_over"], "--fail-over")
@@ -160,7 +158,7 @@ def command(ctx: click.Context, **kw: Any) -> None:
 
 
 def _planned_metrics(opts: Any) -> list[str]:
-    from ..runner import resolve_metrics
+    from ragkit.pipeline import resolve_metrics
 
     _, meta = resolve_metrics(opts.metrics)
     return list(meta)

@@ -16,8 +16,8 @@ import click
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 def command(run_a: str, run_b: str, output: str | None, as_json: bool, seed: int) -> None:
     """Per-metric difference B − A on shared samples, with a paired bootstrap 95% CI and a verdict."""
-    from ..comparison import compare_runs, print_comparison, render_comparison
-    from ..results import RunDir
+    from ragkit.report import compare_runs, print_comparison, render_comparison
+    from ragkit.runs import RunDir
 
     comparison = compare_runs(RunDir.open(run_a), RunDir.open(run_b), seed=seed)
     print_comparison(comparison)

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 import click
 from pydantic import BaseModel, Field
 
-from ..errors import RagkitError
-from ..prompts import Prompt
+from ragkit.errors import RagkitError
+from ragkit.llm import Prompt
 
 T = TypeVar("T")
 PACKAGES = ("ragkit", "litellm", "llama-cpp-python", "sentence-transformers", "torch")
@@ -83,11 +83,11 @@ class _Missing(RagkitError):
 
 
 def _check_llm(report: _Report, settings: Any) -> None:
-    from ..llm import Judge
+    from ragkit.llm import Judge
 
     model = settings.model
     if model.startswith("local/"):
-        from ..local_llm import INSTALL_HINT, MODELS, LocalModel, model_path
+        from ragkit.llm import INSTALL_HINT, MODELS, LocalModel, model_path
 
         name = model.removeprefix("local/")
         if name not in MODELS:
@@ -101,7 +101,7 @@ def _check_llm(report: _Report, settings: Any) -> None:
         report.data["weights_path"] = str(path)
         report.timed("model_load", "model load", lambda: LocalModel.get(
             name, model_dir=settings.model_dir, threads=settings.threads, context_size=settings.context_size))
-    from ..llm import litellm_module
+    from ragkit.llm import litellm_module
 
     report.timed("litellm_import", "litellm import", litellm_module)
     judge = Judge(model, settings=settings, cache=False)
@@ -116,13 +116,13 @@ def _check_llm(report: _Report, settings: Any) -> None:
 
 
 def _check_embeddings(report: _Report, settings: Any) -> None:
-    from ..embeddings import Embeddings, _load_sentence_transformer
+    from ragkit.llm import Embeddings, load_sentence_transformer
 
     name = settings.embeddings
     if not name.startswith("litellm:"):
         _require("sentence_transformers", "sentence-transformers", "pip install ragkit")
         report.timed("embedding_import", "torch import", lambda: importlib.import_module("sentence_transformers"))
-        report.timed("embedding_load", "embedding model load", lambda: _load_sentence_transformer(name))
+        report.timed("embedding_load", "embedding model load", lambda: load_sentence_transformer(name))
     embeddings = Embeddings(name, settings=settings, cache=False)
     texts = ["The cat sits on the mat.", "A cat is sitting on a mat.", "Quarterly revenue rose by 4 percent."]
     matrix = report.timed("embedding", "embedding (3 texts)", lambda: embeddings.embed(texts),
@@ -141,7 +141,7 @@ def _check_embeddings(report: _Report, settings: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def command(model: str | None, embeddings: str | None, as_json: bool) -> None:
     """Check the installation: versions, paths, both models loaded and called once, with timings."""
-    from ..settings import Settings
+    from ragkit.settings import Settings
 
     report = _Report(as_json)
     try:

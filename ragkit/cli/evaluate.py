@@ -8,14 +8,14 @@ from typing import Any
 
 import click
 
-from ..errors import ConfigError, MissingFieldError
-from ..registry import MetricFn
-from ._target_options import parse_plugin_args
+from ragkit.cli._options import parse_plugin_args
+from ragkit.errors import ConfigError, MissingFieldError
+from ragkit.registry import MetricFn
 
 
 def _choose(names: tuple[str, ...], all_metrics: bool, args: dict[str, dict[str, Any]]) -> list[MetricFn]:
-    from ..evaluate import build_metric
-    from ..registry import available
+    from ragkit.evaluation import build_metric
+    from ragkit.registry import available
 
     chosen = list(dict.fromkeys(names))
     if all_metrics:
@@ -31,7 +31,7 @@ def _choose(names: tuple[str, ...], all_metrics: bool, args: dict[str, dict[str,
 
 def _usable(samples: list[Any], fns: list[MetricFn]) -> tuple[list[MetricFn], dict[str, str]]:
     """For --all: the metrics the data can feed, and why the others are skipped."""
-    from ..evaluate import check_requirements, key_of
+    from ragkit.evaluation import check_requirements, key_of
 
     usable, skipped = [], {}
     for fn in fns:
@@ -93,10 +93,10 @@ def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metr
             embeddings: str | None, concurrency: int | None, limit: int | None, output: str | None,
             as_json: bool, no_progress: bool) -> None:
     """Score DATA (ragkit JSONL, ragas-named JSONL/CSV, or RAGChecker JSON) with the chosen metrics."""
-    from ..datasets import load_samples
-    from ..evaluate import check_requirements, evaluate, parse_value
-    from ..llm import Judge
-    from ..settings import Settings
+    from ragkit.evaluation import check_requirements, evaluate, parse_value
+    from ragkit.llm import Judge
+    from ragkit.runs import load_samples
+    from ragkit.settings import Settings
 
     samples = load_samples(data)
     if limit is not None:

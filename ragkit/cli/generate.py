@@ -10,14 +10,14 @@ from typing import Any
 
 import click
 
-from ..errors import ConfigError
+from ragkit.errors import ConfigError
 
 GRAPH_SUFFIXES = (".json",)
 
 
 def make_judge(model: str | None) -> Any:
     """The Judge for generation (tests replace this with a scripted one)."""
-    from ..llm import Judge
+    from ragkit.llm import Judge
 
     return Judge(model)
 
@@ -25,7 +25,7 @@ def make_judge(model: str | None) -> Any:
 def default_graph_path(source: Path, extractor: str) -> Path:
     """Where the graph of a folder is kept between runs: the ragkit cache dir, keyed by the folder's absolute
     path and the extractor, so that reruns update it incrementally."""
-    from ..settings import Settings
+    from ragkit.settings import Settings
 
     key = hashlib.sha256(f"{source.resolve()}\x00{extractor}".encode()).hexdigest()[:16]
     return Settings.load().cache_dir / "graphs" / f"{source.resolve().name or 'root'}-{key}" / "kg.json"
@@ -70,11 +70,11 @@ def parse_args(values: tuple[str, ...]) -> dict[str, dict[str, Any]]:
 def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, from_chunks: Path | None,
                   judge: Any, embeddings: Any, progress: bool) -> tuple[Any, str]:
     """The knowledge graph: loaded from a graph file, or built / updated from documents or chunks and saved."""
-    from ..graph import KnowledgeGraph
+    from ragkit.kg import KnowledgeGraph
 
     if source is not None and source.is_file() and source.suffix.lower() in GRAPH_SUFFIXES and from_chunks is None:
         return KnowledgeGraph.load(source), f"graph {source}"
-    from ..build import build_graph
+    from ragkit.kg import build_graph
 
     if source is None and from_chunks is None:
         raise ConfigError("give a document folder, a graph file or --from-chunks FILE")
@@ -141,9 +141,8 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     ragkit generate kg.json -n 20 -g single_hop=0.5 -g multi_hop=0.5 --seed 3
     ragkit generate --from-chunks chunks.jsonl -n 30 --personas personas.yaml
     """
-    from ..embeddings import Embeddings
-    from ..generate import generate
-    from ..personas import load_personas
+    from ragkit.llm import Embeddings
+    from ragkit.synthesis import generate, load_personas
 
     distribution = parse_weights(generators)
     generator_args = parse_args(args)

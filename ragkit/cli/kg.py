@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..errors import GraphError
+from ragkit.errors import GraphError
 
 
 @click.group(name="kg")
@@ -38,11 +38,9 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, model: str | Non
           exclude: tuple[str, ...], chunks_jsonl: Path | None, strict: bool, rebuild: bool, max_tokens: int | None,
           as_json: bool, no_progress: bool) -> None:
     """Build a knowledge graph of DOCS (folders and / or files) into OUTPUT."""
-    from ..build import build_graph
-    from ..chunking import DEFAULT_MAX_TOKENS
-    from ..errors import ConfigError
-    from ..graph import KnowledgeGraph
-    from ..llm import Judge
+    from ragkit.errors import ConfigError
+    from ragkit.kg import DEFAULT_MAX_TOKENS, KnowledgeGraph, build_graph
+    from ragkit.llm import Judge
 
     if not docs and chunks_jsonl is None:
         raise ConfigError("give at least one document folder or file, or --chunks FILE")
@@ -126,7 +124,7 @@ def info(graph: Path, as_json: bool, top: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..graph import KnowledgeGraph
+    from ragkit.kg import KnowledgeGraph
 
     data = graph_info(KnowledgeGraph.load(graph), top=top)
     if as_json:

@@ -31,7 +31,7 @@ def _summary(obj: Any) -> str:
 
 
 def metric_rows() -> list[dict[str, Any]]:
-    from ..registry import available
+    from ragkit.registry import available
 
     rows = []
     for name, info in available("metric").items():
@@ -49,7 +49,7 @@ def metric_rows() -> list[dict[str, Any]]:
 
 
 def generator_rows() -> list[dict[str, Any]]:
-    from ..registry import available
+    from ragkit.registry import available
 
     return [
         {"name": name, "arguments": _arguments(cls), "description": _summary(cls), "module": cls.__module__}

@@ -16,10 +16,8 @@ import click
 @click.option("--quiet", "-q", is_flag=True, help="No terminal summary.")
 def command(run_dir: str, output: str | None, as_json: bool, quiet: bool) -> None:
     """Summarise a run (finished or not) and write its HTML report."""
-    from ..report import render_report
-    from ..results import RunDir
-    from ..summary import summarize
-    from ..summary_view import print_summary
+    from ragkit.report import print_summary, render_report, summarize
+    from ragkit.runs import RunDir
 
     run = RunDir.open(run_dir)
     summary = summarize(run)

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from ..errors import ConfigError
-from ._target_options import build_target_options, target_options
+from ragkit.cli._options import build_target_options, target_options
+from ragkit.errors import ConfigError
 
 
 @click.command()
@@ -25,11 +25,11 @@ from ._target_options import build_target_options, target_options
 @click.option("--no-progress", is_flag=True)
 def command(**kw: Any) -> None:
     """Run the target on a test set; each answer is written (and fsynced) as it arrives."""
-    from ..results import JsonlAppender, iter_jsonl, rewrite_jsonl
-    from ..runner import read_testset, run_sync, run_target
-    from ..settings import Settings
-    from ..target import close_target, make_target
-    from ..types import EvalSample
+    from ragkit.pipeline import read_testset, run_sync, run_target
+    from ragkit.runs import JsonlAppender, iter_jsonl, rewrite_jsonl
+    from ragkit.settings import Settings
+    from ragkit.targets import close_target, make_target
+    from ragkit.types import EvalSample
 
     if not kw["target"]:
         raise click.UsageError("--target is required")
@@ -67,10 +67,9 @@ def command(**kw: Any) -> None:
 
 
 def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
-    from ..embeddings import Embeddings
-    from ..graph import KnowledgeGraph
-    from ..llm import Judge
-    from ..runner import run_sync
+    from ragkit.kg import KnowledgeGraph
+    from ragkit.llm import Embeddings, Judge
+    from ragkit.pipeline import run_sync
 
     judge = Judge(settings=settings)
     embeddings = Embeddings(settings=settings)
@@ -78,7 +77,7 @@ def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
         return judge, KnowledgeGraph.load(kw["kg_path"]), embeddings
     if not kw["docs"]:
         raise ConfigError("the baseline target needs --kg kg.json or --docs DIR to retrieve from")
-    from ..build import build_graph
+    from ragkit.kg import build_graph
 
     result = run_sync(build_graph(kw["docs"], judge=judge, embeddings=embeddings, extractor="fast",
                                   progress=not kw["no_progress"]))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from run_fixtures import PAYLOAD, make_run
 
-from ragkit.comparison import compare_runs, render_comparison
-from ragkit.report import render_report
-from ragkit.summary import summarize
+from ragkit.report._comparison import compare_runs, render_comparison
+from ragkit.report._html import render_report
+from ragkit.report._summary import summarize
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or (
     "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)

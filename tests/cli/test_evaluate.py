@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ragkit.cli import cli
-from ragkit.evaluate import EvalResult
-from ragkit.llm import CallInfo
+from ragkit.evaluation._evaluate import EvalResult
+from ragkit.llm._judge import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import ScriptedJudge
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "generators"))
 from kg_builder import BAKERY, build_graph, default_script  # noqa: E402
 
 from ragkit.cli import cli  # noqa: E402
-from ragkit.embeddings import Embeddings  # noqa: E402
+from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import REGISTRY  # noqa: E402
 from ragkit.testing import ScriptedJudge  # noqa: E402
 from ragkit.types import TestSample  # noqa: E402
@@ -96,7 +96,7 @@ def test_bad_options_give_one_clear_line(graph_file, judges, tmp_path, args, cod
 
 
 def test_no_samples_is_an_error_with_the_reason(judges, tmp_path):
-    from ragkit.graph import KnowledgeGraph
+    from ragkit.kg._graph import KnowledgeGraph
 
     empty = tmp_path / "empty.json"
     KnowledgeGraph().save(empty)

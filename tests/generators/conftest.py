@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from kg_builder import BAKERY, TEA_ZH, Spec, build_graph
 
-from ragkit.embeddings import Embeddings
-from ragkit.graph import KnowledgeGraph
+from ragkit.kg._graph import KnowledgeGraph
+from ragkit.llm._embeddings import Embeddings
 
 
 @pytest.fixture(scope="session")

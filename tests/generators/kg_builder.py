@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ragkit.embeddings import Embeddings
-from ragkit.graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph
+from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph
+from ragkit.llm._embeddings import Embeddings
 
 Spec = dict[str, list[tuple[str, list[tuple[str, str]]]]]
 """{document path: [(chunk text, [(entity name, entity type), ...]), ...]}"""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from kg_builder import critic_reply
 
-from ragkit.critic import Critic, copies_context
-from ragkit.phrasing import language_matches
+from ragkit.synthesis._critic import Critic, copies_context
+from ragkit.synthesis._phrasing import language_matches
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
 
@@ -35,7 +35,7 @@ def test_copies_context(question, copied):
     ("龙坞茶园建于哪一年？", False),
 ])
 def test_mentions_context(question, mentions):
-    from ragkit.critic import mentions_context
+    from ragkit.synthesis._critic import mentions_context
 
     assert mentions_context(question) is mentions
 
@@ -86,7 +86,7 @@ async def test_review_keeps_a_good_sample_with_one_llm_call(bakery, embeddings):
     ("龙坞茶园建于1998年。", "龙坞茶园建于哪一年？", False),
 ])
 def test_restates_question(answer, question, restates):
-    from ragkit.critic import restates_question
+    from ragkit.synthesis._critic import restates_question
 
     assert restates_question(answer, question) is restates
 
@@ -166,7 +166,7 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("青岚茶业是哪一年由谁创立的？", "沈嘉禾", "林晓雯。", False),
 ])
 def test_agreement(question, own, reference, agree, embeddings):
-    from ragkit.critic import agreement
+    from ragkit.synthesis._critic import agreement
 
     m = embeddings.embed([own, reference])
     assert agreement(own, reference, question, float(m[0] @ m[1]))[0] is agree

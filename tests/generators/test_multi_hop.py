@@ -8,7 +8,7 @@ import pytest
 from kg_builder import bridge_reply, build_graph, default_script
 
 from ragkit.generators.multi_hop import MultiHop
-from ragkit.scenarios import SkipScenario
+from ragkit.synthesis._scenarios import SkipScenario
 from ragkit.testing import ScriptedJudge
 
 

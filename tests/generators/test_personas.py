@@ -11,7 +11,7 @@ from kg_builder import BAKERY, build_graph, persona_reply
 
 from ragkit.errors import DataError
 from ragkit.generators.single_hop import SingleHop
-from ragkit.personas import PersonaPool, assign_phrasing, cluster, load_personas, personas_from_graph
+from ragkit.synthesis._personas import PersonaPool, assign_phrasing, cluster, load_personas, personas_from_graph
 from ragkit.testing import ScriptedJudge
 from ragkit.types import Persona
 

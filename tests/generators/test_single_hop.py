@@ -107,7 +107,7 @@ async def test_web_search_style_keeps_the_content_words(bakery, tea):
     ("What is it about?", "xx", "What is it about?"),
 ])
 def test_search_keywords(question, language, keywords):
-    from ragkit.phrasing import search_keywords
+    from ragkit.synthesis._phrasing import search_keywords
 
     assert search_keywords(question, language) == keywords
 

@@ -8,7 +8,7 @@ import pytest
 from kg_builder import build_graph, default_script, qa_reply
 
 from ragkit.generators.unanswerable import REFUSALS, Unanswerable, find_name
-from ragkit.scenarios import SkipScenario
+from ragkit.synthesis._scenarios import SkipScenario
 from ragkit.testing import ScriptedJudge
 
 

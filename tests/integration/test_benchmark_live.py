@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from ragkit.cli import cli
-from ragkit.results import RunDir
+from ragkit.runs._rundir import RunDir
 
 pytestmark = [
     pytest.mark.live,

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from ragkit.cli import cli
-from ragkit.graph import KnowledgeGraph
-from ragkit.language import detect_language
+from ragkit.kg._graph import KnowledgeGraph
+from ragkit.text._language import detect_language
 from ragkit.types import TestSample
 
 pytestmark = [

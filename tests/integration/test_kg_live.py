@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.build import BuildResult, build_graph_sync
 from ragkit.cli.kg import graph_info
-from ragkit.graph import KnowledgeGraph
-from ragkit.llm import Judge
+from ragkit.kg._build import BuildResult, build_graph_sync
+from ragkit.kg._graph import KnowledgeGraph
+from ragkit.llm._judge import Judge
 from ragkit.settings import Settings
 
 pytestmark = [

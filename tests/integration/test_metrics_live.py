@@ -11,8 +11,8 @@ import re
 import pytest
 
 from ragkit import Judge, Settings
-from ragkit.claims import ClaimDetails
-from ragkit.evaluate import EvalResult, evaluate
+from ragkit.evaluation._claims import ClaimDetails
+from ragkit.evaluation._evaluate import EvalResult, evaluate
 from ragkit.registry import available
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 

@@ -13,8 +13,8 @@ from pydantic import BaseModel, Field
 
 from ragkit import Judge, JudgeTimeoutError, Settings
 from ragkit.cli import cli
-from ragkit.embeddings import Embeddings
-from ragkit.prompts import Prompt
+from ragkit.llm._embeddings import Embeddings
+from ragkit.llm._prompts import Prompt
 
 pytestmark = pytest.mark.live
 

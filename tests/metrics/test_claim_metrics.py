@@ -13,8 +13,8 @@ import math
 import pytest
 from claimworld import CONTEXTS, QUESTION, REFERENCE, RESPONSE, canonical_world, context, make_sample
 
-from ragkit.claims import ClaimDetails
-from ragkit.evaluate import build_metric
+from ragkit.evaluation._claims import ClaimDetails
+from ragkit.evaluation._evaluate import build_metric
 
 CANONICAL = dict(question=QUESTION, answer=RESPONSE, reference=REFERENCE, contexts=CONTEXTS)
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from claimworld import CONTEXTS, QUESTION, REFERENCE, RESPONSE, canonical_world, context, make_sample
 
-from ragkit.claims import MetricContext
-from ragkit.embeddings import Embeddings
 from ragkit.errors import ConfigError
-from ragkit.evaluate import build_metric, evaluate
+from ragkit.evaluation._claims import MetricContext
+from ragkit.evaluation._evaluate import build_metric, evaluate
+from ragkit.llm._embeddings import Embeddings
 from ragkit.testing import ScriptedJudge
 
 

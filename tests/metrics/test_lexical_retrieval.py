@@ -7,8 +7,8 @@ import math
 import pytest
 from claimworld import make_sample
 
-from ragkit import lexical
-from ragkit.evaluate import build_metric
+from ragkit.text import _lexical as lexical
+from ragkit.evaluation._evaluate import build_metric
 from ragkit.testing import ScriptedJudge
 
 

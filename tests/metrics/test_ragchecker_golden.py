@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.claims import ClaimStore
-from ragkit.datasets import load_samples
-from ragkit.evaluate import evaluate
-from ragkit.llm import CallInfo
+from ragkit.evaluation._claims import ClaimStore
+from ragkit.evaluation._evaluate import evaluate
+from ragkit.llm._judge import CallInfo
 from ragkit.metrics import _ragchecker_math as rc
 from ragkit.metrics.ragchecker import REGISTRY_NAME, ragchecker_summary
+from ragkit.runs._datasets import load_samples
 from ragkit.testing import ScriptedJudge
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker"

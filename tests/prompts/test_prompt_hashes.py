@@ -14,7 +14,6 @@ import json
 import sys
 from collections import defaultdict
 from pathlib import Path
-from random import Random
 from typing import Any
 
 import pytest
@@ -25,11 +24,11 @@ sys.path.insert(0, str(HERE.parent / "generators"))  # kg_builder: the hand-buil
 from kg_builder import BAKERY, TEA_ZH, build_graph, default_script  # noqa: E402
 
 from ragkit import ContextRef, EvalSample, RagResponse, TestSample, evaluate  # noqa: E402
-from ragkit.critic import Critic  # noqa: E402
-from ragkit.embeddings import Embeddings  # noqa: E402
-from ragkit.enrich import DOCUMENT_PROMPT, SINGLE_PROMPT, DocumentInput, Passage, PassageBatch, facts_prompt  # noqa: E402
-from ragkit.generate import generate  # noqa: E402
+from ragkit.kg._enrich import DOCUMENT_PROMPT, SINGLE_PROMPT, DocumentInput, Passage, PassageBatch, facts_prompt  # noqa: E402
+from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import available  # noqa: E402
+from ragkit.synthesis._critic import Critic  # noqa: E402
+from ragkit.synthesis._generate import generate  # noqa: E402
 from ragkit.testing import ScriptedJudge  # noqa: E402
 
 EXPECTED = HERE / "prompt_hashes.json"
@@ -98,7 +97,8 @@ def samples() -> list[EvalSample]:
             retrieved_contexts=[ContextRef(chunk_id="c1", text="Ada Lovelace published the first program in 1843."),
                                 ContextRef(chunk_id="c2", text="Charles Babbage designed the Analytical Engine.")])),
         EvalSample(test=zh, response=RagResponse(
-            answer="龙井茶产自杭州。", retrieved_contexts=[ContextRef(chunk_id="c9", text="龙井茶是产自杭州西湖的绿茶。")])),
+            answer="龙井茶产自杭州。",
+            retrieved_contexts=[ContextRef(chunk_id="c9", text="龙井茶是产自杭州西湖的绿茶。")])),
     ]
 
 
@@ -123,9 +123,11 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
                                 language=language, metadata={"answerable": answerable})
             await critic.review(sample)
     # the graph build's prompts, rendered directly with fixed inputs
-    for prompt, data in ((DOCUMENT_PROMPT, DocumentInput(title="Ada", language="English", section_summaries=["Ada Lovelace wrote a program."])),
-                         (SINGLE_PROMPT, Passage(language="English", passage="Ada Lovelace wrote a program in 1843.")),
-                         (facts_prompt(2), PassageBatch(language="English", passages=["Ada wrote it.", "龙井茶产自杭州。"]))):
+    fixed = ((DOCUMENT_PROMPT, DocumentInput(title="Ada", language="English",
+                                             section_summaries=["Ada Lovelace wrote a program."])),
+             (SINGLE_PROMPT, Passage(language="English", passage="Ada Lovelace wrote a program in 1843.")),
+             (facts_prompt(2), PassageBatch(language="English", passages=["Ada wrote it.", "龙井茶产自杭州。"])))
+    for prompt, data in fixed:
         blob = json.dumps(prompt.render(data), ensure_ascii=False, sort_keys=True).encode()
         rec.hashes[prompt.name].append(hashlib.sha256(blob).hexdigest())
     return {name: sorted(h) for name, h in sorted(rec.hashes.items())}

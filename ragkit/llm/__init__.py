@@ -1,0 +1,27 @@
+"""The LLM layer: the Judge (every LLM call), the embedded local model, prompts as typed values, the cache
+and the embedding model."""
+
+from __future__ import annotations
+
+from ragkit.llm._cache import Cache, content_key
+from ragkit.llm._embeddings import Embeddings, load_sentence_transformer
+from ragkit.llm._judge import CallInfo, Judge, litellm_module
+from ragkit.llm._local import INSTALL_HINT, MODELS, LocalModel, model_path
+from ragkit.llm._prompts import Prompt, numbered_labels, render_fields
+
+__all__ = [
+    "Cache",
+    "CallInfo",
+    "Embeddings",
+    "INSTALL_HINT",
+    "Judge",
+    "LocalModel",
+    "MODELS",
+    "Prompt",
+    "content_key",
+    "load_sentence_transformer",
+    "litellm_module",
+    "model_path",
+    "numbered_labels",
+    "render_fields",
+]

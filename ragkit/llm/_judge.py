@@ -1,0 +1,384 @@
+"""The Judge: every LLM call of ragkit goes through here. The only module that imports litellm."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import json
+import random
+import re
+import time
+import weakref
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ragkit import _offline  # noqa: F401  (must run before litellm is imported)
+from ragkit.errors import JudgeError, JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError, RagkitError
+from ragkit.llm._cache import Cache, content_key
+from ragkit.llm._logprobs import Scored, label_probs, plain_logprobs, tokens_from_plain
+from ragkit.llm._prompts import Prompt
+from ragkit.settings import Settings
+from ragkit.types import Usage
+
+Out = TypeVar("Out", bound=BaseModel)
+In = TypeVar("In", bound=BaseModel)
+
+_STAGE: contextvars.ContextVar[str] = contextvars.ContextVar("ragkit_stage", default="default")
+_litellm: Any = None
+
+
+def litellm_module() -> Any:
+    """Import litellm once, quietly, with the embedded ``local/`` provider registered."""
+    global _litellm
+    if _litellm is None:
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.telemetry = False
+        litellm.drop_params = True
+        from ragkit.llm._provider import register
+
+        register(litellm)
+        _litellm = litellm
+    return _litellm
+
+
+@dataclass(frozen=True)
+class CallInfo:
+    """What the Judge is about to send: handed to test hooks (the scripted fake)."""
+
+    prompt_name: str
+    data: BaseModel | None
+    messages: list[dict[str, str]]
+    attempt: int
+    """1 for the first ask, 2+ for re-asks after invalid output (retries of one ask share the number)."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    finish_reason: str | None
+    logprobs: list[dict[str, Any]] | None = None
+
+
+_SECRET_PARTS = ("key", "secret", "token", "password", "headers", "mock_")
+
+
+def _retryable(exc: BaseException) -> bool:
+    lt = litellm_module()
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
+        return True
+    transient = (lt.RateLimitError, lt.Timeout, lt.APIConnectionError, lt.InternalServerError,
+                 lt.ServiceUnavailableError)
+    if isinstance(exc, transient):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status == 429 or status >= 500)
+
+
+def _is_timeout(exc: BaseException | None) -> bool:
+    return isinstance(exc, asyncio.TimeoutError | TimeoutError) or isinstance(exc, litellm_module().Timeout)
+
+
+def _ragkit_cause(exc: BaseException) -> RagkitError | None:
+    """A RagkitError that litellm wrapped (the local provider raises them), if any."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, RagkitError):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _retry_after(exc: BaseException) -> float:
+    """Seconds the provider asked us to wait (Retry-After header), else 0."""
+    with contextlib.suppress(Exception):
+        value = exc.response.headers.get("retry-after")  # type: ignore[attr-defined]
+        if value is not None:
+            return min(60.0, float(value))
+    return 0.0
+
+
+def _first_line(exc: BaseException | None) -> str:
+    text = str(exc) if exc is not None else ""
+    return f"{type(exc).__name__}: {text.splitlines()[0][:300] if text else ''}"
+
+
+def _json_payload(raw: str) -> str:
+    """The JSON object inside a reply (models sometimes wrap it in prose or code fences)."""
+    text = raw.strip()
+    fence = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+    if fence:
+        text = fence.group(1).strip()
+    if not text.startswith("{"):
+        start, end = text.find("{"), text.rfind("}")
+        if start != -1 and end > start:
+            text = text[start : end + 1]
+    return text
+
+
+def _describe(exc: ValidationError | ValueError) -> str:
+    if isinstance(exc, ValidationError):
+        parts = []
+        for err in exc.errors()[:4]:
+            loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+            parts.append(f"{loc}: {err['msg']}")
+        return "; ".join(parts)
+    return str(exc).splitlines()[0][:300]
+
+
+# One gate per event loop and judge; weak keys so that a closed loop never hands out a stale semaphore.
+_Gates = weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+
+
+class Judge:
+    """Async LLM client for structured and free-text calls, with retries, re-asks, a cache and usage.
+
+    ``model`` is any litellm model string; extra keyword arguments (``api_base``, ``api_key``, ...) are passed
+    to every litellm call. ``timeout`` (settings) bounds each attempt; an embedded ``local/`` model counts it
+    from when the model starts on the call (waiting for the one llama.cpp instance is free), and its failures
+    are not retried (they would repeat).
+
+    Examples:
+        >>> judge = Judge("openai/gpt-4o-mini")          # any litellm model string
+        >>> verdict = await judge.structured(MY_PROMPT, MyInput(text="..."))
+        >>> with judge.stage("evaluate"):
+        ...     scored = await judge.structured_scored(VERDICT_PROMPT, data)   # + label probabilities
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        settings: Settings | None = None,
+        cache: Cache | None | bool = True,
+        backoff: float = 1.0,
+        **litellm_params: Any,
+    ) -> None:
+        self.settings = settings or Settings.load(model=model)
+        if model is not None and settings is not None:
+            self.settings = settings.model_copy(update={"model": model})
+        self.model = self.settings.model
+        if cache is True:
+            cache = Cache(self.settings.llm_cache_path) if self.settings.cache else None
+        self.cache: Cache | None = cache or None
+        self.backoff = backoff
+        self.litellm_params = litellm_params
+        self.usage = Usage()
+        self._gates: _Gates = weakref.WeakKeyDictionary()
+
+    @property
+    def is_local(self) -> bool:
+        """True for the embedded llama.cpp models (``local/...``)."""
+        return self.model.startswith("local/")
+
+    # -- public API -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Account every call made inside this block (and tasks it starts) to ``name``."""
+        token = _STAGE.set(name)
+        try:
+            yield
+        finally:
+            _STAGE.reset(token)
+
+    async def structured(self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None = None) -> Out:
+        """Ask ``prompt`` about ``data`` and return a validated ``prompt.output`` object."""
+        out, _ = await self._structured(prompt, data, max_tokens=max_tokens, top_logprobs=0)
+        return out
+
+    async def structured_scored(
+        self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None = None, top_logprobs: int = 20
+    ) -> Scored[Out]:
+        """Like :meth:`structured`, plus token log-probabilities and the probability of every label field.
+
+        Label fields are ``Literal[...]`` (or str Enum) fields of the output, nested ones included; see
+        :mod:`ragkit.llm._logprobs`. When the provider returns no log-probabilities, ``tokens`` is None and
+        ``labels`` empty. Cached like every call (under its own key).
+        """
+        out, done = await self._structured(prompt, data, max_tokens=max_tokens, top_logprobs=max(1, top_logprobs))
+        tokens = tokens_from_plain(done.logprobs)
+        return Scored(output=out, tokens=tokens, labels=label_probs(out, done.text, tokens))
+
+    async def text(
+        self, messages: str | list[dict[str, str]], *, name: str = "text", max_tokens: int = 512
+    ) -> str:
+        """A free-text completion."""
+        if isinstance(messages, str):
+            messages = [{"role": "user", "content": messages}]
+        info = CallInfo(name, None, messages, 1)
+        with self._count_failure():
+            return (await self._complete(info, schema=None, max_tokens=max_tokens)).text
+
+    # -- internals --------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _count_failure(self) -> Iterator[None]:
+        try:
+            yield
+        except JudgeError:
+            self.usage.stage(_STAGE.get()).failures += 1
+            raise
+
+    async def _structured(
+        self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None, top_logprobs: int
+    ) -> tuple[Out, Completion]:
+        messages = prompt.render(data)
+        schema = prompt.schema()
+        errors: list[str] = []
+        raw = ""
+        attempts = self.settings.max_reasks + 1
+        with self._count_failure():
+            for attempt in range(1, attempts + 1):
+                if attempt > 1:
+                    self.usage.stage(_STAGE.get()).reasks += 1
+                info = CallInfo(prompt.name, data, messages, attempt)
+                done = await self._complete(info, schema=schema, max_tokens=max_tokens or prompt.max_tokens,
+                                            top_logprobs=top_logprobs)
+                raw = done.text
+                try:
+                    return prompt.output.model_validate_json(_json_payload(raw)), done
+                except (ValidationError, ValueError) as exc:
+                    err = _describe(exc)
+                    if done.finish_reason == "length":
+                        err = "the reply was cut off at the token limit; " + err
+                    errors.append(err)
+                    messages = [
+                        *messages,
+                        {"role": "assistant", "content": raw[:1500]},
+                        {
+                            "role": "user",
+                            "content": f"That reply was invalid: {err}. Reply again with one complete, valid "
+                            "JSON object that matches the schema. Keep every text field short.",
+                        },
+                    ]
+            raise JudgeOutputError(
+                model=self.model, prompt_name=prompt.name, attempts=attempts, raw_output=raw, errors=errors
+            )
+
+    def _hook_params(self, info: CallInfo) -> dict[str, Any]:
+        """Extra litellm parameters for one model call; the scripted test fake overrides this."""
+        return {}
+
+    def _gate(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        gate = self._gates.get(loop)
+        if gate is None:
+            gate = self._gates[loop] = asyncio.Semaphore(max(1, self.settings.concurrency))
+        return gate
+
+    def _response_format(self, schema: dict[str, Any] | None, name: str) -> dict[str, Any] | None:
+        if schema is None:
+            return None
+        if self.is_local:
+            return {"type": "json_object", "schema": schema}
+        lt = litellm_module()
+        try:
+            if lt.supports_response_schema(model=self.model):
+                return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+        except Exception:  # unknown models: fall through to plain JSON mode
+            pass
+        return {"type": "json_object"}
+
+    def _key_params(self) -> dict[str, Any]:
+        """The caller's litellm parameters that change replies (api_base ...), without secrets."""
+        return {k: v for k, v in sorted(self.litellm_params.items())
+                if not any(part in k.lower() for part in _SECRET_PARTS)}
+
+    async def _complete(
+        self, info: CallInfo, *, schema: dict[str, Any] | None, max_tokens: int, top_logprobs: int = 0
+    ) -> Completion:
+        stage = self.usage.stage(_STAGE.get())
+        params: dict[str, Any] = {"temperature": self.settings.temperature, "max_tokens": max_tokens}
+        if top_logprobs:
+            params.update(logprobs=True, top_logprobs=top_logprobs)
+        key = content_key(self.model, info.messages, schema, params, self._key_params())
+        if self.cache is not None:
+            hit = self.cache.get("llm", key)
+            if hit is not None:
+                stage.cache_hits += 1
+                return Completion(**json.loads(hit))
+        lt = litellm_module()
+        call = {
+            "model": self.model,
+            "messages": info.messages,
+            **params,
+            "timeout": self.settings.timeout,
+            "num_retries": 0,
+            **self.litellm_params,
+        }
+        if self.is_local:
+            call["ragkit_local"] = {"model_dir": str(self.settings.model_dir), "threads": self.settings.threads,
+                                    "context_size": self.settings.context_size}
+        fmt = self._response_format(schema, info.prompt_name)
+        if fmt is not None:
+            call["response_format"] = fmt
+        async with self._gate():
+            response = await self._call_with_retries(lt, call, info)
+        choice = response.choices[0]
+        done = Completion(text=choice.message.content or "", finish_reason=choice.finish_reason,
+                          logprobs=plain_logprobs(getattr(choice, "logprobs", None)) if top_logprobs else None)
+        stage.calls += 1
+        usage = getattr(response, "usage", None)
+        if usage is not None:
+            stage.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+            stage.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+        if not self.is_local:
+            with contextlib.suppress(Exception):
+                stage.cost_usd += float(lt.completion_cost(completion_response=response) or 0.0)
+        if self.cache is not None:
+            self.cache.put("llm", key, json.dumps(asdict(done), ensure_ascii=False).encode("utf-8"))
+        return done
+
+    async def _call_with_retries(self, lt: Any, call: dict[str, Any], info: CallInfo) -> Any:
+        """One model call: the attempt timeout, then retries with exponential backoff and jitter."""
+        stage = self.usage.stage(_STAGE.get())
+        name = info.prompt_name
+        # A local model enforces the timeout itself, from when it starts on the call (see local_llm).
+        limit = None if self.is_local else self.settings.timeout
+        last: BaseException | None = None
+        for retry in range(self.settings.max_retries + 1):
+            if retry:
+                stage.retries += 1
+                delay = min(30.0, self.backoff * 2 ** (retry - 1)) * (0.5 + random.random() / 2)
+                await asyncio.sleep(max(delay, _retry_after(last) if last is not None else 0.0))
+            hook = self._hook_params(info)  # outside the try: a test fake's own assertion must surface as is
+            started = time.monotonic()
+            try:
+                return await asyncio.wait_for(lt.acompletion(**call, **hook), timeout=limit)
+            except Exception as exc:  # classified below; nothing is swallowed silently
+                last = exc
+                inner = _ragkit_cause(exc)
+                if isinstance(inner, JudgeError):  # from the local provider: deterministic, so not retried
+                    kind = type(inner) if type(inner) is not JudgeError else JudgeUnavailableError
+                    raise kind(f"{self.model} failed on prompt '{name}': {inner}", model=self.model,
+                               prompt_name=name, attempts=retry + 1) from exc
+                if self.is_local or not _retryable(exc):
+                    kind = JudgeTimeoutError if _is_timeout(exc) else JudgeUnavailableError
+                    raise kind(f"{self.model} failed on prompt '{name}': {_first_line(exc)}", model=self.model,
+                               prompt_name=name, attempts=retry + 1) from exc
+            finally:
+                stage.seconds += time.monotonic() - started
+        attempts = self.settings.max_retries + 1
+        kind = JudgeTimeoutError if _is_timeout(last) else JudgeUnavailableError
+        timed_out = isinstance(last, asyncio.TimeoutError | TimeoutError)
+        what = f"timed out after {self.settings.timeout:g} s" if timed_out else _first_line(last)
+        raise kind(f"{self.model} failed on prompt '{name}' after {attempts} attempts: {what}", model=self.model,
+                   prompt_name=name, attempts=attempts) from last
+
+
+async def litellm_embed(model: str, texts: list[str], **params: Any) -> list[list[float]]:
+    """Embed ``texts`` with a litellm embedding model (``openai/text-embedding-3-small`` ...)."""
+    lt = litellm_module()
+    try:
+        response = await lt.aembedding(model=model, input=texts, **params)
+    except Exception as exc:
+        raise JudgeUnavailableError(f"embedding model {model} failed: {exc}", model=model) from exc
+    return [list(item["embedding"]) for item in response.data]

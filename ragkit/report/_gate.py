@@ -1,0 +1,47 @@
+"""The CI gate: ``--fail-under metric=value`` (and ``--fail-over`` for lower-is-better metrics)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ragkit.errors import ConfigError
+from ragkit.report._model import Summary
+
+
+def parse_thresholds(items: Iterable[str], flag: str = "--fail-under") -> dict[str, float]:
+    """``["faithfulness=0.8", ...]`` → ``{"faithfulness": 0.8}``; a one-line ConfigError on a bad item."""
+    out: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        try:
+            if not sep or not name:
+                raise ValueError
+            out[name] = float(value)
+        except ValueError:
+            raise ConfigError(f"{flag} {item!r}: expected METRIC=NUMBER, for example {flag} faithfulness=0.8") from None
+    return out
+
+
+def check_known(thresholds: Iterable[str], metrics: Iterable[str]) -> None:
+    """Refuse thresholds on metrics the run does not compute (before any work is done)."""
+    known = list(metrics)
+    unknown = [t for t in thresholds if t not in known]
+    if unknown:
+        raise ConfigError(f"threshold on metric(s) not in this run: {', '.join(unknown)} "
+                          f"(the run computes: {', '.join(known)})")
+
+
+def failures(summary: Summary, fail_under: dict[str, float], fail_over: dict[str, float] | None = None) -> list[str]:
+    """One line per failed threshold; empty when the gate passes. A metric with no scored sample fails."""
+    lines = []
+    for bound, thresholds in (("under", fail_under), ("over", fail_over or {})):
+        for name, limit in thresholds.items():
+            m = summary.metrics.get(name)
+            if m is None or m.mean is None:
+                lines.append(f"{name}: no scored samples (needs {'>=' if bound == 'under' else '<='} {limit:g})")
+            elif bound == "under" and m.mean < limit:
+                lines.append(f"{name} = {m.mean:.3f} is below {limit:g} (--fail-under {name}={limit:g})")
+            elif bound == "over" and m.mean > limit:
+                lines.append(f"{name} = {m.mean:.3f} is above {limit:g} (--fail-over {name}={limit:g})")
+    return lines

@@ -1,0 +1,91 @@
+"""The run summary's data: what summary.json holds (written by ``summarize``, read by the views and advice)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ragkit.runs import FORMAT_VERSION
+from ragkit.types import StageUsage
+
+STAGES = ("kg", "generate", "target", "evaluate", "report")
+BREAKDOWNS = ("generator", "persona", "style")
+NOT_SCORED = "not scored"
+"""Prefix of the error of a score record written for a sample whose target call failed."""
+
+
+class MetricSummary(BaseModel):
+    """Aggregate of one metric over the scored samples."""
+
+    mean: float | None = None
+    low: float | None = None
+    """95% bootstrap CI (None with fewer than 2 scored samples)."""
+    high: float | None = None
+    scored: int = 0
+    unscorable: int = 0
+    """The metric does not apply (None with an explanation)."""
+    failed: int = 0
+    """The judge or the metric failed (None with an error)."""
+    higher_is_better: bool = True
+
+
+class GroupRow(BaseModel):
+    """Metric means of one group of samples (one generator, persona or style)."""
+
+    group: str
+    n: int
+    means: dict[str, float | None] = Field(default_factory=dict)
+
+
+class SampleBrief(BaseModel):
+    """One line of the slowest / worst lists."""
+
+    id: str
+    question: str
+    generator: str | None = None
+    latency_s: float | None = None
+    quality: float | None = None
+    """Mean of the sample's scores, each scaled to 0..1 with 1 = best."""
+    error: str | None = None
+
+
+class StageTime(BaseModel):
+    """Wall time and LLM usage of a stage, summed over every session of the run."""
+
+    seconds: float = 0.0
+    sessions: int = 0
+    items: int = 0
+    usage: StageUsage = Field(default_factory=StageUsage)
+
+
+class Counts(BaseModel):
+    requested: int = 0
+    samples: int = 0
+    responses: int = 0
+    target_errors: int = 0
+    scored: int = 0
+    eval_errors: int = 0
+    unscorable: int = 0
+
+
+class Summary(BaseModel):
+    """summary.json."""
+
+    format_version: int = FORMAT_VERSION
+    run: str
+    target: str
+    model: str
+    complete: bool
+    counts: Counts
+    metrics: dict[str, MetricSummary] = Field(default_factory=dict)
+    breakdowns: dict[str, list[GroupRow]] = Field(default_factory=dict)
+    slowest: list[SampleBrief] = Field(default_factory=list)
+    worst: list[SampleBrief] = Field(default_factory=list)
+    stages: dict[str, StageTime] = Field(default_factory=dict)
+    wall_seconds: float = 0.0
+    llm_calls: int = 0
+    llm_calls_per_sample: float | None = None
+    """Model calls (cache misses) of generation, target and evaluation, divided by the samples."""
+    advice: list[Any] = Field(default_factory=list)
+    """ragkit.report._advice.Advice items (plain dicts in the JSON)."""

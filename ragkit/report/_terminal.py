@@ -1,0 +1,116 @@
+"""The terminal summary of a run (rich tables on stderr): aggregates with CIs, breakdowns, samples, time, advice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ragkit.report._model import GroupRow, Summary
+
+MAX_BREAKDOWN_METRICS = 6
+
+
+def fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _short(text: str, width: int = 70) -> str:
+    text = " ".join(text.split())
+    return escape(text if len(text) <= width else text[: width - 1] + "…")
+
+
+def metrics_table(summary: Summary) -> Table:
+    table = Table(title="Scores (mean, 95% bootstrap CI)", title_justify="left")
+    for col, just in (("metric", "left"), ("mean", "right"), ("95% CI", "right"), ("scored", "right"),
+                      ("unscorable", "right"), ("failed", "right"), ("better", "center")):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for name, m in summary.metrics.items():
+        ci = f"{fmt(m.low)}-{fmt(m.high)}" if m.low is not None else "-"
+        table.add_row(escape(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
+                      str(m.failed) if m.failed else "", "↑" if m.higher_is_better else "↓")
+    return table
+
+
+def breakdown_table(key: str, rows: list[GroupRow], names: list[str]) -> Table:
+    shown = names[:MAX_BREAKDOWN_METRICS]
+    more = f" (first {len(shown)} of {len(names)} metrics)" if len(names) > len(shown) else ""
+    table = Table(title=f"By {key}{more}", title_justify="left")
+    table.add_column(key)
+    table.add_column("n", justify="right")
+    for name in shown:
+        table.add_column(escape(name), justify="right")
+    for row in rows:
+        table.add_row(escape(row.group), str(row.n), *(fmt(row.means.get(n)) for n in shown))
+    return table
+
+
+def samples_tables(summary: Summary) -> list[Table]:
+    out = []
+    if summary.worst:
+        t = Table(title="Worst samples (mean score, 1 = best)", title_justify="left")
+        for col in ("sample", "score", "generator", "question"):
+            t.add_column(col, justify="right" if col == "score" else "left")
+        for b in summary.worst:
+            t.add_row(escape(b.id), fmt(b.quality), escape(b.generator or ""), _short(b.question))
+        out.append(t)
+    if summary.slowest:
+        t = Table(title="Slowest answers", title_justify="left")
+        for col in ("sample", "seconds", "question"):
+            t.add_column(col, justify="right" if col == "seconds" else "left")
+        for b in summary.slowest:
+            t.add_row(escape(b.id), fmt(b.latency_s, 1), _short(b.question))
+        out.append(t)
+    return out
+
+
+def stages_table(summary: Summary) -> Table:
+    t = Table(title="Time and LLM calls by stage", title_justify="left")
+    for col in ("stage", "seconds", "LLM calls", "cache hits", "tokens in/out", "failures"):
+        t.add_column(col, justify="left" if col == "stage" else "right")
+    for name, st in summary.stages.items():
+        u = st.usage
+        t.add_row(name, fmt(st.seconds, 1), str(u.calls), str(u.cache_hits),
+                  f"{u.prompt_tokens}/{u.completion_tokens}", str(u.failures) if u.failures else "")
+    per = f"{summary.llm_calls_per_sample:.1f}" if summary.llm_calls_per_sample is not None else "-"
+    t.caption = f"total {summary.wall_seconds:.1f}s, {summary.llm_calls} LLM calls; {per} per sample " \
+                "(generation + target + evaluation)"
+    return t
+
+
+def print_summary(summary: Summary, console: Console | None = None, *, gate: list[str] | None = None) -> None:
+    """Print the whole terminal summary."""
+    console = console or Console(stderr=True)
+    c = summary.counts
+    state = "" if summary.complete else " [yellow](incomplete: resume it with --resume)[/]"
+    console.print(f"[bold]Run[/] {escape(summary.run)}{state}")
+    console.print(f"target {escape(summary.target)} · judge {escape(summary.model)} · "
+                  f"{c.samples} samples ({c.requested} requested) · {c.responses} answered, "
+                  f"{c.target_errors} target errors · {c.scored} scored, {c.eval_errors} with judge errors")
+    if summary.metrics:
+        console.print(metrics_table(summary))
+    names = list(summary.metrics)
+    for key, rows in summary.breakdowns.items():
+        if len(rows) > 1:
+            console.print(breakdown_table(key, rows, names))
+    for table in samples_tables(summary):
+        console.print(table)
+    if summary.stages:
+        console.print(stages_table(summary))
+    print_advice(summary.advice, console)
+    if gate:
+        for line in gate:
+            console.print(f"[red]FAIL[/] {escape(line)}")
+
+
+def print_advice(advice: list[Any], console: Console) -> None:
+    if not advice:
+        return
+    console.print("[bold]What to fix[/]")
+    colour = {"high": "red", "medium": "yellow", "low": "cyan"}
+    for a in advice:
+        item = a if isinstance(a, dict) else a.model_dump()
+        console.print(f" [{colour.get(item['severity'], 'white')}]●[/] [bold]{escape(item['title'])}[/] "
+                      f"({escape(item['evidence'])}). {escape(item['detail'])}")

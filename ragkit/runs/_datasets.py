@@ -1,0 +1,303 @@
+"""Reading and writing evaluation data: ragkit JSONL, ragas column names, RAGChecker JSON.
+
+``load_samples(source)`` accepts, and detects per record:
+
+- ragkit JSONL: ``EvalSample`` lines ``{"test": {...}, "response": {...}}``, or ``TestSample`` lines
+  (``id``, ``question``, ...) with the target's output under ``response`` (a ``RagResponse`` object, or the
+  answer as a string next to an optional ``retrieved_contexts`` list);
+- the ragas column names, as JSONL, a JSON list, CSV or a pandas DataFrame: ``user_input``, ``response``,
+  ``retrieved_contexts``, ``reference``, ``reference_contexts``, and optionally ``retrieved_context_ids``,
+  ``reference_context_ids``, ``rubrics`` and an ``id`` / ``sample_id`` column (else ids are ``row-N``);
+- RAGChecker JSON: ``{"results": [{query_id, query, gt_answer, response, retrieved_context: [{doc_id, text}]}]}``
+  (``doc_id`` becomes the context's ``chunk_id``).
+
+A malformed record raises ``DataError`` with a one-line message naming the file, the line (or row / sample)
+and the field. Writers: ``save_jsonl`` (ragkit), ``to_ragas`` / ``save_ragas`` (JSONL or CSV),
+``to_dataframe``, ``to_ragchecker``.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import json
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ragkit.errors import DataError
+from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+RAGAS_COLUMNS = ("user_input", "response", "retrieved_contexts", "reference", "reference_contexts")
+
+
+def _describe(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"]) or "(record)"
+    return f"field '{loc}': {err['msg']}"
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _text(record: dict[str, Any], key: str, where: str, *, required: bool = False) -> str | None:
+    value = record.get(key)
+    if _blank(value) or value == "":
+        if required:
+            raise DataError(where, f"field '{key}' is missing")
+        return None
+    if not isinstance(value, str | int | float):
+        raise DataError(where, f"field '{key}' must be a string, got {type(value).__name__}")
+    return str(value)
+
+
+def _list(record: dict[str, Any], key: str, where: str) -> list[Any]:
+    value = record.get(key)
+    if _blank(value) or value == "":
+        return []
+    if isinstance(value, str):  # CSV cells: a JSON array or a Python list literal (ragas's to_csv)
+        text = value.strip()
+        if not text.startswith("["):
+            return [value]
+        try:
+            value = json.loads(text)
+        except ValueError:
+            try:
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                raise DataError(where, f"field '{key}' is not a readable list: {text[:60]!r}") from None
+    if value is not None and hasattr(value, "tolist"):  # numpy arrays from DataFrames
+        value = value.tolist()
+    if not isinstance(value, list | tuple):
+        raise DataError(where, f"field '{key}' must be a list, got {type(value).__name__}")
+    return list(value)
+
+
+def _contexts(record: dict[str, Any], key: str, ids_key: str, where: str) -> list[ContextRef]:
+    texts = _list(record, key, where)
+    ids = _list(record, ids_key, where)
+    if ids and texts and len(ids) != len(texts):
+        raise DataError(where, f"field '{ids_key}' has {len(ids)} ids for {len(texts)} contexts in '{key}'")
+    if ids and not texts:  # ids only: id-based metrics still work
+        return [ContextRef(chunk_id=str(i), text="") for i in ids]
+    out = []
+    for n, item in enumerate(texts):
+        if isinstance(item, dict):
+            try:
+                ref = ContextRef.model_validate(item)
+            except ValidationError as exc:
+                raise DataError(where, f"{key}[{n}]: {_describe(exc)}") from None
+        elif isinstance(item, str):
+            ref = ContextRef(text=item)
+        else:
+            raise DataError(where, f"field '{key}[{n}]' must be a string, got {type(item).__name__}")
+        if ids:
+            ref.chunk_id = str(ids[n])
+        out.append(ref)
+    return out
+
+
+def from_ragas(record: dict[str, Any], where: str, default_id: str) -> EvalSample:
+    """One ragas-named record (a row of a ragas dataset) as an EvalSample."""
+    sample_id = _text(record, "id", where) or _text(record, "sample_id", where) or default_id
+    metadata: dict[str, Any] = {}
+    rubric = record.get("rubrics")
+    if not _blank(rubric) and rubric:
+        metadata["rubric"] = json.loads(rubric) if isinstance(rubric, str) else rubric
+    test = TestSample(
+        id=sample_id,
+        question=_text(record, "user_input", where, required=True) or "",
+        reference_answer=_text(record, "reference", where),
+        reference_contexts=_contexts(record, "reference_contexts", "reference_context_ids", where),
+        metadata=metadata,
+    )
+    response = RagResponse(
+        answer=_text(record, "response", where) or "",
+        retrieved_contexts=_contexts(record, "retrieved_contexts", "retrieved_context_ids", where),
+    )
+    return EvalSample(test=test, response=response)
+
+
+def from_ragchecker(record: dict[str, Any], where: str, default_id: str) -> EvalSample:
+    """One RAGChecker ``results[]`` entry as an EvalSample."""
+    contexts = []
+    for n, item in enumerate(_list(record, "retrieved_context", where)):
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise DataError(where, f"field 'retrieved_context[{n}]' must be an object with a 'text' string")
+        doc_id = item.get("doc_id")
+        contexts.append(ContextRef(chunk_id=None if doc_id is None else str(doc_id), text=item["text"]))
+    test = TestSample(
+        id=_text(record, "query_id", where) or default_id,
+        question=_text(record, "query", where, required=True) or "",
+        reference_answer=_text(record, "gt_answer", where),
+    )
+    return EvalSample(test=test, response=RagResponse(answer=_text(record, "response", where) or "",
+                                                      retrieved_contexts=contexts))
+
+
+def from_ragkit(record: dict[str, Any], where: str) -> EvalSample:
+    """An EvalSample line, or a TestSample line with the target's output under ``response``."""
+    try:
+        if "test" in record:
+            return EvalSample.model_validate(record)
+        fields = dict(record)
+        response = fields.pop("response", None)
+        contexts = fields.pop("retrieved_contexts", None)
+        test = TestSample.model_validate(fields)
+        if response is None or isinstance(response, str):
+            resp = RagResponse.model_validate({"answer": response or "", "retrieved_contexts": contexts or []})
+        else:
+            resp = RagResponse.model_validate(response)
+        return EvalSample(test=test, response=resp)
+    except ValidationError as exc:
+        raise DataError(where, _describe(exc)) from None
+
+
+def parse_record(record: Any, where: str, default_id: str) -> EvalSample:
+    """Detect the format of one record and read it."""
+    if not isinstance(record, dict):
+        raise DataError(where, f"expected a JSON object, got {type(record).__name__}")
+    if "test" in record or ("question" in record and "id" in record):
+        return from_ragkit(record, where)
+    if "user_input" in record:
+        return from_ragas(record, where, default_id)
+    if "query" in record and ("gt_answer" in record or "retrieved_context" in record):
+        return from_ragchecker(record, where, default_id)
+    raise DataError(where, "unrecognised record: expected ragkit (test/response, or id/question), ragas "
+                           "(user_input, response, ...) or RAGChecker (query, gt_answer, ...) fields")
+
+
+def _unique(samples: list[EvalSample], wheres: list[str]) -> list[EvalSample]:
+    seen: dict[str, str] = {}
+    for sample, where in zip(samples, wheres, strict=True):
+        if sample.id in seen:
+            raise DataError(where, f"sample id '{sample.id}' is used twice (first at {seen[sample.id]})")
+        seen[sample.id] = where
+    return samples
+
+
+def load_samples(source: str | Path | pd.DataFrame | Sequence[dict[str, Any]]) -> list[EvalSample]:
+    """Read evaluation samples from a file (.jsonl, .json, .csv), a DataFrame or a list of records."""
+    if isinstance(source, str | Path):
+        return _load_file(Path(source))
+    if hasattr(source, "to_dict"):
+        records = source.to_dict(orient="records")  # type: ignore[union-attr]
+        return _from_records(records, "DataFrame row {n}", first=0)
+    return _from_records(list(source), "record {n}", first=0)
+
+
+def _from_records(records: Iterable[Any], label: str, *, first: int = 1) -> list[EvalSample]:
+    """Parse records; ``label`` names one in errors, with ``{n}`` for its position."""
+    samples, wheres = [], []
+    for n, record in enumerate(records, first):
+        where = label.format(n=n)
+        samples.append(parse_record(record, where, f"row-{n}"))
+        wheres.append(where)
+    return _unique(samples, wheres)
+
+
+def _load_file(path: Path) -> list[EvalSample]:
+    if not path.is_file():
+        raise DataError(str(path), "no such file")
+    suffix = path.suffix.lower()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(str(path), f"cannot read: {exc}") from None
+    if suffix == ".csv":
+        rows = list(csv.DictReader(text.splitlines()))
+        return _from_records(rows, f"{path} line {{n}}", first=2)  # line 1 is the header
+    if suffix == ".json" or (suffix != ".jsonl" and text.lstrip()[:1] in "[" and text.strip()):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise DataError(str(path), f"invalid JSON: {exc}") from None
+        if isinstance(data, dict) and isinstance(data.get("results"), list):
+            return _from_records(data["results"], f"{path} results[{{n}}]", first=0)
+        if isinstance(data, list):
+            return _from_records(data, f"{path} item [{{n}}]", first=0)
+        raise DataError(str(path), "expected a JSON list of records or a RAGChecker {\"results\": [...]} object")
+    samples, wheres = [], []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path} line {n}"
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise DataError(where, f"invalid JSON: {exc}") from None
+        samples.append(parse_record(record, where, f"row-{n}"))
+        wheres.append(where)
+    if not samples:
+        raise DataError(str(path), "no samples")
+    return _unique(samples, wheres)
+
+
+# -- writers --------------------------------------------------------------------------------------
+
+
+def save_jsonl(samples: Iterable[EvalSample], path: str | Path) -> None:
+    """Write EvalSample lines (ragkit JSONL)."""
+    with Path(path).open("w", encoding="utf-8") as fh:
+        for sample in samples:
+            fh.write(sample.model_dump_json() + "\n")
+
+
+def to_ragas(samples: Iterable[EvalSample]) -> list[dict[str, Any]]:
+    """Records with the ragas column names (plus ``id`` and the context ids)."""
+    out = []
+    for s in samples:
+        record: dict[str, Any] = {
+            "id": s.id,
+            "user_input": s.test.question,
+            "response": s.response.answer,
+            "retrieved_contexts": [c.text for c in s.response.retrieved_contexts],
+            "reference": s.test.reference_answer,
+            "reference_contexts": [c.text for c in s.test.reference_contexts],
+            "retrieved_context_ids": [c.chunk_id for c in s.response.retrieved_contexts],
+            "reference_context_ids": [c.chunk_id for c in s.test.reference_contexts],
+        }
+        if "rubric" in s.test.metadata:
+            record["rubrics"] = s.test.metadata["rubric"]
+        out.append(record)
+    return out
+
+
+def to_dataframe(samples: Iterable[EvalSample]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(to_ragas(samples))
+
+
+def save_ragas(samples: Iterable[EvalSample], path: str | Path) -> None:
+    """Write ragas-named records as JSONL, or CSV (lists as JSON arrays) when ``path`` ends in .csv."""
+    records = to_ragas(samples)
+    path = Path(path)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        if path.suffix.lower() == ".csv":
+            writer = csv.DictWriter(fh, fieldnames=list(records[0]) if records else list(RAGAS_COLUMNS))
+            writer.writeheader()
+            for r in records:
+                writer.writerow({k: json.dumps(v, ensure_ascii=False) if isinstance(v, list | dict) else v
+                                 for k, v in r.items()})
+        else:
+            for r in records:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def to_ragchecker(samples: Iterable[EvalSample]) -> dict[str, Any]:
+    """The RAGChecker input JSON object."""
+    return {"results": [
+        {"query_id": s.id, "query": s.test.question, "gt_answer": s.test.reference_answer or "",
+         "response": s.response.answer,
+         "retrieved_context": [{"doc_id": c.chunk_id or str(i), "text": c.text}
+                               for i, c in enumerate(s.response.retrieved_contexts)]}
+        for s in samples
+    ]}

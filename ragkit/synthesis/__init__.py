@@ -1,0 +1,52 @@
+"""Knowledge graph to test set: the generation runner, scenario helpers for generators, phrasing,
+personas and the critic."""
+
+from __future__ import annotations
+
+from ragkit.synthesis._generate import GenerationResult, generate, generate_sync
+from ragkit.synthesis._personas import load_personas
+from ragkit.synthesis._scenarios import (
+    VAGUE_TYPES,
+    Plan,
+    QAOutput,
+    SkipScenario,
+    check_quotes,
+    chunk_topics,
+    chunk_vectors,
+    context_refs,
+    entity_documents,
+    make_sample,
+    passage,
+    related_chunks,
+    scenario_language,
+    spread,
+    tokens,
+    usable_chunks,
+    write_bridge_qa,
+    write_qa,
+)
+
+__all__ = [
+    "GenerationResult",
+    "Plan",
+    "QAOutput",
+    "SkipScenario",
+    "VAGUE_TYPES",
+    "check_quotes",
+    "chunk_topics",
+    "chunk_vectors",
+    "context_refs",
+    "entity_documents",
+    "generate",
+    "generate_sync",
+    "load_personas",
+    "make_sample",
+    "passage",
+    "related_chunks",
+    "scenario_language",
+    "spread",
+    "tokens",
+    "usable_chunks",
+    "write_bridge_qa",
+    "write_qa",
+]

@@ -1,0 +1,259 @@
+"""Who asks, and how: personas from clusters of documents (or a user file), and the phrasing plan.
+
+Personas come from clustering the documents' summary embeddings (spherical k-means, deterministic start), then one
+LLM call names and describes one persona per cluster. Without a judge, or when that call fails, each persona is
+described from its cluster's themes instead. The runner then gives every scenario a persona (the one of its
+document's cluster), a style and a length, rotating through every style × length combination.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field, ValidationError
+
+from ragkit.errors import DataError, JudgeError
+from ragkit.kg import KnowledgeGraph
+from ragkit.llm import Embeddings, Judge, Prompt
+from ragkit.synthesis._phrasing import CJK, LENGTHS, STYLES, normalise_language
+from ragkit.types import Persona, Scenario
+
+
+@dataclass
+class PersonaPool:
+    """Personas, and which persona asks about which document (empty for user-given personas)."""
+
+    personas: list[Persona]
+    by_document: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def pick(self, doc_id: str | None, turn: int) -> Persona | None:
+        """The persona of the document's cluster, else the next one in rotation."""
+        if not self.personas:
+            return None
+        if doc_id is not None and doc_id in self.by_document:
+            return self.personas[self.by_document[doc_id]]
+        return self.personas[turn % len(self.personas)]
+
+
+def load_personas(path: str | Path) -> list[Persona]:
+    """Read a JSON or YAML list of ``{name, description}``; a clear error names the file and the entry."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(str(path), f"cannot read persona file ({exc.strerror or exc})") from None
+    try:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            try:
+                import yaml
+            except ImportError:
+                raise DataError(str(path), "YAML persona files need PyYAML (pip install pyyaml); "
+                                "or write the file as JSON") from None
+            raw: Any = yaml.safe_load(text)
+        else:
+            raw = json.loads(text)
+    except DataError:
+        raise
+    except Exception as exc:  # json / yaml syntax errors
+        raise DataError(str(path), f"not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    if isinstance(raw, dict) and isinstance(raw.get("personas"), list):
+        raw = raw["personas"]
+    if not isinstance(raw, list) or not raw:
+        raise DataError(str(path), "expected a non-empty list of {name, description} objects")
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            out.append(Persona.model_validate(item))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(p) for p in err["loc"]) or "entry"
+            raise DataError(f"{path}: persona {i}", f"{loc}: {err['msg']}") from None
+    return out
+
+
+# -- clustering -------------------------------------------------------------------------------------
+
+
+def document_vectors(kg: KnowledgeGraph, embeddings: Embeddings | None) -> tuple[list[str], np.ndarray]:
+    """One unit vector per document with chunks: its summary embedding, else the mean of its chunk embeddings,
+    else (when ``embeddings`` is given) the embedding of its title and summary or first chunk."""
+    ids: list[str] = []
+    rows: list[np.ndarray] = []
+    todo: list[tuple[int, str]] = []
+    for doc in sorted(kg.documents(), key=lambda d: d.path):
+        chunks = kg.chunks_of(doc.id)
+        if not chunks:
+            continue
+        vector: np.ndarray | None = None
+        if doc.summary_embedding:
+            vector = np.asarray(doc.summary_embedding, dtype=np.float32)
+        elif any(c.embedding for c in chunks):
+            vector = np.mean([np.asarray(c.embedding, dtype=np.float32) for c in chunks if c.embedding], axis=0)
+        elif embeddings is not None:
+            todo.append((len(rows), f"{doc.title or doc.path}\n{doc.summary or chunks[0].text[:1000]}"))
+            vector = np.zeros(1, dtype=np.float32)
+        else:
+            continue
+        ids.append(doc.id)
+        rows.append(vector)
+    if todo and embeddings is not None:
+        for (i, _), v in zip(todo, embeddings.embed([t for _, t in todo]), strict=True):
+            rows[i] = v
+    if not rows:
+        return [], np.zeros((0, 0), dtype=np.float32)
+    matrix = np.stack(rows).astype(np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return ids, matrix / np.where(norms == 0, 1.0, norms)
+
+
+def cluster(matrix: np.ndarray, k: int, iterations: int = 25) -> list[int]:
+    """Spherical k-means with a deterministic farthest-point start; returns a cluster label per row."""
+    n = len(matrix)
+    k = max(1, min(k, n))
+    centre = matrix.mean(axis=0)
+    first = int(np.argmax(matrix @ centre))
+    seeds = [first]
+    while len(seeds) < k:
+        closest = np.max(matrix @ matrix[seeds].T, axis=1)
+        seeds.append(int(np.argmin(closest)))
+    centroids = matrix[seeds].copy()
+    labels = np.zeros(n, dtype=int)
+    for _ in range(iterations):
+        new = np.argmax(matrix @ centroids.T, axis=1)
+        if _ and np.array_equal(new, labels):
+            break
+        labels = new
+        for j in range(k):
+            members = matrix[labels == j]
+            if len(members):
+                c = members.sum(axis=0)
+                centroids[j] = c / (np.linalg.norm(c) or 1.0)
+    used = {old: i for i, old in enumerate(dict.fromkeys(labels.tolist()))}
+    return [used[int(x)] for x in labels]
+
+
+# -- naming ------------------------------------------------------------------------------------------
+
+
+class PersonaInput(BaseModel):
+    document_groups: list[str]
+    personas_needed: int
+
+
+class PersonaOut(BaseModel):
+    name: str = Field(max_length=60)
+    description: str = Field(max_length=200)
+
+
+class PersonaList(BaseModel):
+    personas: list[PersonaOut] = Field(max_length=8)
+
+
+PERSONA_PROMPT = Prompt(
+    name="generate.personas",
+    instruction=(
+        "Each numbered group lists documents of one collection: titles and themes. For each group, invent one "
+        "realistic person who would ask questions about those documents: a job role as the name (two to five "
+        "words) and one short sentence saying what they need to know and why. Give exactly personas_needed "
+        "personas, one per group, in the same order."
+    ),
+    input=PersonaInput,
+    output=PersonaList,
+    max_tokens=400,
+)
+
+
+def _group_themes(kg: KnowledgeGraph, doc_ids: list[str], top: int = 4) -> list[str]:
+    votes: Counter[str] = Counter()
+    for doc_id in doc_ids:
+        doc = kg.document(doc_id)
+        words = doc.themes or [k for c in kg.chunks_of(doc_id) for k in c.keyphrases][:6]
+        if not words:
+            words = [e.name for c in kg.chunks_of(doc_id)[:3] for e in kg.entities_of(c.id)][:4]
+        votes.update(w.strip() for w in words if w.strip())
+    return [w for w, _ in votes.most_common(top)]
+
+
+def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
+    titles = [kg.document(d).title or Path(kg.document(d).path).stem for d in doc_ids[:6]]
+    themes = _group_themes(kg, doc_ids)
+    more = f" (and {len(doc_ids) - 6} more)" if len(doc_ids) > 6 else ""
+    return f"documents: {'; '.join(titles)}{more}. themes: {', '.join(themes) or '(none)'}"
+
+
+def _whole_sentences(text: str, limit: int = 200) -> str:
+    """``text`` without a sentence cut off by the length bound (the first sentence is kept whole or cut at a
+    comma)."""
+    text = text.strip()
+    if len(text) < limit:
+        return text
+    for stop in (". ", "。", "; ", ", ", "，"):
+        cut = text.rfind(stop)
+        if cut > limit // 3:
+            return text[: cut + 1].rstrip(",，; ") + ("" if stop in (". ", "。") else ".")
+    return text
+
+
+def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str]) -> Persona:
+    """A persona described from its cluster's themes and titles, without an LLM."""
+    themes = _group_themes(kg, doc_ids, top=3)
+    titles = [kg.document(d).title or Path(kg.document(d).path).stem for d in doc_ids[:2]]
+    topic = themes[0] if themes else titles[0]
+    about = ", ".join(themes) if themes else topic
+    return Persona(
+        name=f"Reader of {topic}"[:60],
+        description=f"Needs specific facts about {about}, as written in documents such as {' and '.join(titles)}.",
+    )
+
+
+async def personas_from_graph(
+    kg: KnowledgeGraph, *, k: int = 3, judge: Judge | None = None, embeddings: Embeddings | None = None
+) -> PersonaPool:
+    """Up to ``k`` personas from clusters of the graph's documents (one LLM call in all, when a judge is given)."""
+    ids, matrix = document_vectors(kg, embeddings)
+    if not ids:
+        return PersonaPool([], notes=["no personas: the graph has no documents with chunks"])
+    labels = cluster(matrix, k)
+    groups: list[list[str]] = [[] for _ in range(max(labels) + 1)]
+    for doc_id, label in zip(ids, labels, strict=True):
+        groups[label].append(doc_id)
+    personas = [fallback_persona(kg, g) for g in groups]
+    notes: list[str] = []
+    if judge is not None:
+        data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
+        try:
+            named = (await judge.structured(PERSONA_PROMPT, data)).personas
+        except JudgeError as exc:
+            named = []
+            notes.append(f"personas described from themes: the LLM call failed ({exc})")
+        for i, persona in enumerate(named[: len(groups)]):
+            if persona.name.strip() and persona.description.strip():
+                personas[i] = Persona(name=persona.name.strip(), description=_whole_sentences(persona.description))
+    by_doc = {d: i for i, g in enumerate(groups) for d in g}
+    return PersonaPool(personas, by_document=by_doc, notes=notes)
+
+
+# -- phrasing ----------------------------------------------------------------------------------------
+
+
+def assign_phrasing(scenarios: list[Scenario], pool: PersonaPool, rng: Random, kg: KnowledgeGraph) -> list[Scenario]:
+    """Give each scenario a persona, a style and a length; consecutive scenarios walk through all 12 style ×
+    length pairs from a seeded start. CJK questions get no ``typos`` style (it is applied as Latin-letter edits)."""
+    start = rng.randrange(len(STYLES) * len(LENGTHS))
+    out = []
+    for i, scenario in enumerate(scenarios):
+        turn = start + i
+        style, length = STYLES[turn % len(STYLES)], LENGTHS[turn % len(LENGTHS)]
+        if style == "typos" and normalise_language(scenario.language) in CJK:
+            style = "conversational"
+        doc_id = kg.chunk(scenario.chunk_ids[0]).doc_id if scenario.chunk_ids else None
+        persona = pool.pick(doc_id, turn)
+        out.append(scenario.model_copy(update={"persona": persona, "style": style, "length": length}))
+    return out

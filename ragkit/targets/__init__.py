@@ -1,0 +1,14 @@
+"""The RAG system under test: one protocol and its adapters (callable, HTTP, JSONL answers, baseline)."""
+
+from __future__ import annotations
+
+from ragkit.targets._protocol import Target, TargetOptions, TargetSpec
+from ragkit.targets._target import close_target, make_target
+
+__all__ = [
+    "Target",
+    "TargetOptions",
+    "TargetSpec",
+    "close_target",
+    "make_target",
+]

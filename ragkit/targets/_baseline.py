@@ -1,0 +1,158 @@
+"""The built-in baseline RAG: BM25 or embedding retrieval over the graph's chunks, answered by the Judge.
+
+It makes ``ragkit benchmark DOCS --target baseline`` runnable out of the box, and gives a reference point to
+compare a real system against. Retrieved contexts carry their chunk ids and source files, so id-based retrieval
+metrics work on it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections import Counter
+from typing import Any, Literal
+
+import numpy as np
+
+from ragkit.errors import JudgeError
+from ragkit.targets._protocol import TargetSpec
+from ragkit.types import ContextRef, RagResponse, TestSample
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W_]+", re.UNICODE)
+_STOP = frozenset(
+    "a an and are as at be by do does for from has have how in is it its of on or that the this to was were what "
+    "when where which who why with".split()
+)
+MAX_CONTEXT_CHARS = 2000
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word tokens; runs of Chinese / Japanese characters become character unigrams and bigrams."""
+    out: list[str] = []
+    for match in _TOKEN.finditer(text.lower()):
+        tok = match.group(0)
+        if _CJK.match(tok):
+            out.extend(tok)
+            out.extend(tok[i : i + 2] for i in range(len(tok) - 1))
+        elif tok not in _STOP:
+            out.append(tok)
+    return out
+
+
+class BM25:
+    """Okapi BM25 over a fixed list of texts (k1 = 1.5, b = 0.75, idf = ln(1 + (N - df + .5) / (df + .5)))."""
+
+    def __init__(self, texts: list[str], *, k1: float = 1.5, b: float = 0.75) -> None:
+        self.k1, self.b = k1, b
+        self.docs = [Counter(tokenize(t)) for t in texts]
+        self.lengths = np.array([sum(d.values()) for d in self.docs], dtype=np.float64)
+        self.avg_len = float(self.lengths.mean()) if len(self.docs) else 0.0
+        df: Counter[str] = Counter()
+        for d in self.docs:
+            df.update(d.keys())
+        n = len(self.docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self.postings: dict[str, list[tuple[int, int]]] = {}
+        for i, d in enumerate(self.docs):
+            for t, f in d.items():
+                self.postings.setdefault(t, []).append((i, f))
+
+    def scores(self, query: str) -> np.ndarray:
+        out = np.zeros(len(self.docs), dtype=np.float64)
+        if not self.docs or self.avg_len == 0:
+            return out
+        for term in set(tokenize(query)):
+            idf = self.idf.get(term)
+            if idf is None:
+                continue
+            for i, f in self.postings[term]:
+                norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg_len)
+                out[i] += idf * f * (self.k1 + 1) / (f + norm)
+        return out
+
+    def top(self, query: str, k: int) -> list[tuple[int, float]]:
+        s = self.scores(query)
+        order = np.argsort(-s, kind="stable")[:k]
+        return [(int(i), float(s[i])) for i in order if s[i] > 0]
+
+
+ANSWER_INSTRUCTION = (
+    "You answer questions about a company's documents. Use only the numbered contexts below; never use outside "
+    "knowledge. If the contexts do not contain the answer, reply in one sentence that the documents do not say, "
+    "and do not guess. Answer in the same language as the question, in one to three sentences."
+)
+
+
+def answer_messages(question: str, contexts: list[ContextRef]) -> list[dict[str, str]]:
+    """The baseline's chat prompt: a short instruction, the contexts, the question."""
+    blocks = []
+    for i, c in enumerate(contexts, 1):
+        text = c.text if len(c.text) <= MAX_CONTEXT_CHARS else c.text[:MAX_CONTEXT_CHARS] + " ..."
+        blocks.append(f"[{i}] ({c.source or 'unknown source'})\n{text.strip()}")
+    body = "\n\n".join(blocks) if blocks else "(no contexts were found)"
+    return [
+        {"role": "system", "content": ANSWER_INSTRUCTION},
+        {"role": "user", "content": f"Contexts:\n\n{body}\n\nQuestion: {question.strip()}"},
+    ]
+
+
+class BaselineRag:
+    """Retrieve ``top_k`` chunks of the knowledge graph (BM25 or embeddings), then answer with the Judge."""
+
+    def __init__(
+        self,
+        kg: Any,
+        judge: Any,
+        *,
+        top_k: int = 4,
+        retrieval: Literal["bm25", "embedding"] = "bm25",
+        embeddings: Any = None,
+        max_tokens: int = 200,
+    ) -> None:
+        self.kg, self.judge, self.top_k, self.retrieval = kg, judge, top_k, retrieval
+        self.max_tokens = max_tokens
+        self.chunks = sorted(kg.chunks(), key=lambda c: (c.source, c.doc_id, c.index))
+        self.embeddings = embeddings
+        self._bm25: BM25 | None = None
+        self._matrix: np.ndarray | None = None
+        if retrieval == "embedding" and embeddings is None:
+            raise ValueError("embedding retrieval needs an Embeddings instance")
+        self.spec = TargetSpec(kind="baseline", name=f"baseline ({retrieval}, top {top_k})",
+                               args={"retrieval": retrieval, "top_k": top_k, "model": getattr(judge, "model", None)})
+
+    async def retrieve(self, question: str) -> list[ContextRef]:
+        if not self.chunks:
+            return []
+        if self.retrieval == "bm25":
+            if self._bm25 is None:
+                self._bm25 = BM25([" ".join([*c.heading_path, c.text]) for c in self.chunks])
+            hits = [i for i, _ in self._bm25.top(question, self.top_k)]
+        else:
+            if self._matrix is None:
+                have = [c.embedding for c in self.chunks]
+                if all(v is not None for v in have) and len({len(v) for v in have}) == 1:  # type: ignore[arg-type]
+                    self._matrix = np.asarray(have, dtype=np.float32)
+                else:
+                    self._matrix = await self.embeddings.aembed([c.text for c in self.chunks])
+            q = (await self.embeddings.aembed([question]))[0]
+            if q.shape[0] != self._matrix.shape[1]:  # graph embedded by another model
+                self._matrix = await self.embeddings.aembed([c.text for c in self.chunks])
+            sims = self._matrix @ q
+            hits = [int(i) for i in np.argsort(-sims, kind="stable")[: self.top_k]]
+        return [ContextRef(chunk_id=self.chunks[i].id, text=self.chunks[i].text, source=self.chunks[i].source)
+                for i in hits]
+
+    async def answer(self, sample: TestSample) -> RagResponse:
+        started = time.perf_counter()
+        contexts = await self.retrieve(sample.question)
+        try:
+            with self.judge.stage("target"):
+                text = await self.judge.text(answer_messages(sample.question, contexts), name="baseline_answer",
+                                             max_tokens=self.max_tokens)
+        except JudgeError as exc:
+            return RagResponse(retrieved_contexts=contexts, latency_s=time.perf_counter() - started,
+                               error=f"baseline answer failed: {exc}")
+        return RagResponse(answer=text.strip(), retrieved_contexts=contexts,
+                           latency_s=time.perf_counter() - started)

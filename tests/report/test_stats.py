@@ -1,0 +1,59 @@
+"""Bootstrap CIs and paired comparisons."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ragkit.report._stats import bootstrap_ci, paired_bootstrap, verdict
+
+
+def test_ci_brackets_the_mean_and_is_reproducible() -> None:
+    rng = np.random.default_rng(1)
+    values = rng.uniform(0, 1, 50).tolist()
+    ci = bootstrap_ci(values)
+    assert ci is not None and ci.low is not None and ci.high is not None
+    assert ci.low < ci.mean < ci.high and ci.n == 50
+    assert abs(ci.mean - float(np.mean(values))) < 1e-12
+    # the standard error of a U(0,1) mean over 50 draws is ~0.041, so a 95% CI is ~0.16 wide
+    assert 0.10 < ci.high - ci.low < 0.22
+    assert bootstrap_ci(values) == ci  # seeded
+
+
+def test_ci_coverage_is_close_to_95_percent() -> None:
+    rng = np.random.default_rng(2)
+    hits = 0
+    for _ in range(200):
+        ci = bootstrap_ci(rng.normal(0.6, 0.2, 40).tolist(), resamples=500, seed=int(rng.integers(1e9)))
+        hits += ci is not None and ci.contains(0.6)
+    assert 0.88 <= hits / 200 <= 0.99
+
+
+def test_edge_cases() -> None:
+    assert bootstrap_ci([]) is None
+    one = bootstrap_ci([0.3])
+    assert one is not None and one.mean == 0.3 and one.low is None
+    same = bootstrap_ci([0.5] * 10)
+    assert same is not None and same.low == same.high == 0.5
+
+
+def test_paired_detects_a_consistent_small_gain_that_unpaired_intervals_miss() -> None:
+    rng = np.random.default_rng(3)
+    difficulty = rng.uniform(0.1, 0.9, 30)
+    a = difficulty.tolist()
+    b = (difficulty + 0.05 + rng.normal(0, 0.01, 30)).tolist()
+    ca, cb = bootstrap_ci(a), bootstrap_ci(b)
+    assert ca and cb and ca.high is not None and cb.low is not None and cb.low < ca.high  # overlapping
+    d = paired_bootstrap(a, b)
+    assert d is not None and d.low is not None and d.low > 0
+    assert verdict(d) == "better" and verdict(d, higher_is_better=False) == "worse"
+
+
+def test_verdicts() -> None:
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0, 1, 25).tolist()
+    noise = (np.array(a) + rng.normal(0, 0.1, 25)).tolist()
+    assert verdict(paired_bootstrap(a, noise)) == "no detectable difference"
+    worse = [x - 0.3 for x in a]
+    assert verdict(paired_bootstrap(a, worse)) == "worse"
+    assert verdict(paired_bootstrap([0.1], [0.9])) == "not enough data"
+    assert verdict(None) == "not enough data"

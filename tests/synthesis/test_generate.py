@@ -1,0 +1,260 @@
+"""The generation runner with a scripted model: exact counts, replacement of rejected candidates, spread,
+redistribution, and saying why when fewer samples come out."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "generators"))
+from kg_builder import BAKERY, TEA_ZH, bridge_reply, build_graph, critic_reply, default_script, qa_reply  # noqa: E402
+
+from ragkit.errors import ConfigError, UnknownPluginError  # noqa: E402
+from ragkit.llm._embeddings import Embeddings  # noqa: E402
+from ragkit.synthesis._generate import DEFAULT_DISTRIBUTION, generate, largest_remainder  # noqa: E402
+from ragkit.testing import ScriptedJudge  # noqa: E402
+from ragkit.types import Persona, TestSample  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def emb() -> Embeddings:
+    return Embeddings(cache=False)
+
+
+@pytest.fixture(scope="module")
+def bakery(emb: Embeddings):
+    return build_graph(BAKERY, emb)
+
+
+@pytest.fixture(scope="module")
+def tea(emb: Embeddings):
+    return build_graph(TEA_ZH, emb, language="zh")
+
+
+def test_largest_remainder_is_exact():
+    assert largest_remainder({"a": 0.5, "b": 0.3, "c": 0.2}, 10) == {"a": 5, "b": 3, "c": 2}
+    assert largest_remainder({"a": 1, "b": 1, "c": 1}, 10) == {"a": 4, "b": 3, "c": 3}
+    assert largest_remainder({"a": 1, "b": 0}, 3) == {"a": 3, "b": 0}
+    for n in range(0, 40):
+        assert sum(largest_remainder(DEFAULT_DISTRIBUTION, n).values()) == n
+    assert largest_remainder(DEFAULT_DISTRIBUTION, 10) == {"single_hop": 3, "multi_hop": 2, "abstract": 2,
+                                                           "noisy_context": 1, "comparison": 1, "unanswerable": 1}
+
+
+async def test_exact_count_every_sample_complete(bakery, emb):
+    seen: list[TestSample] = []
+    judge = ScriptedJudge(default_script)
+    result = await generate(bakery, 10, judge=judge, embeddings=emb, progress=False, on_sample=seen.append)
+    assert result.complete and len(result.samples) == 10 and seen == result.samples
+    assert {k: r.kept for k, r in result.report.items()} == largest_remainder(DEFAULT_DISTRIBUTION, 10)
+    for s in result.samples:
+        assert s.question and s.reference_answer and s.persona and s.style and s.length and s.language == "en"
+        assert s.generator.name == s.scenario["generator"]
+        for ref in s.reference_contexts:
+            assert ref.chunk_id in bakery.g and ref.source
+    assert len({s.id for s in result.samples}) == 10
+    assert result.usage.total.calls == len(judge.calls)
+    assert result.usage.stages["generate/personas"].calls == 1
+    assert sum(r.usage.calls for r in result.report.values()) == len(judge.calls) - 1
+    # personas once; per candidate one generation call and, when the cheap checks pass, one critic call
+    dropped = sum(r.dropped_total for r in result.report.values())
+    assert 1 + 2 * 10 <= len(judge.calls) <= 1 + 2 * (10 + dropped)
+
+
+async def test_same_seed_same_samples(bakery, emb):
+    one = await generate(bakery, 6, judge=ScriptedJudge(default_script), embeddings=emb, progress=False, seed=7)
+    two = await generate(bakery, 6, judge=ScriptedJudge(default_script), embeddings=emb, progress=False, seed=7)
+    other = await generate(bakery, 6, judge=ScriptedJudge(default_script), embeddings=emb, progress=False, seed=8)
+    assert [s.model_dump() for s in one.samples] == [s.model_dump() for s in two.samples]
+    assert [s.id for s in one.samples] != [s.id for s in other.samples]
+
+
+async def test_rejected_candidates_are_replaced(bakery, emb):
+    """The critic rejects every other candidate; the run still ends with n, and says what it dropped."""
+    critic_calls = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            critic_calls["n"] += 1
+            if critic_calls["n"] % 2 == 1:
+                return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    result = await generate(bakery, 6, judge=ScriptedJudge(script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 1.0}, max_drops_per_sample=1.5)
+    report = result.report["single_hop"]
+    assert len(result.samples) == 6 and report.kept == 6
+    assert report.dropped == {"not_answerable": 6}
+    assert "no passage sentence" in report.examples["not_answerable"]
+
+
+async def test_language_copy_and_duplicate_drops(tea, emb):
+    turn = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.qa":
+            turn["qa"] += 1
+            reply = qa_reply(call.data)
+            if turn["qa"] == 1:
+                return {**reply, "question": "What is the situation of the tea garden today?"}  # English
+            if turn["qa"] == 2:
+                return {**reply, "question": reply["answer"]}  # copies the chunk
+            if turn["qa"] in (4, 5):
+                return {**reply, "question": "青岚茶业的基本情况是怎样的？"}  # the second is a duplicate
+        return default_script(call)
+
+    result = await generate(tea, 3, judge=ScriptedJudge(script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 1.0})
+    dropped = result.report["single_hop"].dropped
+    assert dropped == {"wrong_language": 1, "copies_context": 1, "near_duplicate": 1}
+    assert len(result.samples) == 3 and all(s.language == "zh" for s in result.samples)
+
+
+async def test_judge_errors_and_broken_outputs_are_counted_not_fatal(bakery, emb):
+    broken: list[object] = []
+
+    def script(call):
+        if call.prompt_name == "generate.qa" and (not broken or call.data == broken[0]):
+            broken[:1] = [call.data]
+            return "this is not JSON"  # on every re-ask too: a JudgeOutputError for this one candidate
+        return default_script(call)
+
+    judge = ScriptedJudge(script)
+    result = await generate(bakery, 3, judge=judge, embeddings=emb, progress=False, distribution={"single_hop": 1})
+    assert len(result.samples) == 3
+    assert result.report["single_hop"].dropped == {"judge_error": 1}
+    assert "invalid output" in result.report["single_hop"].examples["judge_error"]
+    assert len([c for c in judge.calls if c.data == broken[0]]) == judge.settings.max_reasks + 1
+
+
+async def test_unsupported_generator_share_is_redistributed_with_a_note(emb):
+    kg = build_graph({k: v for k, v in BAKERY.items() if k in ("company.md", "products.md")}, emb)
+    for entity in kg.entities():
+        entity.type = "other"  # nothing comparable
+    result = await generate(kg, 4, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 0.5, "comparison": 0.5})
+    assert len(result.samples) == 4
+    assert result.report["comparison"].kept == 0 and result.report["single_hop"].kept == 4
+    assert any(n.startswith("comparison: cannot run on this graph (no entity type") for n in result.notes)
+
+
+async def test_spread_across_documents(bakery, emb):
+    result = await generate(bakery, 5, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 1}, max_share_per_document=0.2)
+    docs = Counter(s.reference_contexts[0].source for s in result.samples)
+    assert len(docs) == 5 and set(docs.values()) == {1}
+    assert not result.notes or all("per-document" not in n for n in result.notes)
+
+
+async def test_small_corpus_relaxes_the_share_and_says_so(emb):
+    kg = build_graph({k: v for k, v in BAKERY.items() if k in ("leeds-bakery.md", "bristol-bakery.md")}, emb)
+    result = await generate(kg, 4, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 1})
+    assert len(result.samples) == 4
+    assert any("2 documents with text: each may provide up to 2" in n for n in result.notes)
+
+
+async def test_graph_runs_out_and_says_how_many_and_why(emb):
+    kg = build_graph({"one.md": [("The Leeds bakery opened in 2010 and has forty eight staff members.",
+                                  [("Leeds", "place")])]}, emb)
+    result = await generate(kg, 5, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 1})
+    assert len(result.samples) == 1 and not result.complete
+    assert any(n.startswith("generated 1 of 5 samples") for n in result.notes)
+    assert result.report["single_hop"].planned == 1
+
+
+async def test_empty_graph_gives_a_reason_not_an_exception(emb):
+    from ragkit.kg._graph import KnowledgeGraph, SkippedFile
+
+    kg = KnowledgeGraph()
+    kg.info.skipped.append(SkippedFile(path="a.pdf", reason="encrypted"))
+    result = await generate(kg, 3, judge=ScriptedJudge([]), embeddings=emb, progress=False)
+    assert result.samples == [] and "no chunks" in result.notes[0] and "1 files were skipped" in result.notes[0]
+
+
+async def test_user_personas_and_shortfall_moves(bakery, emb):
+    personas = [Persona(name="Buyer", description="Buys bread wholesale.")]
+    judge = ScriptedJudge(default_script)
+    result = await generate(bakery, 4, judge=judge, embeddings=emb, progress=False, personas=personas,
+                            distribution={"single_hop": 1})
+    assert {s.persona for s in result.samples} == {"Buyer"} and not judge.calls_for("generate.personas")
+    assert result.personas == personas
+
+
+async def test_exhausted_generator_moves_its_count(emb):
+    kg = build_graph(BAKERY, emb)
+    turn = Counter[str]()
+
+    def script(call):  # every multi-hop candidate quotes one passage only: multi_hop runs dry
+        if call.prompt_name == "generate.bridge_qa":
+            turn["mh"] += 1
+            nowhere = "nothing like the passages at all"
+            return {**bridge_reply(call.data), "fact_from_passage_0": nowhere, "fact_from_passage_1": nowhere}
+        return default_script(call)
+
+    result = await generate(kg, 4, judge=ScriptedJudge(script), embeddings=emb, progress=False,
+                            distribution={"single_hop": 0.5, "multi_hop": 0.5}, max_drops_per_sample=100)
+    assert len(result.samples) == 4 and result.report["single_hop"].kept == 4
+    mh = result.report["multi_hop"]
+    assert mh.kept == 0 and mh.dropped == {"quote_not_in_context": mh.planned} and turn["mh"] == mh.planned
+    assert any("moved to single_hop" in n for n in mh.notes)
+
+
+async def test_bad_distribution(bakery, emb):
+    with pytest.raises(UnknownPluginError, match="Did you mean: single_hop"):
+        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hopp": 1})
+    with pytest.raises(ConfigError, match="weight"):
+        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hop": -1})
+    with pytest.raises(ConfigError, match="every generator weight is 0"):
+        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hop": 0})
+    with pytest.raises(ConfigError, match="bad arguments for generator 'single_hop'"):
+        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hop": 1},
+                       generator_args={"single_hop": {"nope": 1}})
+
+
+async def test_broken_plugin_generator_is_isolated(bakery, emb):
+    from dataclasses import dataclass
+
+    from ragkit.registry import REGISTRY, generator
+    from ragkit.synthesis._scenarios import Plan
+
+    @generator(name="test/broken")
+    @dataclass(frozen=True)
+    class Broken:
+        def plan(self, kg, n, rng):
+            return Plan([s.model_copy(update={"generator": "test/broken"}) for s in
+                         __import__("ragkit.generators.single_hop", fromlist=["x"]).SingleHop().plan(
+                             kg, n, rng).scenarios], [])
+
+        async def generate(self, scenario, kg, judge):
+            raise RuntimeError("boom")
+
+    try:
+        result = await generate(bakery, 3, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
+                                distribution={"single_hop": 0.5, "test/broken": 0.5})
+        assert len(result.samples) == 3
+        assert result.report["test/broken"].dropped["generator_error"] >= 1
+        assert "RuntimeError: boom" in result.report["test/broken"].examples["generator_error"]
+    finally:
+        REGISTRY.items["generator"].pop("test/broken", None)
+
+
+async def test_a_generator_that_keeps_failing_is_stopped(bakery, emb):
+    def script(call):  # every multi-hop candidate fails the critic: it gives up early, not after every scenario
+        if call.prompt_name == "generate.critic" and len(call.data.passages) == 2:
+            return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    judge = ScriptedJudge(script)
+    result = await generate(bakery, 4, judge=judge, embeddings=emb, progress=False,
+                            distribution={"single_hop": 0.5, "multi_hop": 0.5})
+    mh = result.report["multi_hop"]
+    assert len(result.samples) == 4 and mh.kept == 0
+    # 2 asked: 2 x 2 + 1 drops allowed; candidates already running when it stops may still finish
+    assert 5 <= mh.dropped["not_answerable"] <= 5 + judge.settings.concurrency - 1
+    assert mh.planned > mh.dropped_total and any(n.startswith("stopped after 5 dropped") for n in mh.notes)
+    assert any("moved to single_hop" in n for n in mh.notes)
