@@ -49,7 +49,7 @@ class WithLogprobs:
         content = []
         for tok in self.tokens:
             item = entry(tok[0], tok[1])
-            alternatives = tok[2] if len(tok) > 2 else ()  # type: ignore[misc]
+            alternatives = tok[2] if len(tok) > 2 else ()
             item["top_logprobs"] = [entry(tok[0], tok[1])] + [entry(a, lp) for a, lp in alternatives]
             content.append(item)
         return {

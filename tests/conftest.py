@@ -10,9 +10,21 @@ import pytest
 
 from ragkit import Settings
 
+LIVE = os.environ.get("RAGKIT_LIVE_TESTS") == "1"
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = REPO / "corpora"
 SHARED = REPO.parent / "shared"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``live`` run the real embedded models: only with RAGKIT_LIVE_TESTS=1, so that a plain
+    ``pytest`` stays offline and fast."""
+    if LIVE:
+        return
+    skip = pytest.mark.skip(reason="live model test: set RAGKIT_LIVE_TESTS=1")
+    for item in items:
+        if item.get_closest_marker("live"):
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

@@ -43,7 +43,8 @@ class LazyGroup(click.Group):
             if exc.name == f"ragkit.cli.{module}":
                 return None  # command not built yet
             raise
-        return mod.command
+        command: click.Command = mod.command
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -91,7 +91,7 @@ def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
 @click.option("--concurrency", type=click.IntRange(1), help="LLM and target calls in flight.")
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
 @click.pass_context
-def command(ctx: click.Context, **kw: Any) -> None:
+def command(ctx: click.Context, /, **kw: Any) -> None:
     """Benchmark a RAG system on questions generated from DOCS, and write a run directory with a report.
 
     \b

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragkit.evaluation._claim_view import ClaimRow, ClaimView, claim_view
-from ragkit.evaluation._claims import ClaimDetails, ClaimStore, Matrix, MetricContext, Verdict, claim_details, uses
+from ragkit.evaluation._claims import ClaimStore, MetricContext, uses
 from ragkit.evaluation._evaluate import (
     Aggregate,
     EvalResult,
@@ -15,6 +15,7 @@ from ragkit.evaluation._evaluate import (
     key_of,
     parse_value,
 )
+from ragkit.evaluation._verdicts import ClaimDetails, Matrix, Verdict, claim_details
 
 __all__ = [
     "Aggregate",

@@ -59,7 +59,8 @@ def _merge(view: ClaimView, payload: Any) -> None:
         if row is None:
             row = index[(source, raw["text"])] = ClaimRow(raw["text"])
             (view.answer_claims if source == "response" else view.reference_claims).append(row)
-        verdicts = raw.get("verdicts") if isinstance(raw.get("verdicts"), list) else []
+        found = raw.get("verdicts")
+        verdicts: list[Any] = found if isinstance(found, list) else []
         for (kind, rank), v in zip(kinds, verdicts, strict=False):
             label = _label(v)
             if label is None:

@@ -241,7 +241,8 @@ class KnowledgeGraph:
                 f"({FORMAT_VERSION}); upgrade ragkit"
             )
         kg = cls()
-        by_kind = {"document": DocumentNode, "chunk": ChunkNode, "entity": EntityNode}
+        by_kind: dict[Any, type[DocumentNode | ChunkNode | EntityNode]] = {
+            "document": DocumentNode, "chunk": ChunkNode, "entity": EntityNode}
         try:
             kg.info = GraphInfo.model_validate(raw.get("info", {}))
             for i, node in enumerate(raw["nodes"]):

@@ -203,14 +203,14 @@ def link_shared_entities(kg: KnowledgeGraph, config: RelationConfig, affected: s
     limit = min(config.max_entity_chunks, max(2, int(config.max_entity_share * len(chunks))))
     members: dict[str, set[int]] = defaultdict(set)
     ids: dict[str, str] = {}
-    for i, chunk in enumerate(chunks):  # the same keys link_mentions made the mentions edges from
+    for k, chunk in enumerate(chunks):  # the same keys link_mentions made the mentions edges from
         for m in chunk.entities:
             key = entity_key(m.name)
             if key:
                 eid = ids.get(key)
                 if eid is None:
                     eid = ids[key] = entity_node_id(kg, key)
-                members[eid].add(i)
+                members[eid].add(k)
     postings = [np.array(sorted(m), dtype=np.int64) for m in members.values() if 1 < len(m) <= limit]
     if clear:
         kg.remove_edges("shares_entity", affected)

@@ -41,7 +41,7 @@ def load_sentence_transformer(name: str) -> Any:
         with contextlib.suppress(Exception):  # no "Loading weights" bar on the user's terminal
             from transformers.utils import logging as hf_logging
 
-            hf_logging.disable_progress_bar()
+            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         try:
             model = SentenceTransformer(location, device="cpu")
         except Exception as exc:

@@ -233,7 +233,7 @@ class LocalModel:
             parts: list[str] = []
             finish: str | None = None
             try:
-                for chunk in stream:  # type: ignore[union-attr]
+                for chunk in stream:
                     choice: Any = chunk["choices"][0]  # type: ignore[index]
                     parts.append(choice["delta"].get("content") or "")
                     finish = choice.get("finish_reason") or finish

@@ -31,10 +31,10 @@ def _executor(model: str) -> concurrent.futures.ThreadPoolExecutor:
 
 
 def _handler_class(litellm: Any) -> type:
-    from litellm import CustomLLM
+    from litellm.llms.custom_llm import CustomLLM
     from litellm.types.utils import ChoiceLogprobs, Choices, Message, ModelResponse, Usage
 
-    class LocalProvider(CustomLLM):  # type: ignore[misc]
+    class LocalProvider(CustomLLM):
         """Answers ``local/<name>`` calls in-process with llama.cpp."""
 
         def completion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
@@ -104,4 +104,4 @@ def register(litellm: Any) -> None:
     litellm.custom_provider_map = [*litellm.custom_provider_map, {"provider": "local", "custom_handler": handler}]
     from litellm.utils import custom_llm_setup
 
-    custom_llm_setup()
+    custom_llm_setup()  # type: ignore[no-untyped-call]

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -52,7 +52,7 @@ class BenchmarkOptions(BaseModel):
     target_options: TargetOptions = Field(default_factory=TargetOptions)
     metrics: list[PluginSpec] | None = None
     """None = the default suite."""
-    extractor: str = "llm"
+    extractor: Literal["llm", "fast"] = "llm"
     generators: dict[str, float] | None = None
 
 
@@ -200,9 +200,11 @@ def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, 
         raise ConfigError("the baseline target retrieves from the documents: give the DOCS folder")
     fns, meta = resolve_metrics(options.metrics)
     metrics = options.metrics or [fn.spec for fn in fns]
-    kind = "baseline" if options.target == "baseline" else "http" if options.target.startswith("http") else \
-        "jsonl" if options.target.endswith((".jsonl", ".json")) else "callable"
-    from ragkit.targets import TargetSpec
+    from ragkit.targets import TargetKind, TargetSpec
+
+    ref = options.target
+    kind: TargetKind = "baseline" if ref == "baseline" else "http" if ref.startswith("http") else \
+        "jsonl" if ref.endswith((".jsonl", ".json")) else "callable"
 
     spec = BenchmarkSpec(
         ragkit_version=__version__, command=command, docs=options.docs, testset=options.testset, n=options.n,
@@ -254,6 +256,9 @@ class Pipeline:
     async def stage_kg(self) -> None:
         from ragkit.kg import KnowledgeGraph
 
+        docs, extractor = self.spec.docs, self.spec.extractor
+        assert docs and extractor, "the kg stage runs only when documents were given"
+
         if self.run.kg_path.exists() and self.run.finished("kg"):
             self.kg = KnowledgeGraph.load(self.run.kg_path)
             return
@@ -268,7 +273,7 @@ class Pipeline:
                 log.warning("ignoring the cached graph %s: %s", cache, exc)
         counter = [0]
         with _stage(self.run, "kg", self.judge, counter):
-            result = await build_graph(Path(self.spec.docs), previous=previous, extractor=self.spec.extractor,
+            result = await build_graph(Path(docs), previous=previous, extractor=extractor,
                                        judge=self.judge, embeddings=self.embeddings, progress=self.progress)
             self.kg = result.kg
             counter[0] = len(self.kg.documents())

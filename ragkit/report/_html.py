@@ -14,7 +14,8 @@ from importlib import resources
 from typing import Any
 
 from ragkit.evaluation import ClaimRow, ClaimView, claim_view
-from ragkit.report._summary import Summary, quality
+from ragkit.report._model import Summary
+from ragkit.report._summary import quality
 from ragkit.runs import MetricMeta, RunDir, ScoreRecord
 from ragkit.types import ContextRef, EvalSample, TestSample
 

@@ -188,7 +188,7 @@ def load_samples(source: str | Path | pd.DataFrame | Sequence[dict[str, Any]]) -
     if isinstance(source, str | Path):
         return _load_file(Path(source))
     if hasattr(source, "to_dict"):
-        records = source.to_dict(orient="records")  # type: ignore[union-attr]
+        records = source.to_dict(orient="records")
         return _from_records(records, "DataFrame row {n}", first=0)
     return _from_records(list(source), "record {n}", first=0)
 

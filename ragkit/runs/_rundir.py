@@ -67,7 +67,7 @@ class RunSpec(BaseModel):
     """The Judge's litellm model string."""
     temperature: float = 0.0
     embeddings: str | None = None
-    extractor: str | None = None
+    extractor: Literal["llm", "fast"] | None = None
     generators: dict[str, float] | None = None
     """Requested generator mix (None = the default distribution)."""
     metrics: list[PluginSpec] = Field(default_factory=list)

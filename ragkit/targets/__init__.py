@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ragkit.targets._protocol import Target, TargetOptions, TargetSpec
+from ragkit.targets._protocol import Target, TargetKind, TargetOptions, TargetSpec
 from ragkit.targets._target import close_target, make_target
 
 __all__ = [
     "Target",
+    "TargetKind",
     "TargetOptions",
     "TargetSpec",
     "close_target",

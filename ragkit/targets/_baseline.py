@@ -132,7 +132,7 @@ class BaselineRag:
         else:
             if self._matrix is None:
                 have = [c.embedding for c in self.chunks]
-                if all(v is not None for v in have) and len({len(v) for v in have}) == 1:  # type: ignore[arg-type]
+                if all(v is not None for v in have) and len({len(v) for v in have}) == 1:
                     self._matrix = np.asarray(have, dtype=np.float32)
                 else:
                     self._matrix = await self.embeddings.aembed([c.text for c in self.chunks])

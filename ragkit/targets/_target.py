@@ -65,7 +65,8 @@ def to_context(item: Any, where: str) -> ContextRef:
         if text is None:
             raise DataError(where, f"a context has no text field (one of {', '.join(_TEXT_KEYS)})")
         cid = next((str(item[k]) for k in _ID_KEYS if item.get(k) not in (None, "")), None)
-        meta = item.get("metadata") if isinstance(item.get("metadata"), Mapping) else {}
+        found = item.get("metadata")
+        meta: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         source = item.get("source") or meta.get("source")
         return ContextRef(chunk_id=cid, text=text, source=str(source) if source else None)
     raise DataError(where, f"a context must be a string or an object, got {type(item).__name__}")
@@ -102,7 +103,8 @@ def to_response(
     if not isinstance(raw, list):
         raise DataError(where, f"contexts must be a list, got {type(raw).__name__}")
     contexts = [to_context(c, where) for c in raw]
-    meta = value.get("metadata") if isinstance(value.get("metadata"), Mapping) else {}
+    found = value.get("metadata")
+    meta: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     return RagResponse(answer=answer, retrieved_contexts=contexts, metadata=dict(meta))
 
 
@@ -138,14 +140,15 @@ def load_callable(ref: str) -> Callable[..., Any]:
         raise
     except Exception as exc:
         raise ConfigError(f"target '{ref}': cannot import {module_name} ({_short(exc)})") from exc
-    fn = module
+    fn: Any = module
     for part in attr.split("."):
         fn = getattr(fn, part, None)
         if fn is None:
             raise ConfigError(f"target '{ref}': {module_name} has no attribute '{attr}'")
     if not callable(fn):
         raise ConfigError(f"target '{ref}': {attr} is not callable")
-    return fn  # type: ignore[return-value]
+    loaded: Callable[..., Any] = fn
+    return loaded
 
 
 def _wants_sample(fn: Callable[..., Any]) -> bool:
@@ -200,10 +203,10 @@ def resolve_headers(header_env: Mapping[str, str]) -> dict[str, str]:
         if key.startswith(HEADER_ENV_PREFIX) and len(key) > len(HEADER_ENV_PREFIX):
             headers[key[len(HEADER_ENV_PREFIX):].replace("_", "-").title()] = value
     for name, var in header_env.items():
-        value = os.environ.get(var)
-        if value is None:
+        found = os.environ.get(var)
+        if found is None:
             raise ConfigError(f"header {name}: environment variable {var} is not set")
-        headers[name] = value
+        headers[name] = found
     return headers
 
 

@@ -4,7 +4,6 @@ in headless Chromium."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -17,10 +16,7 @@ from click.testing import CliRunner
 from ragkit.cli import cli
 from ragkit.runs._rundir import RunDir
 
-pytestmark = [
-    pytest.mark.live,
-    pytest.mark.skipif(os.environ.get("RAGKIT_LIVE_TESTS") != "1", reason="set RAGKIT_LIVE_TESTS=1"),
-]
+pytestmark = pytest.mark.live
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "acme"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -6,7 +6,6 @@ Graphs are built with the fast extractor (no LLM) to keep the budget for generat
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,7 @@ from ragkit.kg._graph import KnowledgeGraph
 from ragkit.text._language import detect_language
 from ragkit.types import TestSample
 
-pytestmark = [
-    pytest.mark.live,
-    pytest.mark.skipif(os.environ.get("RAGKIT_LIVE_TESTS") != "1", reason="set RAGKIT_LIVE_TESTS=1"),
-]
+pytestmark = pytest.mark.live
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 
 

@@ -10,7 +10,6 @@ Every graph must have entities that link chunks of different documents.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -22,10 +21,7 @@ from ragkit.kg._graph import KnowledgeGraph
 from ragkit.llm._judge import Judge
 from ragkit.settings import Settings
 
-pytestmark = [
-    pytest.mark.live,
-    pytest.mark.skipif(os.environ.get("RAGKIT_LIVE_TESTS") != "1", reason="set RAGKIT_LIVE_TESTS=1"),
-]
+pytestmark = pytest.mark.live
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 LLM_SUBSET = ("cto-announcement-2020.txt", "press-release-kestrel-k10-2019.html", "heron-h6-datasheet.pdf")
 

@@ -7,9 +7,9 @@ import math
 import pytest
 from claimworld import make_sample
 
-from ragkit.text import _lexical as lexical
 from ragkit.evaluation._evaluate import build_metric
 from ragkit.testing import ScriptedJudge
+from ragkit.text import _lexical as lexical
 
 
 def test_tokens_by_script() -> None:
