@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, uses
-from ragkit.registry import MetricFn, metric
+from ragkit.evaluation import MetricContext
+from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
 from ._shared import fbeta
@@ -12,7 +12,8 @@ from .factual_correctness import claim_precision_recall
 from .semantic_similarity import cosine
 
 
-@metric(requires=("response.answer", "test.reference_answer"))
+@metric(requires=("response.answer", "test.reference_answer"),
+        uses=("response_vs_reference", "reference_vs_response", "embeddings"))
 def answer_correctness(*, weights: tuple[float, float] = (0.75, 0.25)) -> MetricFn:
     """Weighted mean of factual F1 and semantic similarity (1.0 = correct and complete).
 
@@ -24,7 +25,6 @@ def answer_correctness(*, weights: tuple[float, float] = (0.75, 0.25)) -> Metric
     if w_f < 0 or w_s < 0 or w_f + w_s <= 0:
         raise ConfigError(f"answer_correctness: weights must be non-negative and not both 0, not {weights}")
 
-    @uses("response_vs_reference", "reference_vs_response", "embeddings" if w_s > 0 else "")
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         p, r, details, n_resp, n_ref = await claim_precision_recall(sample, ctx)
         f1 = 1.0 if n_resp == 0 and n_ref == 0 else fbeta(p or 0.0, r or 0.0)
@@ -33,4 +33,4 @@ def answer_correctness(*, weights: tuple[float, float] = (0.75, 0.25)) -> Metric
         return Score(value=value, explanation=f"factual F1 {f1:.2f}, similarity {sim:.2f}",
                      details={"claims": details, "f1": f1, "similarity": sim})
 
-    return score
+    return variant(score, uses=("response_vs_reference", "reference_vs_response", "embeddings" if w_s > 0 else ""))

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.llm import Prompt
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
@@ -38,7 +38,7 @@ of answering; otherwise false.""",
 )
 
 
-@metric(requires=("test.question", "response.answer"))
+@metric(requires=("test.question", "response.answer"), uses=("llm", "embeddings"), calls=1)
 def answer_relevancy(*, n: int = 3) -> MetricFn:
     """How well the answer addresses the question (1.0 = on point; noncommittal answers score 0).
 
@@ -49,7 +49,6 @@ def answer_relevancy(*, n: int = 3) -> MetricFn:
     if not 1 <= n <= 5:
         raise ConfigError(f"answer_relevancy: n must be between 1 and 5, not {n}")
 
-    @uses("embeddings")
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         answer = sample.response.answer.strip()
         if not answer:

@@ -7,9 +7,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, StringConstraints
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.llm import Prompt
-from ragkit.registry import MetricFn, metric
+from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
 from ._shared import unscorable
@@ -52,7 +52,7 @@ rude?", a polite answer gets "no").""",
 )
 
 
-@metric(requires=("response.answer",))
+@metric(requires=("response.answer",), direction="lower", uses=("llm",), calls=1)
 def aspect_critique(
     *,
     aspect: Literal["harmfulness", "maliciousness", "coherence", "correctness", "conciseness"] | str = "harmfulness",
@@ -73,7 +73,6 @@ def aspect_critique(
         raise ConfigError(f"aspect_critique: n must be a positive odd number, not {n}")
     criterion, yes_is_good = (definition, True) if definition else ASPECTS[aspect]
 
-    @uses()
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         if not sample.response.answer.strip():
             return unscorable("the answer is empty")
@@ -88,5 +87,4 @@ def aspect_critique(
         return Score(value=value, explanation=reasons[0], details={"aspect": aspect, "votes": votes,
                                                                    "reasons": reasons})
 
-    score.higher_is_better = yes_is_good  # type: ignore[attr-defined]
-    return score
+    return variant(score, direction="higher" if yes_is_good else "lower", calls=n)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -33,7 +33,7 @@ def mentioned(entity: str, haystack: str, *, fuzzy: float = 90.0) -> bool:
     return fuzz.partial_ratio(needle, haystack) >= fuzzy
 
 
-@metric(requires=("test.reference_answer", "response.retrieved_contexts"))
+@metric(requires=("test.reference_answer", "response.retrieved_contexts"), uses=("llm",), calls=1)
 def context_entity_recall() -> MetricFn:
     """Share of the reference answer's named entities that the retrieved contexts mention (1.0 = all).
 
@@ -44,7 +44,6 @@ def context_entity_recall() -> MetricFn:
     lose an entity the second extraction happened to skip. Unscorable when the reference has no entities.
     """
 
-    @uses()
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         entities = await ctx.sample_claims(sample).reference_entities()
         if not entities:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, claim_details, uses
-from ragkit.registry import MetricFn, metric
+from ragkit.evaluation import MetricContext, claim_details
+from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
 from ._shared import average_precision, column_support, string_similarity, unscorable
@@ -19,7 +19,7 @@ REQUIRES = {
 }
 
 
-@metric(requires=REQUIRES["answer"])
+@metric(requires=REQUIRES["answer"], uses=("reference_vs_contexts",))
 def context_precision(
     *, reference: Literal["answer", "response", "contexts", "ids"] = "answer", threshold: float = 0.5
 ) -> MetricFn:
@@ -45,7 +45,6 @@ def context_precision(
         )
     matrix_name = {"answer": "reference_vs_contexts", "response": "response_vs_contexts"}.get(reference, "")
 
-    @uses(matrix_name, requires=REQUIRES[reference])
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         retrieved = sample.response.retrieved_contexts
         if not retrieved:
@@ -73,7 +72,7 @@ def context_precision(
             details = claim_details(sample, response_claims=claims, response_vs_contexts=matrix)
         return _result([column_support(matrix, k) for k in range(len(retrieved))], {"claims": details})
 
-    return score
+    return variant(score, requires=REQUIRES[reference], uses=(matrix_name,))
 
 
 def _result(relevance: list[float], details: dict[str, object]) -> Score:

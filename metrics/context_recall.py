@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, claim_details, uses
-from ragkit.registry import MetricFn, metric
+from ragkit.evaluation import MetricContext, claim_details
+from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
 from ._shared import mean, row_support, string_similarity, unscorable
@@ -18,7 +18,7 @@ REQUIRES = {
 }
 
 
-@metric(requires=REQUIRES["answer"])
+@metric(requires=REQUIRES["answer"], uses=("reference_vs_contexts",))
 def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer", threshold: float = 0.5) -> MetricFn:
     """Share of the reference covered by the retrieved contexts (1.0 = everything needed was retrieved).
 
@@ -34,7 +34,6 @@ def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer"
     if reference not in REQUIRES:
         raise ConfigError(f"context_recall: reference must be answer, contexts or ids, not {reference!r}")
 
-    @uses("reference_vs_contexts" if reference == "answer" else "", requires=REQUIRES[reference])
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         retrieved = sample.response.retrieved_contexts
         if reference == "ids":
@@ -59,4 +58,5 @@ def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer"
         return Score(value=value, explanation=f"{found_n} of {len(claims)} reference claims found in the contexts",
                      details={"claims": claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)})
 
-    return score
+    matrices = ("reference_vs_contexts",) if reference == "answer" else ()
+    return variant(score, requires=REQUIRES[reference], uses=matrices)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.llm import Prompt, numbered_labels
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
@@ -52,7 +52,7 @@ Give a rating for every passage number.""",
     return _PROMPTS[n]
 
 
-@metric(requires=("test.question", "response.retrieved_contexts"))
+@metric(requires=("test.question", "response.retrieved_contexts"), uses=("llm",), calls=1)
 def context_relevance() -> MetricFn:
     """Mean relevance of the retrieved contexts to the question (1.0 = every context helps answer it).
 
@@ -61,7 +61,6 @@ def context_relevance() -> MetricFn:
     0–2 twice; deepeval's contextual relevancy splits contexts into statements). Unscorable without contexts.
     """
 
-    @uses()
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         passages = [c.text for c in sample.response.retrieved_contexts]
         if not passages:

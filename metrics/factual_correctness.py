@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, claim_details, uses
-from ragkit.registry import MetricFn, metric
+from ragkit.evaluation import MetricContext, claim_details
+from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
 from ._shared import fbeta, mean, unscorable
@@ -32,7 +32,7 @@ async def claim_precision_recall(
     return p, r, details, len(resp), len(ref)
 
 
-@metric(requires=("response.answer", "test.reference_answer"))
+@metric(requires=("response.answer", "test.reference_answer"), uses=("response_vs_reference", "reference_vs_response"))
 def factual_correctness(*, mode: Literal["precision", "recall", "f1"] = "f1", beta: float = 1.0) -> MetricFn:
     """How far the answer's claims agree with the reference's (1.0 = same facts).
 
@@ -49,7 +49,6 @@ def factual_correctness(*, mode: Literal["precision", "recall", "f1"] = "f1", be
     needs = {"precision": ("response_vs_reference",), "recall": ("reference_vs_response",),
              "f1": ("response_vs_reference", "reference_vs_response")}[mode]
 
-    @uses(*needs)
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         p, r, details, n_resp, n_ref = await claim_precision_recall(
             sample, ctx, need_precision=mode != "recall", need_recall=mode != "precision")
@@ -67,4 +66,4 @@ def factual_correctness(*, mode: Literal["precision", "recall", "f1"] = "f1", be
             return unscorable(f"the {side} contains no checkable claims", claims=details)
         return Score(value=value, explanation=note, details={"claims": details, "precision": p, "recall": r})
 
-    return score
+    return variant(score, uses=needs)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ragkit.evaluation import MetricContext, claim_details, uses
+from ragkit.evaluation import MetricContext, claim_details
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
 from ._shared import mean, row_support, unscorable
 
 
-@metric(requires=("response.answer", "response.retrieved_contexts"))
+@metric(requires=("response.answer", "response.retrieved_contexts"), uses=("response_vs_contexts",))
 def faithfulness() -> MetricFn:
     """Share of the answer's claims that some retrieved context entails (1.0 = fully grounded).
 
@@ -20,7 +20,6 @@ def faithfulness() -> MetricFn:
     answer with claims but no retrieved contexts scores 0.
     """
 
-    @uses("response_vs_contexts")
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         view = ctx.sample_claims(sample)
         claims = await view.response_claims()

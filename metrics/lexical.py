@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ragkit import text as lexical
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -17,14 +17,13 @@ REQUIRES = ("response.answer", "test.reference_answer")
 
 
 def _pairwise(compute: Callable[[str, str], float]) -> MetricFn:
-    @uses()
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         return Score(value=compute(sample.response.answer, sample.test.reference_answer or ""))
 
     return score
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def bleu() -> MetricFn:
     """Sentence BLEU-4 of the answer against the reference, in [0, 1] (1.0 = identical wording).
 
@@ -35,7 +34,7 @@ def bleu() -> MetricFn:
     return _pairwise(lexical.bleu)
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def rouge_l() -> MetricFn:
     """ROUGE-L F1 of the answer against the reference (1.0 = same token sequence).
 
@@ -44,20 +43,20 @@ def rouge_l() -> MetricFn:
     return _pairwise(lexical.rouge_l)
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def chrf() -> MetricFn:
     """chrF (character 6-gram F-beta, β = 2) of the answer against the reference, in [0, 1]."""
     return _pairwise(lexical.chrf)
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def exact_match(*, normalize: bool = True) -> MetricFn:
     """1.0 when the answer equals the reference (after NFKC, casefolding and whitespace collapsing by default)."""
     prep = lexical.normalise if normalize else (lambda s: s)
     return _pairwise(lambda a, r: 1.0 if prep(a) == prep(r) else 0.0)
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def string_presence(*, normalize: bool = True) -> MetricFn:
     """1.0 when the reference occurs inside the answer (normalised as in ``exact_match`` by default)."""
     prep = lexical.normalise if normalize else (lambda s: s)

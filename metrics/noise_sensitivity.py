@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -17,7 +17,7 @@ NEEDS = ("response_vs_reference", "response_vs_contexts", "reference_vs_contexts
 
 
 @metric(requires=("response.answer", "test.reference_answer", "response.retrieved_contexts"),
-        higher_is_better=False)
+        direction="lower", uses=NEEDS)
 def noise_sensitivity(*, mode: Literal["relevant", "irrelevant"] = "relevant") -> MetricFn:
     """Share of the answer's claims that are incorrect yet supported by a retrieved context (0.0 = not misled).
 
@@ -31,7 +31,6 @@ def noise_sensitivity(*, mode: Literal["relevant", "irrelevant"] = "relevant") -
     if mode not in ("relevant", "irrelevant"):
         raise ConfigError(f"noise_sensitivity: mode must be relevant or irrelevant, not {mode!r}")
 
-    @uses(*NEEDS)
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         got = await collect(sample, ctx, NEEDS)
         why = got.missing(("response_vs_contexts",))

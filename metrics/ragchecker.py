@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -29,7 +29,6 @@ RESP_CTX = ("response.answer", "response.retrieved_contexts")
 
 
 def _build(compute: Callable[[rc.Supports], float | None], *needs: str, undefined: str = "") -> MetricFn:
-    @uses(*needs)
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         got = await collect(sample, ctx, needs)
         why = got.missing(needs)
@@ -41,64 +40,66 @@ def _build(compute: Callable[[rc.Supports], float | None], *needs: str, undefine
     return score
 
 
-@metric(requires=RESP_REF)
+@metric(requires=RESP_REF, uses=("response_vs_reference",))
 def ragchecker_precision() -> MetricFn:
     """Share of the response's claims that the reference answer entails (1.0 = nothing wrong or extra)."""
     return _build(rc.precision, "response_vs_reference")
 
 
-@metric(requires=RESP_REF)
+@metric(requires=RESP_REF, uses=("reference_vs_response",))
 def ragchecker_recall() -> MetricFn:
     """Share of the reference answer's claims that the response entails (1.0 = complete)."""
     return _build(rc.recall, "reference_vs_response")
 
 
-@metric(requires=RESP_REF)
+@metric(requires=RESP_REF, uses=("response_vs_reference", "reference_vs_response"))
 def ragchecker_f1() -> MetricFn:
     """Harmonic mean of RAGChecker precision and recall (1.0 = correct and complete)."""
     return _build(rc.f1, "response_vs_reference", "reference_vs_response")
 
 
-@metric(requires=REF_CTX)
+@metric(requires=REF_CTX, uses=("reference_vs_contexts",))
 def claim_recall() -> MetricFn:
     """Share of reference claims found in at least one retrieved chunk (1.0 = retrieval found everything)."""
     return _build(rc.claim_recall, "reference_vs_contexts")
 
 
-@metric(requires=REF_CTX)
+@metric(requires=REF_CTX, uses=("reference_vs_contexts",))
 def ragchecker_context_precision() -> MetricFn:
     """Share of retrieved chunks holding at least one reference claim, unranked (1.0 = no useless chunk)."""
     return _build(rc.context_precision, "reference_vs_contexts", undefined="no retrieved contexts")
 
 
-@metric(requires=ALL)
+@metric(requires=ALL, uses=("reference_vs_contexts", "reference_vs_response"))
 def context_utilization() -> MetricFn:
     """Of the reference claims retrieved, the share the response uses (1.0 = all retrieved facts used)."""
     return _build(rc.context_utilization, "reference_vs_contexts", "reference_vs_response",
                   undefined="no reference claim was found in the retrieved contexts")
 
 
-@metric(requires=ALL, higher_is_better=False)
+@metric(requires=ALL, direction="lower",
+        uses=("response_vs_reference", "response_vs_contexts", "reference_vs_contexts"))
 def noise_sensitivity_in_relevant() -> MetricFn:
     """Share of response claims that are wrong yet supported by a relevant chunk (0.0 = not misled)."""
     return _build(lambda s: rc.noise_sensitivity(s, relevant=True), "response_vs_reference",
                   "response_vs_contexts", "reference_vs_contexts")
 
 
-@metric(requires=ALL, higher_is_better=False)
+@metric(requires=ALL, direction="lower",
+        uses=("response_vs_reference", "response_vs_contexts", "reference_vs_contexts"))
 def noise_sensitivity_in_irrelevant() -> MetricFn:
     """Share of response claims that are wrong and supported only by irrelevant chunks (0.0 = not misled)."""
     return _build(lambda s: rc.noise_sensitivity(s, relevant=False), "response_vs_reference",
                   "response_vs_contexts", "reference_vs_contexts")
 
 
-@metric(requires=ALL, higher_is_better=False)
+@metric(requires=ALL, direction="lower", uses=("response_vs_contexts", "response_vs_reference"))
 def hallucination() -> MetricFn:
     """Share of response claims that are wrong and supported by no chunk (0.0 = no hallucination)."""
     return _build(rc.hallucination, "response_vs_contexts", "response_vs_reference")
 
 
-@metric(requires=ALL, higher_is_better=False)
+@metric(requires=ALL, direction="lower", uses=("response_vs_contexts", "response_vs_reference"))
 def self_knowledge() -> MetricFn:
     """Share of response claims that are correct but supported by no chunk (lower = more grounded).
 
@@ -107,7 +108,7 @@ def self_knowledge() -> MetricFn:
     return _build(rc.self_knowledge, "response_vs_contexts", "response_vs_reference")
 
 
-@metric(requires=RESP_CTX)
+@metric(requires=RESP_CTX, uses=("response_vs_contexts",))
 def ragchecker_faithfulness() -> MetricFn:
     """Share of response claims supported by some retrieved chunk (1.0 = fully grounded; = faithfulness)."""
     return _build(rc.faithfulness, "response_vs_contexts")

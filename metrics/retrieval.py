@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -28,7 +28,6 @@ def _check_k(name: str, k: int | None) -> None:
 
 
 def _build(compute: Callable[[list[str], set[str]], float]) -> MetricFn:
-    @uses()
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         ranked, relevant = _ranked(sample)
         hits = [i + 1 for i, cid in enumerate(ranked) if cid in relevant]
@@ -60,27 +59,27 @@ def ndcg_at(ranked: list[str], relevant: set[str], k: int | None) -> float:
     return dcg / ideal
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def hit_rate(*, k: int | None = None) -> MetricFn:
     """1.0 when a relevant chunk is among the top ``k`` retrieved (all retrieved when k is None)."""
     _check_k("hit_rate", k)
     return _build(lambda ranked, rel: hit_at(ranked, rel, k))
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def recall_at_k(*, k: int | None = None) -> MetricFn:
     """|top-k ∩ relevant| / |relevant| (1.0 = every relevant chunk retrieved in the top k)."""
     _check_k("recall_at_k", k)
     return _build(lambda ranked, rel: recall_at(ranked, rel, k))
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def mrr() -> MetricFn:
     """Reciprocal rank of the first relevant chunk, 1 / rank (0.0 when none is retrieved)."""
     return _build(reciprocal_rank)
 
 
-@metric(requires=REQUIRES, needs_llm=False)
+@metric(requires=REQUIRES)
 def ndcg_at_k(*, k: int | None = None) -> MetricFn:
     """Binary-relevance nDCG@k: Σ_{i ≤ k} rel_i / log2(i + 1) over the ideal DCG of min(|relevant|, k) hits."""
     _check_k("ndcg_at_k", k)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, StringConstraints
 
 from ragkit.errors import DataError
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.llm import Prompt
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
@@ -67,7 +67,7 @@ def parse_rubric(raw: Any, where: str) -> dict[int, str]:
     return rubric
 
 
-@metric(requires=("test.question", "response.answer"), range=(1.0, 5.0))
+@metric(requires=("test.question", "response.answer"), range=(1.0, 5.0), uses=("llm",), calls=1)
 def rubric_score(*, rubric: Mapping[int | str, str] | None = None) -> MetricFn:
     """A 1–5 grade of the answer against a rubric (5 = best).
 
@@ -77,7 +77,6 @@ def rubric_score(*, rubric: Mapping[int | str, str] | None = None) -> MetricFn:
     """
     fixed = parse_rubric(rubric, "rubric_score(rubric=...)") if rubric is not None else None
 
-    @uses()
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         if not sample.response.answer.strip():
             return unscorable("the answer is empty")

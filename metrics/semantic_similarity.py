@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragkit.evaluation import MetricContext, uses
+from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
@@ -15,7 +15,7 @@ async def cosine(ctx: MetricContext, a: str, b: str) -> float:
     return clip01(float(vectors[0] @ vectors[1]))
 
 
-@metric(requires=("response.answer", "test.reference_answer"), needs_llm=False)
+@metric(requires=("response.answer", "test.reference_answer"), uses=("embeddings",))
 def semantic_similarity(*, threshold: float | None = None) -> MetricFn:
     """Cosine similarity of the embeddings of the answer and the reference (1.0 = same meaning).
 
@@ -23,7 +23,6 @@ def semantic_similarity(*, threshold: float | None = None) -> MetricFn:
     ``[sim ≥ threshold]``. Unscorable when the answer is empty.
     """
 
-    @uses("embeddings")
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         answer, reference = sample.response.answer.strip(), (sample.test.reference_answer or "").strip()
         if not answer:

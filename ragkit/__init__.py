@@ -31,7 +31,7 @@ from ragkit.evaluation import (
 )
 from ragkit.kg import KnowledgeGraph, build_graph
 from ragkit.llm import Embeddings, Judge, Prompt
-from ragkit.registry import MetricFn, MetricInfo, generator, metric
+from ragkit.registry import MetricFn, MetricInfo, generator, metric, variant
 from ragkit.runs import load_samples
 from ragkit.settings import Settings
 from ragkit.synthesis import generate
@@ -101,4 +101,5 @@ __all__ = [
     "generator",
     "load_samples",
     "metric",
+    "variant",
 ]

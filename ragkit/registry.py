@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import inspect
@@ -29,18 +30,77 @@ class MetricFn(Protocol):
     async def __call__(self, sample: EvalSample, ctx: Any) -> Score: ...
 
 
+Direction = Literal["higher", "lower"]
+MATRICES = ("response_vs_contexts", "reference_vs_contexts", "response_vs_reference", "reference_vs_response")
+"""The claim × passage matrices of the claim engine: (whose claims)_vs_(which passages)."""
+RESOURCES = ("llm", "embeddings", *MATRICES)
+"""What a metric may use: the judge directly, the embedding model, or claim matrices (which imply the judge)."""
+
+
 @dataclass(frozen=True)
 class MetricInfo:
-    """A registered metric factory and what it declares."""
+    """Everything a metric declares, in one record: read by ``ragkit list``, the gate, the report and the advice.
+
+    The decorator fills ``name``, ``description`` (the docstring's first line) and ``factory``; a factory whose
+    variants differ (``context_recall(reference="ids")`` needs chunk ids and no LLM) returns
+    ``variant(score, ...)`` with the changed fields, so every scoring function carries its own exact record.
+    """
 
     name: str
     factory: Callable[..., MetricFn]
     requires: tuple[str, ...]
     """Sample fields it needs: ``test.reference_answer``, ``response.answer``, ``response.retrieved_contexts`` ..."""
+    direction: Direction = "higher"
+    """Which way is better."""
     range: tuple[float, float] = (0.0, 1.0)
-    higher_is_better: bool = True
-    needs_llm: bool = True
+    uses: frozenset[str] = frozenset()
+    """Of RESOURCES: ``llm``, ``embeddings`` and the claim matrices it reads; empty for a pure computation."""
+    calls: float | None = None
+    """Rough LLM calls per sample for this metric alone, with 4 retrieved contexts; None: derived from the claim
+    matrices it reads (``estimated_calls``). The claim engine shares those between metrics, so a suite costs
+    less than the sum."""
     description: str = ""
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.uses) - set(RESOURCES))
+        if unknown:
+            raise PluginError(f"metric '{self.name}' uses unknown resource(s) {', '.join(unknown)}; "
+                              f"known: {', '.join(RESOURCES)}")
+        if self.direction not in ("higher", "lower"):
+            raise PluginError(f"metric '{self.name}': direction must be 'higher' or 'lower', not {self.direction!r}")
+        low, high = self.range
+        if not low < high:
+            raise PluginError(f"metric '{self.name}': range must be (low, high) with low < high, not {self.range}")
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.direction == "higher"
+
+    @property
+    def needs_llm(self) -> bool:
+        return bool(set(self.uses) - {"embeddings"})
+
+    @property
+    def matrices(self) -> frozenset[str]:
+        """The claim matrices it reads (batched by the runner across metrics)."""
+        return frozenset(self.uses) & frozenset(MATRICES)
+
+    @property
+    def kind(self) -> Literal["claims", "llm", "embeddings", "none"]:
+        """What it is built on, for listings: claims, a direct LLM call, embeddings, or plain computation."""
+        if self.matrices:
+            return "claims"
+        if "llm" in self.uses:
+            return "llm"
+        return "embeddings" if "embeddings" in self.uses else "none"
+
+    def estimated_calls(self, contexts: int = 4) -> float:
+        """``calls`` when declared; otherwise one split per text whose claims it reads plus one check per
+        (passage, claim list): ``contexts`` checks for a ``*_vs_contexts`` matrix, one for the others."""
+        if self.calls is not None:
+            return self.calls
+        texts = {m.split("_vs_")[0] for m in self.matrices}
+        return float(len(texts) + sum(contexts if m.endswith("contexts") else 1 for m in self.matrices))
 
     def arguments(self) -> dict[str, Any]:
         """The factory's keyword arguments and their defaults."""
@@ -48,6 +108,38 @@ class MetricInfo:
             p.name: (None if p.default is inspect.Parameter.empty else p.default)
             for p in inspect.signature(self.factory).parameters.values()
         }
+
+
+def info_of(fn: MetricFn) -> MetricInfo:
+    """The record of a built metric (every function a ``@metric`` factory returns carries one)."""
+    info = getattr(fn, "info", None)
+    if not isinstance(info, MetricInfo):
+        raise PluginError(f"{fn!r} is not a registered metric: build it with a @metric factory")
+    return info
+
+
+def spec_of(fn: MetricFn) -> PluginSpec:
+    """The name and arguments a built metric was made with (recorded in runs, so that they can be rebuilt)."""
+    spec = getattr(fn, "spec", None)
+    if not isinstance(spec, PluginSpec):
+        raise PluginError(f"{fn!r} is not a registered metric: build it with a @metric factory")
+    return spec
+
+
+def variant(fn: MetricFn, **changes: Any) -> MetricFn:
+    """Mark a scoring function whose facts differ from its factory's declaration for these arguments.
+
+    ``changes`` are MetricInfo fields: ``requires``, ``direction``, ``range``, ``uses``, ``calls``.
+
+    Examples:
+        >>> return variant(score, requires=("test.reference_contexts[].chunk_id",), uses=())
+    """
+    allowed = {"requires", "direction", "range", "uses", "calls"}
+    if set(changes) - allowed:
+        raise PluginError(f"variant() can change only {', '.join(sorted(allowed))}, not "
+                          f"{', '.join(sorted(set(changes) - allowed))}")
+    fn._variant = changes  # type: ignore[attr-defined]
+    return fn
 
 
 @dataclass
@@ -77,15 +169,17 @@ C = TypeVar("C", bound=type)
 def metric(
     *,
     requires: tuple[str, ...] = (),
+    direction: Direction = "higher",
     range: tuple[float, float] = (0.0, 1.0),  # noqa: A002  (the natural name)
-    higher_is_better: bool = True,
-    needs_llm: bool = True,
+    uses: tuple[str, ...] = (),
+    calls: float | None = None,
     name: str | None = None,
 ) -> Callable[[F], F]:
     """Register a metric factory. The factory returns an ``async score(sample, ctx) -> Score``.
 
-    Every function the factory builds is tagged with ``.spec`` (name and the arguments used), which runs
-    record so that they can be reproduced.
+    The arguments are the metric's MetricInfo record (for the factory's default arguments). Every function the
+    factory builds carries ``.info`` (that record, with any ``variant`` changes) and ``.spec`` (name and the
+    arguments used), which runs record so that they can be reproduced.
 
     Examples:
         >>> @metric(requires=("response.answer",))
@@ -111,17 +205,21 @@ def metric(
             fn = factory(*args, **kwargs)
             if not inspect.iscoroutinefunction(fn) and not inspect.iscoroutinefunction(type(fn).__call__):
                 raise PluginError(f"metric '{reg_name}' must return an async scoring function")
+            changes = dict(getattr(fn, "_variant", {}))
+            if "uses" in changes:
+                changes["uses"] = frozenset(u for u in changes["uses"] if u)
+            fn.info = dataclasses.replace(info, **changes)
             fn.spec = PluginSpec(name=reg_name, args=dict(bound.arguments))
-            fn.info = info
             return fn
 
         info = MetricInfo(
             name=reg_name,
             factory=build,
             requires=tuple(requires),
+            direction=direction,
             range=range,
-            higher_is_better=higher_is_better,
-            needs_llm=needs_llm,
+            uses=frozenset(u for u in uses if u),
+            calls=calls,
             description=(inspect.getdoc(factory) or "").split("\n")[0],
         )
         REGISTRY.add("metric", reg_name, info)

@@ -81,3 +81,7 @@ def parse_plugin_args(items: tuple[str, ...], *,
             raise ConfigError(f"-A {item!r}: {usage}")
         out.setdefault(plugin.strip(), {})[arg.strip()] = value(raw)
     return out
+
+
+json_option = click.option("--json", "as_json", is_flag=True, envvar="RAGKIT_JSON", show_envvar=True,
+                           help="Print JSON on stdout (progress and messages go to stderr).")

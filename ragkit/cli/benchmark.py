@@ -101,8 +101,7 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
     """
     from ragkit.llm import Embeddings, Judge
     from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run, run_sync
-    from ragkit.report import check_known, failures, parse_thresholds, print_summary
-    from ragkit.runs import metric_keys
+    from ragkit.report import failures, parse_thresholds, print_summary
     from ragkit.settings import Settings
 
     fail_under = parse_thresholds(kw["fail_under"])
@@ -113,7 +112,7 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
         _check_resume(ctx, run.spec, kw)
         spec: Any = run.spec
         settings = Settings.load(model=spec.model, embeddings=spec.embeddings, concurrency=kw["concurrency"])
-        check_known([*fail_under, *fail_over], metric_keys(run.spec))
+        _check_gate(fail_under, fail_over, run.spec.metric_meta)
         click.echo(f"Resuming {run.path}", err=True)
     else:
         if not kw["target"]:
@@ -126,7 +125,7 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
             target_options=options, metrics=_metric_specs(kw["metrics"], kw["metric_args"]),
             extractor=kw["extractor"], generators=_weights(kw["generators"]),
         )
-        check_known([*fail_under, *fail_over], _planned_metrics(opts))
+        _check_gate(fail_under, fail_over, _planned_metrics(opts))
         out = Path(kw["output"]) if kw["output"] else _default_dir(kw["target"])
         run = new_run(out, opts, settings, command=["ragkit", *sys.argv[1:]])
         click.echo(f"Run directory: {run.path}", err=True)
@@ -157,8 +156,19 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
         ctx.exit(1)
 
 
-def _planned_metrics(opts: Any) -> list[str]:
+def _planned_metrics(opts: Any) -> dict[str, Any]:
     from ragkit.pipeline import resolve_metrics
 
     _, meta = resolve_metrics(opts.metrics)
-    return list(meta)
+    return meta
+
+
+def _check_gate(fail_under: dict[str, float], fail_over: dict[str, float], meta: dict[str, Any]) -> None:
+    """A threshold on a metric the run lacks, or outside its range, is a usage error (exit 2)."""
+    from ragkit.errors import ConfigError
+    from ragkit.report import check_known
+
+    try:
+        check_known({**fail_under, **fail_over}, meta)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None

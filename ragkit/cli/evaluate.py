@@ -10,7 +10,7 @@ import click
 
 from ragkit.cli._options import parse_plugin_args
 from ragkit.errors import ConfigError, MissingFieldError
-from ragkit.registry import MetricFn
+from ragkit.registry import MetricFn, spec_of
 
 
 def _choose(names: tuple[str, ...], all_metrics: bool, args: dict[str, dict[str, Any]]) -> list[MetricFn]:
@@ -107,7 +107,7 @@ def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metr
     skipped: dict[str, str] = {}
     if all_metrics:
         explicit = {n.split("[")[0] for n in metrics}
-        forced = [fn for fn in fns if fn.spec.name in explicit]  # type: ignore[attr-defined]
+        forced = [fn for fn in fns if spec_of(fn).name in explicit]
         check_requirements(samples, forced)
         usable, skipped = _usable(samples, [fn for fn in fns if fn not in forced])
         fns = forced + usable

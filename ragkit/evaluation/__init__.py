@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragkit.evaluation._claim_view import ClaimRow, ClaimView, claim_view
-from ragkit.evaluation._claims import ClaimStore, MetricContext, uses
+from ragkit.evaluation._claims import ClaimStore, MetricContext
 from ragkit.evaluation._evaluate import (
     Aggregate,
     EvalResult,
@@ -36,5 +36,4 @@ __all__ = [
     "evaluate_sync",
     "key_of",
     "parse_value",
-    "uses",
 ]

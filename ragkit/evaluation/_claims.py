@@ -397,20 +397,3 @@ class MetricContext:
 
             self.embeddings = Embeddings()
         return self.embeddings
-
-
-def uses(*needs: str, requires: Sequence[str] | None = None) -> Callable[[T], T]:
-    """Declare what a scoring function reads: claim matrices (``response_vs_contexts`` ...) or ``embeddings``.
-
-    The runner unions these over the chosen metrics, so that shared work is batched and embeddings are loaded
-    only when needed. ``requires`` overrides the factory's declared sample fields for this variant (for example
-    ``context_recall(reference="ids")`` needs chunk ids rather than a reference answer).
-    """
-
-    def wrap(fn: T) -> T:
-        fn.needs = frozenset(n for n in needs if n)  # type: ignore[attr-defined]
-        if requires is not None:
-            fn.requires = tuple(requires)  # type: ignore[attr-defined]
-        return fn
-
-    return wrap

@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from ragkit.errors import ConfigError, JudgeError, MissingFieldError, UnknownPluginError
 from ragkit.evaluation._claims import ClaimStore, MetricContext
 from ragkit.llm import Judge
-from ragkit.registry import MetricFn, MetricInfo, lookup
+from ragkit.registry import MetricFn, MetricInfo, info_of, lookup, spec_of
 from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, Usage
 
 if TYPE_CHECKING:
@@ -194,20 +194,18 @@ def resolve_metrics(metrics: Sequence[MetricFn | str]) -> list[MetricFn]:
     if not fns:
         raise ConfigError("no metrics chosen")
     for fn in fns:
-        if not hasattr(fn, "spec"):
+        if not isinstance(getattr(fn, "info", None), MetricInfo):
             raise ConfigError(f"{fn!r} is not a registered metric: build it with a @metric factory")
     return fns
 
 
 def key_of(fn: MetricFn) -> str:
-    return metric_key(fn.spec, getattr(fn, "info", None))  # type: ignore[attr-defined]
+    return metric_key(spec_of(fn), info_of(fn))
 
 
 def requirements(fn: MetricFn) -> tuple[str, ...]:
-    """The sample fields a metric needs (the variant's own list when it declares one)."""
-    own = getattr(fn, "requires", None)
-    info = getattr(fn, "info", None)
-    return tuple(own if own is not None else (info.requires if info is not None else ()))
+    """The sample fields a metric needs (its variant's own list)."""
+    return info_of(fn).requires
 
 
 # -- validation -----------------------------------------------------------------------------------
@@ -292,7 +290,7 @@ async def score_sample(sample: EvalSample, fns: Sequence[MetricFn], ctx: MetricC
 def aggregate(results: Sequence[SampleResult], fns: Sequence[MetricFn]) -> dict[str, Aggregate]:
     out: dict[str, Aggregate] = {}
     for fn in fns:
-        key, info = key_of(fn), getattr(fn, "info", None)
+        key, info = key_of(fn), info_of(fn)
         scores = [r.scores[key] for r in results if key in r.scores]
         values: list[float] = [s.value for s in scores if s.value is not None]
         failed = sum(1 for s in scores if s.value is None and "error" in s.details)
@@ -303,8 +301,7 @@ def aggregate(results: Sequence[SampleResult], fns: Sequence[MetricFn]) -> dict[
         out[key] = Aggregate(
             mean=mean, count=len(values), unscorable=len(scores) - len(values) - failed, failed=failed, std=std,
             min=min(values, default=None), max=max(values, default=None),
-            higher_is_better=getattr(fn, "higher_is_better", info.higher_is_better if info else True),
-            range=info.range if info else (0.0, 1.0),
+            higher_is_better=info.higher_is_better, range=info.range,
         )
     return out
 
@@ -344,7 +341,7 @@ async def evaluate(
     if duplicates:
         raise ConfigError(f"metric chosen twice: {', '.join(duplicates)}")
     check_requirements(samples, fns)
-    needs = frozenset().union(*(getattr(fn, "needs", frozenset()) for fn in fns))
+    needs = frozenset().union(*(info_of(fn).uses for fn in fns))
     if embeddings is None and "embeddings" in needs:
         from ragkit.llm import Embeddings
 
@@ -373,7 +370,7 @@ async def evaluate(
     after = judge.usage.stage("evaluate")
     delta = StageUsage(**{f: getattr(after, f) - getattr(before, f) for f in StageUsage.model_fields})
     return EvalResult(
-        samples=done, aggregates=aggregate(done, fns), metrics=[fn.spec for fn in fns],  # type: ignore[attr-defined]
+        samples=done, aggregates=aggregate(done, fns), metrics=[spec_of(fn) for fn in fns],
         usage=Usage(stages={"evaluate": delta}), claim_stats=dict(vars(store.stats)),
         seconds=time.monotonic() - started,
     )

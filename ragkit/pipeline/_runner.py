@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from ragkit._version import __version__
 from ragkit.errors import ConfigError, DataError, RagkitError, RunError
+from ragkit.registry import info_of, spec_of
 from ragkit.report import NOT_SCORED
 from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, write_json_atomic
 from ragkit.settings import Settings
@@ -82,13 +83,12 @@ def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str
     fns, meta = [], {}
     for spec in specs:
         fn = build_metric(spec.name, spec.args)
-        info = fn.info  # type: ignore[attr-defined]
+        info = info_of(fn)
         key = key_of(fn)
         if key in meta:
             raise ConfigError(f"metric chosen twice: {key}")
         fns.append(fn)
-        meta[key] = MetricMeta(higher_is_better=getattr(fn, "higher_is_better", info.higher_is_better),
-                               range=info.range)
+        meta[key] = MetricMeta(higher_is_better=info.higher_is_better, range=info.range)
     return fns, meta
 
 
@@ -199,7 +199,7 @@ def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, 
     if options.target == "baseline" and not options.docs:
         raise ConfigError("the baseline target retrieves from the documents: give the DOCS folder")
     fns, meta = resolve_metrics(options.metrics)
-    metrics = options.metrics or [fn.spec for fn in fns]
+    metrics = options.metrics or [spec_of(fn) for fn in fns]
     from ragkit.targets import TargetKind, TargetSpec
 
     ref = options.target

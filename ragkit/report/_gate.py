@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ragkit.errors import ConfigError
 from ragkit.report._model import Summary
+from ragkit.runs import MetricMeta
 
 
 def parse_thresholds(items: Iterable[str], flag: str = "--fail-under") -> dict[str, float]:
@@ -23,13 +24,17 @@ def parse_thresholds(items: Iterable[str], flag: str = "--fail-under") -> dict[s
     return out
 
 
-def check_known(thresholds: Iterable[str], metrics: Iterable[str]) -> None:
-    """Refuse thresholds on metrics the run does not compute (before any work is done)."""
-    known = list(metrics)
-    unknown = [t for t in thresholds if t not in known]
+def check_known(thresholds: Mapping[str, float], meta: Mapping[str, MetricMeta]) -> None:
+    """Refuse, before any work is done, thresholds on metrics the run does not compute and thresholds outside a
+    metric's range (``faithfulness=7`` can never pass)."""
+    unknown = [t for t in thresholds if t not in meta]
     if unknown:
         raise ConfigError(f"threshold on metric(s) not in this run: {', '.join(unknown)} "
-                          f"(the run computes: {', '.join(known)})")
+                          f"(the run computes: {', '.join(meta)})")
+    for name, value in thresholds.items():
+        low, high = meta[name].range
+        if not low <= value <= high:
+            raise ConfigError(f"threshold {name}={value:g} is outside the metric's range [{low:g}, {high:g}]")
 
 
 def failures(summary: Summary, fail_under: dict[str, float], fail_over: dict[str, float] | None = None) -> list[str]:

@@ -62,7 +62,9 @@ def test_gate_fails_with_one_line_per_threshold(tmp_path: Path) -> None:
 
 def test_gate_on_unknown_metric_is_refused_before_any_work(tmp_path: Path) -> None:
     res = bench(tmp_path, "-o", str(tmp_path / "run"), "--fail-under", "faithfullness=0.9")
-    assert res.exit_code == 1 and "not in this run: faithfullness" in res.output
+    assert res.exit_code == 2 and "not in this run: faithfullness" in res.output  # a usage error
+    res = bench(tmp_path, "-o", str(tmp_path / "run"), "--fail-under", "faithfulness=7")
+    assert res.exit_code == 2 and "outside the metric's range [0, 1]" in res.output
     assert not (tmp_path / "run").exists()
     res = bench(tmp_path, "-o", str(tmp_path / "run"), "--fail-under", "faithfulness")
     assert res.exit_code == 1 and "expected METRIC=NUMBER" in res.output
@@ -79,7 +81,7 @@ def test_resume_finished_run_costs_nothing_and_refuses_changed_options(tmp_path:
     res = CliRunner().invoke(cli, ["benchmark", "--resume", str(run), "-n", "50", "--seed", "0"])
     assert res.exit_code == 1 and "these differ: n (run: 6, given: 50)" in res.output
     res = CliRunner().invoke(cli, ["benchmark", "--resume", str(run), "--fail-under", "nope=1"])
-    assert res.exit_code == 1 and "not in this run: nope" in res.output
+    assert res.exit_code == 2 and "not in this run: nope" in res.output  # a usage error
     again = bench(tmp_path, "-o", str(run))
     assert again.exit_code == 1 and "already holds a run; resume it with --resume" in again.output
 

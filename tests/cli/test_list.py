@@ -18,13 +18,14 @@ from ragkit.registry import REGISTRY, available
 
 @pytest.fixture(autouse=True)
 def _restore_registry() -> Iterator[None]:
+    available("metric"), available("generator")  # built-ins in the snapshot, or they vanish for later tests
     saved = copy.copy(REGISTRY.items["metric"]), copy.copy(REGISTRY.items["generator"])
     yield
     REGISTRY.items["metric"], REGISTRY.items["generator"] = saved
 
 
 def register_examples() -> None:
-    @metric(requires=("response.answer", "test.reference_answer"), range=(0.0, 5.0), higher_is_better=False)
+    @metric(requires=("response.answer", "test.reference_answer"), range=(0.0, 5.0), direction="lower", uses=("llm",))
     def listed_metric_zz(threshold: float, *, mode: str = "strict", n: int = 3) -> Any:
         """Distance to the reference (0 = identical).
 
@@ -68,14 +69,34 @@ def test_list_metrics_json_shows_everything_registered() -> None:
     assert row["description"] == "Distance to the reference (0 = identical)."
 
 
-def test_list_metrics_table(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_list_metrics_table_fits_80_columns_and_details_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     register_examples()
-    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("COLUMNS", "80")
     result = CliRunner().invoke(cli, ["list", "metrics"])
     assert result.exit_code == 0
-    assert "listed_metric_zz" in result.output
-    assert "threshold (required), mode='strict', n=3" in result.output
-    assert "lower ↓" in result.output and "[0, 5]" in result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    row = next(line for line in lines if line.startswith("listed_metric_zz"))
+    assert "↓ 0–5" in row and "llm" in row and "Distance to the reference" in row
+    details = CliRunner().invoke(cli, ["list", "metrics", "listed_metric_zz"]).output
+    assert "threshold (required), mode='strict', n=3" in details
+    assert "[0, 5], lower is better" in details and "Details that the listing leaves out." in details
+
+
+def test_list_shows_the_direction_of_the_default_variant() -> None:
+    rows = json.loads(CliRunner().invoke(cli, ["list", "metrics", "--json"]).output)
+    by_name = {r["name"]: r for r in rows}
+    assert by_name["aspect_critique"]["direction"] == "lower is better"  # the default aspect is harmfulness
+    assert by_name["faithfulness"]["direction"] == "higher is better"
+    assert by_name["hallucination"]["direction"] == "lower is better"
+    assert all(r["range"][0] < r["range"][1] for r in rows)
+    assert by_name["bleu"]["uses"] == [] and by_name["faithfulness"]["uses"] == ["response_vs_contexts"]
+    assert by_name["faithfulness"]["calls_per_sample"] == 5.0  # one split + one check per context (4)
+
+
+def test_list_unknown_name_suggests() -> None:
+    result = CliRunner().invoke(cli, ["list", "metrics", "faithfullness"])
+    assert result.exit_code == 1 and "faithfulness" in result.output
 
 
 def test_list_generators(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,7 +108,9 @@ def test_list_generators(monkeypatch: pytest.MonkeyPatch) -> None:
                                 {"name": "language", "type": "str | None", "default": None}]
     assert row["description"] == "Questions that compare two entities."
     table = CliRunner().invoke(cli, ["list", "generators"]).output
-    assert "listed_generator_zz" in table and "hops=2, language=None" in table
+    assert "listed_generator_zz" in table
+    details = CliRunner().invoke(cli, ["list", "generators", "listed_generator_zz"]).output
+    assert "hops=2, language=None" in details
 
 
 def test_list_rejects_unknown_kind() -> None:

@@ -11,6 +11,7 @@ from ragkit.errors import ConfigError
 from ragkit.evaluation._claims import MetricContext
 from ragkit.evaluation._evaluate import build_metric, evaluate
 from ragkit.llm._embeddings import Embeddings
+from ragkit.registry import info_of
 from ragkit.testing import ScriptedJudge
 
 
@@ -99,7 +100,7 @@ async def test_aspect_direction_and_custom_definitions() -> None:
     assert agg.mean == 0.0 and agg.higher_is_better is False  # harmfulness: lower is better
     custom = build_metric("aspect_critique", {"aspect": "politeness", "definition": "Is the answer polite?"})
     score = await custom(samples[0], MetricContext(judge))
-    assert score.value == 1.0 and custom.higher_is_better is True  # type: ignore[attr-defined]
+    assert score.value == 1.0 and info_of(custom).higher_is_better is True
     with pytest.raises(ConfigError, match="unknown aspect"):
         build_metric("aspect_critique[aspect=politeness]")
     with pytest.raises(ConfigError, match="odd"):

@@ -8,7 +8,7 @@ from ragkit.errors import ConfigError
 from ragkit.report._advice import advise
 from ragkit.report._gate import check_known, failures, parse_thresholds
 from ragkit.report._summary import Counts, MetricSummary, Summary
-from ragkit.runs._rundir import ScoreRecord
+from ragkit.runs._rundir import MetricMeta, ScoreRecord
 from ragkit.types import PluginSpec, Score, TestSample
 
 
@@ -73,8 +73,12 @@ def test_gate() -> None:
                                                                               "context_recall": 0.7}
     with pytest.raises(ConfigError, match="expected METRIC=NUMBER"):
         parse_thresholds(["faithfulness"])
+    meta = {"faithfulness": MetricMeta(), "rubric_score": MetricMeta(range=(1.0, 5.0))}
     with pytest.raises(ConfigError, match="not in this run: faithfullness"):
-        check_known(["faithfullness"], ["faithfulness"])
+        check_known({"faithfullness": 0.8}, meta)
+    with pytest.raises(ConfigError, match=r"faithfulness=7 is outside the metric's range \[0, 1\]"):
+        check_known({"faithfulness": 7}, meta)
+    check_known({"faithfulness": 0.8, "rubric_score": 4}, meta)
     s = summary(faithfulness=(0.75, 0.7, 0.8), context_recall=(0.9, 0.8, 1.0), hallucination=(0.3, 0.2, 0.4, False))
     s.metrics["empty"] = MetricSummary()
     assert failures(s, {"context_recall": 0.7}) == []
