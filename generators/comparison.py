@@ -36,7 +36,7 @@ class ComparisonScenario(Scenario):
     entity_type: str
 
 
-@generator
+@generator(passages=2)
 @dataclass(frozen=True)
 class Comparison:
     """A question contrasting two entities of the same type (two products, plants, people ...)."""

@@ -46,7 +46,7 @@ def entity_pairs(by_doc: dict[str, list[str]], rng: Random, limit: int) -> list[
     return out[:limit]
 
 
-@generator
+@generator(passages=2)
 @dataclass(frozen=True)
 class MultiHop:
     """A question whose answer combines a fact from each of two chunks linked by a shared entity."""

@@ -60,7 +60,7 @@ class UnanswerableScenario(Scenario):
     source_chunk: str
 
 
-@generator
+@generator(answerable=False)
 @dataclass(frozen=True)
 class Unanswerable:
     """An on-topic question the corpus does not answer: a real question about one entity, asked of another."""

@@ -31,7 +31,7 @@ from ragkit.evaluation import (
 )
 from ragkit.kg import KnowledgeGraph, build_graph
 from ragkit.llm import Embeddings, Judge, Prompt
-from ragkit.registry import MetricFn, MetricInfo, generator, metric, variant
+from ragkit.registry import GeneratorInfo, MetricFn, MetricInfo, generator, metric, variant
 from ragkit.runs import load_samples
 from ragkit.settings import Settings
 from ragkit.synthesis import generate
@@ -65,6 +65,7 @@ __all__ = [
     "Embeddings",
     "EvalResult",
     "EvalSample",
+    "GeneratorInfo",
     "GraphError",
     "Judge",
     "JudgeError",

@@ -232,8 +232,39 @@ def snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def generator(cls: C | None = None, *, name: str | None = None) -> Any:
-    """Register a generator class (usually a frozen dataclass with ``plan`` and async ``generate``)."""
+@dataclass(frozen=True)
+class GeneratorInfo:
+    """Everything a generator declares, in one record (``GeneratorClass.info``): read by ``ragkit list`` and
+    the generation runner."""
+
+    name: str
+    description: str = ""
+    passages: int = 1
+    """Reference chunks a sample is built from and needs (2 or more for questions that bridge passages)."""
+    answerable: bool = True
+    """False for questions the corpus does not answer (the critic then checks that nothing answers them)."""
+    calls: float = 2.0
+    """LLM calls per candidate: usually one to write it and one for the critic's check."""
+
+    def __post_init__(self) -> None:
+        if self.passages < 1:
+            raise PluginError(f"generator '{self.name}': passages must be at least 1, not {self.passages}")
+
+
+def generator(cls: C | None = None, *, name: str | None = None, passages: int = 1, answerable: bool = True,
+              calls: float = 2.0) -> Any:
+    """Register a generator class (usually a frozen dataclass with ``plan`` and async ``generate``).
+
+    The keyword arguments are its GeneratorInfo record, attached as ``cls.info``; the name defaults to the
+    snake_case class name.
+
+    Examples:
+        >>> @generator(passages=2)
+        ... @dataclass(frozen=True)
+        ... class Bridge:
+        ...     def plan(self, kg, n, rng): ...
+        ...     async def generate(self, scenario, kg, judge): ...
+    """
 
     def wrap(c: C) -> C:
         for method in ("plan", "generate"):
@@ -241,9 +272,10 @@ def generator(cls: C | None = None, *, name: str | None = None) -> Any:
                 raise PluginError(f"generator {c.__qualname__} has no {method}() method")
         if not inspect.iscoroutinefunction(getattr(c, "generate")):  # noqa: B009 (C is a bare TypeVar)
             raise PluginError(f"generator {c.__qualname__}.generate must be async")
-        reg_name = name or snake_case(c.__name__)
-        c.registry_name = reg_name  # type: ignore[attr-defined]
-        REGISTRY.add("generator", reg_name, c)
+        info = GeneratorInfo(name=name or snake_case(c.__name__), passages=passages, answerable=answerable,
+                             calls=calls, description=(inspect.getdoc(c) or "").split("\n")[0])
+        c.info = info  # type: ignore[attr-defined]
+        REGISTRY.add("generator", info.name, c)
         return c
 
     return wrap(cls) if cls is not None else wrap

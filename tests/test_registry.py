@@ -133,7 +133,7 @@ def test_generator_registration() -> None:
             return None
 
     assert lookup("generator", "pairwise_zz") is PairwiseZz
-    assert PairwiseZz.registry_name == "pairwise_zz"  # type: ignore[attr-defined]
+    assert PairwiseZz.info.name == "pairwise_zz"  # type: ignore[attr-defined]
     assert "pairwise_zz" in available("generator", plugins=False)
     with pytest.raises(UnknownPluginError, match="Did you mean: pairwise_zz"):
         lookup("generator", "pairwise_z")

@@ -74,7 +74,8 @@ def generator_rows() -> list[dict[str, Any]]:
     from ragkit.registry import available
 
     return [
-        {"name": name, "arguments": _arguments(cls), "description": _doc(cls).split("\n")[0], "doc": _doc(cls),
+        {"name": name, "arguments": _arguments(cls), "passages": cls.info.passages, "answerable": cls.info.answerable,
+         "calls_per_candidate": cls.info.calls, "description": cls.info.description, "doc": _doc(cls),
          "module": cls.__module__}
         for name, cls in available("generator").items()
     ]
@@ -95,6 +96,9 @@ def _details(row: dict[str, Any], kind: str) -> str:
                   f"range:     [{low:g}, {high:g}], {row['direction']}",
                   f"uses:      {', '.join(row['uses']) or 'no model'} (about {row['calls_per_sample']:g} LLM calls "
                   "per sample alone; claim work is shared between metrics)"]
+    else:
+        lines += [f"passages:  {row['passages']} per sample" + ("" if row["answerable"] else ", not answerable"),
+                  f"calls:     about {row['calls_per_candidate']:g} LLM calls per candidate"]
     lines.append(f"module:    {row['module']}")
     return "\n".join(lines)
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.kg import ChunkNode, KnowledgeGraph
 from ragkit.llm import Judge, Prompt, content_key
+from ragkit.registry import GeneratorInfo
 from ragkit.synthesis._phrasing import (
     CJK,
     add_typos,
@@ -68,7 +69,8 @@ class Generator(Protocol):
 
 
 def generator_name(gen: Any) -> str:
-    return str(getattr(type(gen), "registry_name", type(gen).__name__))
+    info = getattr(type(gen), "info", None)
+    return info.name if isinstance(info, GeneratorInfo) else type(gen).__name__
 
 
 def generator_spec(gen: Any) -> PluginSpec:
