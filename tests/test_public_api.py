@@ -37,3 +37,30 @@ def test_import_sets_offline_defaults_and_does_not_import_litellm() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "true", "False", "False"]
+
+
+WINGS = ["llm", "kg", "synthesis", "evaluation", "targets", "runs", "pipeline", "report", "text"]
+
+
+def test_the_public_surface_is_pinned() -> None:
+    """Adding or removing a public name is deliberate: update tests/public_api.json in the same commit."""
+    import importlib
+    import json
+    from pathlib import Path
+
+    pinned = json.loads((Path(__file__).parent / "public_api.json").read_text())
+    names = ["ragkit", *(f"ragkit.{w}" for w in WINGS)]
+    actual = {name: sorted(importlib.import_module(name).__all__) for name in names}
+    assert actual == pinned
+
+
+def test_every_wing_exports_sorted_importable_names_from_private_modules() -> None:
+    import importlib
+
+    for wing in WINGS:
+        module = importlib.import_module(f"ragkit.{wing}")
+        assert module.__all__ == sorted(module.__all__), wing
+        for name in module.__all__:
+            value = getattr(module, name)
+            origin = getattr(value, "__module__", f"ragkit.{wing}._")
+            assert origin.startswith("ragkit"), (wing, name)
