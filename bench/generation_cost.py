@@ -44,22 +44,23 @@ def main() -> None:
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
-    from ragkit.kg._build import build_graph
+    from ragkit.kg import BuildOptions, build_graph
     from ragkit.llm._embeddings import Embeddings
     from ragkit.llm._judge import Judge
-    from ragkit.synthesis._generate import generate
+    from ragkit.synthesis import GenerateOptions, generate
 
     judge, embeddings = Judge(args.model), Embeddings()
     started = time.monotonic()
-    built = await build_graph(Path(args.corpus), extractor=args.extractor,
-                              judge=judge if args.extractor == "llm" else None, embeddings=embeddings, progress=True)
+    built = await build_graph(Path(args.corpus), BuildOptions(extractor=args.extractor, progress=True),
+                              judge=judge if args.extractor == "llm" else None, embeddings=embeddings)
     build_seconds = time.monotonic() - started
     build_usage = judge.usage.stages.get("kg.enrich")
     build_calls = build_usage.calls if build_usage else 0
     build_tokens = (build_usage.prompt_tokens + build_usage.completion_tokens) if build_usage else 0
 
     started = time.monotonic()
-    result = await generate(built.kg, args.n, judge=judge, embeddings=embeddings, seed=args.seed, progress=True)
+    result = await generate(built.kg, args.n, GenerateOptions(seed=args.seed, progress=True), judge=judge,
+                            embeddings=embeddings)
     gen_seconds = time.monotonic() - started
     total = result.usage.total
     kept = len(result.samples)

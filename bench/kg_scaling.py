@@ -149,7 +149,7 @@ def _scripted_judge(model: str | None):  # type: ignore[no-untyped-def]
 
 
 def rebuild(model: str | None, extractor: str, scripted: bool = False) -> None:
-    from ragkit.kg._build import build_graph_sync
+    from ragkit.kg import BuildOptions, build_graph_sync
     from ragkit.llm._judge import Judge
     from ragkit.settings import Settings
 
@@ -163,15 +163,15 @@ def rebuild(model: str | None, extractor: str, scripted: bool = False) -> None:
         corpus = Path(tmp) / "acme"
         shutil.copytree(REPO / "corpora" / "acme", corpus)
         t = time.perf_counter()
-        full = build_graph_sync(corpus, extractor=extractor, judge=make_judge(), progress=not scripted)
+        full = build_graph_sync(corpus, BuildOptions(extractor=extractor, progress=not scripted), judge=make_judge())
         full_s = time.perf_counter() - t
         changed = corpus / "customer-faq.md"
         changed.write_text(changed.read_text(encoding="utf-8") + "\n## Spare parts\n\nSpare parts for every arm "
                            "ship from the Sheffield plant within two working days; Wren parts ship from Porto.\n",
                            encoding="utf-8")
         t = time.perf_counter()
-        again = build_graph_sync(corpus, previous=full.kg, extractor=extractor, judge=make_judge(),
-                                 progress=not scripted)
+        again = build_graph_sync(corpus, BuildOptions(extractor=extractor, progress=not scripted), previous=full.kg,
+                                 judge=make_judge())
         again_s = time.perf_counter() - t
     f, a = full.summary, again.summary
     print(json.dumps({

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from pathlib import Path
@@ -74,7 +73,8 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 
     if source is not None and source.is_file() and source.suffix.lower() in GRAPH_SUFFIXES and from_chunks is None:
         return KnowledgeGraph.load(source), f"graph {source}"
-    from ragkit.kg import build_graph
+    from ragkit._sync import run_sync
+    from ragkit.kg import BuildOptions, build_graph
 
     if source is None and from_chunks is None:
         raise ConfigError("give a document folder, a graph file or --from-chunks FILE")
@@ -87,11 +87,9 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
             previous = KnowledgeGraph.load(path)
         except Exception as exc:  # a stale or corrupt cached graph is rebuilt, never fatal
             click.echo(f"Rebuilding the graph: {exc}", err=True)
-    result = asyncio.run(build_graph(
-        [source] if source is not None else [], previous=previous, extractor=extractor,  # type: ignore[arg-type]
-        judge=judge if extractor == "llm" else None, embeddings=embeddings, progress=progress,
-        chunks_jsonl=from_chunks,
-    ))
+    options = BuildOptions(extractor=extractor, progress=progress, chunks_jsonl=from_chunks)  # type: ignore[arg-type]
+    result = run_sync(build_graph([source] if source is not None else [], options, previous=previous,
+                                  judge=judge if extractor == "llm" else None, embeddings=embeddings))
     result.kg.save(path)
     s = result.summary
     click.echo(f"Graph {path}: {len(result.kg.documents())} documents, {len(result.kg.chunks())} chunks "
@@ -141,8 +139,9 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     ragkit generate kg.json -n 20 -g single_hop=0.5 -g multi_hop=0.5 --seed 3
     ragkit generate --from-chunks chunks.jsonl -n 30 --personas personas.yaml
     """
+    from ragkit._sync import run_sync
     from ragkit.llm import Embeddings
-    from ragkit.synthesis import generate, load_personas
+    from ragkit.synthesis import GenerateOptions, generate, load_personas
 
     distribution = parse_weights(generators)
     generator_args = parse_args(args)
@@ -158,11 +157,10 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
             sink.write(sample.model_dump_json() + "\n")
             sink.flush()
 
-        result = asyncio.run(generate(
-            kg, n, judge=judge, embeddings=embeddings, distribution=distribution, seed=seed,
-            personas=user_personas, max_share_per_document=max_share, on_sample=write, progress=not no_progress,
-            generator_args=generator_args, llm_critic=not no_critic_llm,
-        ))
+        options = GenerateOptions(distribution=distribution, seed=seed, personas=user_personas,
+                                  max_share_per_document=max_share, progress=not no_progress,
+                                  generator_args=generator_args or {}, llm_critic=not no_critic_llm)
+        result = run_sync(generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write))
     if as_json:
         click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
     print_report(result, output, where)

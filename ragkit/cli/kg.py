@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import Counter
 from pathlib import Path
@@ -38,8 +37,9 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, model: str | Non
           exclude: tuple[str, ...], chunks_jsonl: Path | None, strict: bool, rebuild: bool, max_tokens: int | None,
           as_json: bool, no_progress: bool) -> None:
     """Build a knowledge graph of DOCS (folders and / or files) into OUTPUT."""
+    from ragkit._sync import run_sync
     from ragkit.errors import ConfigError
-    from ragkit.kg import DEFAULT_MAX_TOKENS, KnowledgeGraph, build_graph
+    from ragkit.kg import DEFAULT_MAX_TOKENS, BuildOptions, KnowledgeGraph, build_graph
     from ragkit.llm import Judge
 
     if not docs and chunks_jsonl is None:
@@ -51,11 +51,10 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, model: str | Non
         except GraphError as exc:
             raise GraphError(f"{exc}; use --rebuild to overwrite it") from None
     judge = Judge(model) if extractor == "llm" else None
-    result = asyncio.run(build_graph(
-        list(docs), previous=previous, extractor=extractor, judge=judge,  # type: ignore[arg-type]
-        strict=strict, progress=not no_progress, chunks_jsonl=chunks_jsonl, include=list(include) or None,
-        exclude=list(exclude) or None, max_tokens=max_tokens or DEFAULT_MAX_TOKENS,
-    ))
+    options = BuildOptions(extractor=extractor, strict=strict, progress=not no_progress,  # type: ignore[arg-type]
+                           chunks_jsonl=chunks_jsonl, include=list(include) or None, exclude=list(exclude) or None,
+                           max_tokens=max_tokens or DEFAULT_MAX_TOKENS)
+    result = run_sync(build_graph(list(docs), options, previous=previous, judge=judge))
     result.kg.save(output)
     if as_json:
         click.echo(result.summary.model_dump_json(indent=2))

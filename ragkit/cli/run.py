@@ -77,8 +77,8 @@ def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
         return judge, KnowledgeGraph.load(kw["kg_path"]), embeddings
     if not kw["docs"]:
         raise ConfigError("the baseline target needs --kg kg.json or --docs DIR to retrieve from")
-    from ragkit.kg import build_graph
+    from ragkit.kg import BuildOptions, build_graph
 
-    result = run_sync(build_graph(kw["docs"], judge=judge, embeddings=embeddings, extractor="fast",
-                                  progress=not kw["no_progress"]))
+    options = BuildOptions(extractor="fast", progress=not kw["no_progress"])
+    result = run_sync(build_graph(kw["docs"], options, judge=judge, embeddings=embeddings))
     return judge, result.kg, embeddings

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from ragkit._progress import Progress
+from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, JudgeError, MissingFieldError, UnknownPluginError
 from ragkit.evaluation._claims import ClaimStore, MetricContext
 from ragkit.llm import Judge
@@ -306,14 +308,6 @@ def aggregate(results: Sequence[SampleResult], fns: Sequence[MetricFn]) -> dict[
     return out
 
 
-def _progress(enabled: bool, total: int) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("evaluate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=Console(stderr=True), disable=not enabled or total == 0, transient=False)
-
-
 async def evaluate(
     samples: Sequence[EvalSample],
     metrics: Sequence[MetricFn | str],
@@ -353,14 +347,15 @@ async def evaluate(
     started = time.monotonic()
     results: list[SampleResult | None] = [None] * len(samples)
 
-    with judge.stage("evaluate"), _progress(progress, len(samples)) as bar:
-        task_id = bar.add_task("evaluate", total=len(samples))
+    calls = lambda: judge.usage.stage("evaluate").calls  # noqa: E731
+    with judge.stage("evaluate"), Progress(progress and bool(samples), calls=calls) as bar:
+        advance = bar.task("evaluate", len(samples))
 
         async def run(i: int, sample: EvalSample) -> None:
             async with limit:
                 result = await score_sample(sample, fns, ctx)
             results[i] = result
-            bar.advance(task_id)
+            advance()
             if on_result is not None:
                 on_result(result)
 
@@ -378,11 +373,4 @@ async def evaluate(
 
 def evaluate_sync(samples: Sequence[EvalSample], metrics: Sequence[MetricFn | str], **kwargs: Any) -> EvalResult:
     """``evaluate`` for synchronous code (also works inside a running event loop, e.g. a notebook)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(evaluate(samples, metrics, **kwargs))
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, evaluate(samples, metrics, **kwargs)).result()
+    return run_sync(evaluate(samples, metrics, **kwargs))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from ragkit.kg._build import build_graph
+from ragkit.kg._build import BuildOptions, BuildResult, BuildSummary, build_graph, build_graph_sync
 from ragkit.kg._chunking import DEFAULT_MAX_TOKENS
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph, SkippedFile
 
 __all__ = [
+    "BuildOptions",
+    "BuildResult",
+    "BuildSummary",
     "ChunkNode",
     "DEFAULT_MAX_TOKENS",
     "DocumentNode",
@@ -15,4 +18,5 @@ __all__ = [
     "KnowledgeGraph",
     "SkippedFile",
     "build_graph",
+    "build_graph_sync",
 ]

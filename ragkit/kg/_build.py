@@ -14,21 +14,23 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from ragkit._progress import Progress
+from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, CorpusError
 from ragkit.kg._chunking import DEFAULT_MAX_TOKENS, DEFAULT_MIN_TOKENS, chunk_document
 from ragkit.kg._corpus import DEFAULT_MAX_BYTES, ParseResult, document_id, load_chunks_jsonl, parse_file, parse_folder
-from ragkit.kg._enrich import EnrichReport, Extractor, FastExtractor, LLMExtractor, reuse_map
+from ragkit.kg._enrich import Extractor, FastExtractor, LLMExtractor, reuse_map
 from ragkit.kg._graph import ChunkNode, DocumentNode, KnowledgeGraph, SkippedFile
 from ragkit.kg._relations import RelationConfig, link_mentions, link_next, refresh_entities, relate
 from ragkit.llm import Cache, Embeddings, Judge, content_key
 from ragkit.settings import Settings
-from ragkit.types import Chunk, Document
+from ragkit.types import Chunk, Document, StageUsage
 
 STAGES = ("parse", "chunk", "enrich", "summarise", "embed", "relate")
 
@@ -73,34 +75,6 @@ class BuildSummary(BaseModel):
 class BuildResult:
     kg: KnowledgeGraph
     summary: BuildSummary
-
-
-class _Progress:
-    """One rich progress bar per stage, on stderr; silent when disabled."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.bar: Any = None
-        if enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(stderr=True), transient=False)
-
-    def __enter__(self) -> _Progress:
-        if self.bar is not None:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-    def task(self, name: str, total: int) -> Any:
-        if self.bar is None:
-            return lambda n=1: None
-        task_id = self.bar.add_task(name, total=total or None)  # None: a count without a known end
-        return lambda n=1: self.bar.advance(task_id, n)
 
 
 @contextmanager
@@ -178,153 +152,229 @@ def _copy(previous: KnowledgeGraph) -> KnowledgeGraph:
     return kg
 
 
+class BuildOptions(BaseModel):
+    """How a graph is built: what is read, how it is chunked, enriched and related. The CLI builds one from its
+    flags; every field has the default a plain ``build_graph(folder)`` uses."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    extractor: Literal["llm", "fast"] = "llm"
+    """``llm``: entities, keyphrases and summaries from the judge; ``fast``: spaCy and statistics, no LLM."""
+    include: list[str] | None = None
+    """Glob patterns of files to read (default: every supported file)."""
+    exclude: list[str] | None = None
+    chunks_jsonl: Path | None = None
+    """Pre-chunked input, added as given (never re-split)."""
+    strict: bool = False
+    """A skipped file is an error, raised before any LLM call."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    min_tokens: int = DEFAULT_MIN_TOKENS
+    batch_size: int | None = None
+    """Chunks per LLM enrichment call (default: 1 for the embedded ``local/`` models, 4 for others)."""
+    relations: RelationConfig | None = None
+    progress: bool = True
+
+
+@dataclass
+class _Build:
+    """The state of one build, passed from step to step."""
+
+    options: BuildOptions
+    previous: KnowledgeGraph | None
+    engine: Extractor
+    embeddings: Embeddings
+    bar: Progress
+    summary: BuildSummary
+    kg: KnowledgeGraph = field(default_factory=KnowledgeGraph)
+    root: str = ""
+    documents: list[Document] = field(default_factory=list)
+    prechunked: dict[str, list[Chunk]] = field(default_factory=dict)
+    settings_key: dict[str, Any] = field(default_factory=dict)
+    todo: list[Document] = field(default_factory=list)
+    old_docs: set[str] = field(default_factory=set)
+    old_chunks: dict[str, ChunkNode] = field(default_factory=dict)
+    affected: set[str] = field(default_factory=set)
+    stale_entities: set[str] = field(default_factory=set)
+    new_chunks: dict[str, list[ChunkNode]] = field(default_factory=dict)
+    doc_nodes: dict[str, DocumentNode] = field(default_factory=dict)
+
+    @property
+    def fresh(self) -> list[ChunkNode]:
+        return [c for group in self.new_chunks.values() for c in group]
+
+
 async def build_graph(
     source: Path | list[Path],
+    options: BuildOptions | None = None,
     *,
     previous: KnowledgeGraph | None = None,
-    extractor: Literal["llm", "fast"] = "llm",
     judge: Judge | None = None,
     embeddings: Embeddings | None = None,
-    strict: bool = False,
-    progress: bool = True,
-    chunks_jsonl: Path | None = None,
-    include: list[str] | None = None,
-    exclude: list[str] | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    min_tokens: int = DEFAULT_MIN_TOKENS,
-    relations: RelationConfig | None = None,
-    batch_size: int | None = None,
 ) -> BuildResult:
     """Build (or update, given ``previous``) the knowledge graph of ``source`` files / folders.
 
-    ``chunks_jsonl`` adds pre-chunked input, used as-is. ``strict`` turns any skipped file into a
-    ``CorpusError`` before any LLM call. ``batch_size`` is the number of chunks per LLM call (default: 1 for the
-    embedded ``local/`` models, 4 for others). LLM usage is accounted under the Judge stage ``kg.enrich``."""
-    if extractor not in ("llm", "fast"):
-        raise ConfigError(f"unknown extractor '{extractor}'; use 'llm' or 'fast'")
+    Steps: read (parse files, add pre-chunked input), find what changed since ``previous``, chunk, enrich chunks
+    and summarise documents, embed, then assemble and relate. LLM usage is accounted under the Judge stage
+    ``kg.enrich``.
+
+    Examples:
+        >>> result = await build_graph(Path("docs"), BuildOptions(extractor="fast"))
+        >>> result.kg.counts(), result.summary.skipped
+    """
+    options = options or BuildOptions()
+    if options.extractor not in ("llm", "fast"):
+        raise ConfigError(f"unknown extractor '{options.extractor}'; use 'llm' or 'fast'")
     sources = [source] if isinstance(source, str | Path) else list(source)
-    summary = BuildSummary(extractor=extractor)
-    seconds = summary.seconds
     embeddings = embeddings or Embeddings()
-    if extractor == "llm":
-        judge = judge or Judge()
-        engine: Extractor = LLMExtractor(judge, judge.cache, batch_size)
-        summary.model = judge.model
-    else:
-        settings = Settings.load()
-        engine = FastExtractor(Cache(settings.llm_cache_path) if settings.cache else None)
+    summary = BuildSummary(extractor=options.extractor)
+    engine, judge = _engine(options, judge, summary)
     before = judge.usage.stage("kg.enrich").model_copy() if judge is not None else None
+    calls = (lambda: judge.usage.stage("kg.enrich").calls) if judge is not None else None
+    with Progress(options.progress, calls=calls) as bar:
+        b = _Build(options, previous, engine, embeddings, bar, summary)
+        with _timed(summary.seconds, "parse"):
+            _read(b, [Path(s) for s in sources])
+        _plan_changes(b)
+        with _timed(summary.seconds, "chunk"):
+            _chunk(b)
+        await _enrich(b)
+        with _timed(summary.seconds, "embed"):
+            await _embed(b)
+        with _timed(summary.seconds, "relate"):
+            _assemble(b)
+    _finish(b, judge, before)
+    return BuildResult(kg=b.kg, summary=summary)
 
-    with _Progress(progress) as bar:
-        # 1. parse ------------------------------------------------------------------------------
-        with _timed(seconds, "parse"):
-            parsed, root = _parse([Path(s) for s in sources], include, exclude, max_bytes,
-                                  bar.task("parse", 0)) if sources else (ParseResult(), "")
-            documents = list(parsed.documents)
-            skipped = list(parsed.skipped)
-            prechunked: dict[str, list[Chunk]] = {}
-            if chunks_jsonl is not None:
-                docs, prechunked = _prechunked(Path(chunks_jsonl), skipped)
-                documents += docs
-        summary.skipped = skipped
-        if strict and skipped:
-            listing = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5])
-            more = f" (and {len(skipped) - 5} more)" if len(skipped) > 5 else ""
-            raise CorpusError(skipped[0].path, f"strict mode: {len(skipped)} file(s) skipped: {listing}{more}")
-        seen_ids = Counter(d.id for d in documents)
-        if any(n > 1 for n in seen_ids.values()):
-            raise CorpusError(root or "corpus", "two inputs map to one document id; pass distinct folders")
 
-        # 2. what changed ------------------------------------------------------------------------
-        settings_key = _settings_key(engine, embeddings, max_tokens, min_tokens)
-        same_settings = previous is not None and \
-            {k: previous.info.last_build.get(k) for k in settings_key} == settings_key
-        kg = _copy(previous) if previous is not None else KnowledgeGraph()
-        old_docs = {d.id for d in kg.documents()}
-        reused = {d.id for d in documents if previous is not None and _reusable(previous, d, same_settings,
-                                                                                   engine.signature)}
-        todo = [d for d in documents if d.id not in reused]
-        current = {d.id for d in documents}
-        removed_docs = old_docs - current
-        summary.documents = ItemCounts(reused=len(reused), added=sum(d.id not in old_docs for d in todo),
-                                       changed=sum(d.id in old_docs for d in todo), removed=len(removed_docs))
-        old_chunks = {c.id: c for c in kg.chunks()}
-        affected: set[str] = set()
-        stale_entities: set[str] = set()
-        for doc_id in removed_docs | {d.id for d in todo if d.id in old_docs}:
-            for c in kg.chunks_of(doc_id):
-                affected |= {n for n, _ in kg.neighbours(c.id, "shares_entity")}
-                affected |= {n for n, _ in kg.neighbours(c.id, "similar")}
-                stale_entities |= {e.id for e in kg.entities_of(c.id)}
-            kg.remove_document(doc_id)
+def _engine(options: BuildOptions, judge: Judge | None, summary: BuildSummary) -> tuple[Extractor, Judge | None]:
+    if options.extractor == "llm":
+        judge = judge or Judge()
+        summary.model = judge.model
+        return LLMExtractor(judge, judge.cache, options.batch_size), judge
+    settings = Settings.load()
+    return FastExtractor(Cache(settings.llm_cache_path) if settings.cache else None), judge
 
-        # 3. chunk ------------------------------------------------------------------------------------
-        with _timed(seconds, "chunk"):
-            advance = bar.task("chunk", len(todo))
-            new_chunks: dict[str, list[ChunkNode]] = {}
-            for d in todo:
-                chunks = prechunked.get(d.id) if d.format == "chunks" else None
-                chunks = chunks or chunk_document(d, max_tokens=max_tokens, min_tokens=min_tokens)
-                new_chunks[d.id] = [ChunkNode(**c.model_dump()) for c in chunks]
-                advance()
-        fresh = [c for group in new_chunks.values() for c in group]
-        kept = {c.id for c in kg.chunks()}
-        summary.chunks = ItemCounts(
-            reused=len(kept), removed=len(set(old_chunks) - kept - {c.id for c in fresh}),
-            added=sum(len(new_chunks[d.id]) for d in todo if d.id not in old_docs),
-            changed=sum(1 for d in todo if d.id in old_docs for c in new_chunks[d.id] if c.id not in old_chunks),
-        )
-        summary.chunks.reused += sum(1 for c in fresh if c.id in old_chunks)
 
-        # 4. enrich chunks, 5. summarise documents --------------------------------------------------
-        report = EnrichReport()
-        with _timed(seconds, "enrich"):
-            known = reuse_map(list(old_chunks.values()), engine)
-            report = await engine.enrich_chunks(fresh, reuse=known, advance=bar.task("enrich", len(fresh)))
-        summary.enrichment_reused = report.reused
-        doc_nodes = {d.id: DocumentNode(id=d.id, path=d.path, format=d.format, content_hash=d.content_hash,
-                                        language=d.language, title=d.title, metadata=d.metadata) for d in todo}
-        with _timed(seconds, "summarise"):
-            advance = bar.task("summarise", len(todo))
+def _read(b: _Build, sources: list[Path]) -> None:
+    """1. Parse the files, add pre-chunked input; refuse skipped files in strict mode and colliding ids."""
+    o = b.options
+    parsed, b.root = _parse(sources, o.include, o.exclude, o.max_bytes, b.bar.task("parse", 0)) if sources \
+        else (ParseResult(), "")
+    b.documents = list(parsed.documents)
+    skipped = list(parsed.skipped)
+    if o.chunks_jsonl is not None:
+        docs, b.prechunked = _prechunked(Path(o.chunks_jsonl), skipped)
+        b.documents += docs
+    b.summary.skipped = skipped
+    if o.strict and skipped:
+        listing = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5])
+        more = f" (and {len(skipped) - 5} more)" if len(skipped) > 5 else ""
+        raise CorpusError(skipped[0].path, f"strict mode: {len(skipped)} file(s) skipped: {listing}{more}")
+    seen_ids = Counter(d.id for d in b.documents)
+    if any(n > 1 for n in seen_ids.values()):
+        raise CorpusError(b.root or "corpus", "two inputs map to one document id; pass distinct folders")
 
-            async def summarise(doc_id: str) -> None:
-                await engine.summarise(doc_nodes[doc_id], new_chunks[doc_id], report)
-                advance()
 
-            await asyncio.gather(*(summarise(d.id) for d in todo))
-        summary.failures = report.failures
+def _plan_changes(b: _Build) -> None:
+    """2. Keep unchanged documents of ``previous``; remove changed and deleted ones, noting what they touched."""
+    o, previous = b.options, b.previous
+    b.settings_key = _settings_key(b.engine, b.embeddings, o.max_tokens, o.min_tokens)
+    same_settings = previous is not None and \
+        {k: previous.info.last_build.get(k) for k in b.settings_key} == b.settings_key
+    b.kg = _copy(previous) if previous is not None else KnowledgeGraph()
+    b.old_docs = {d.id for d in b.kg.documents()}
+    reused = {d.id for d in b.documents if previous is not None and _reusable(previous, d, same_settings,
+                                                                               b.engine.signature)}
+    b.todo = [d for d in b.documents if d.id not in reused]
+    removed_docs = b.old_docs - {d.id for d in b.documents}
+    b.summary.documents = ItemCounts(reused=len(reused), added=sum(d.id not in b.old_docs for d in b.todo),
+                                     changed=sum(d.id in b.old_docs for d in b.todo), removed=len(removed_docs))
+    b.old_chunks = {c.id: c for c in b.kg.chunks()}
+    for doc_id in removed_docs | {d.id for d in b.todo if d.id in b.old_docs}:
+        for c in b.kg.chunks_of(doc_id):
+            b.affected |= {n for n, _ in b.kg.neighbours(c.id, "shares_entity")}
+            b.affected |= {n for n, _ in b.kg.neighbours(c.id, "similar")}
+            b.stale_entities |= {e.id for e in b.kg.entities_of(c.id)}
+        b.kg.remove_document(doc_id)
 
-        # 6. embed ---------------------------------------------------------------------------------------
-        with _timed(seconds, "embed"):
-            texts = [c.text for c in fresh] + [n.summary for n in doc_nodes.values() if n.summary]
-            advance = bar.task("embed", len(texts))
-            computed = embeddings.computed
-            vectors: Any = await asyncio.to_thread(embeddings.embed, texts) if texts else []
-            advance(len(texts))
-            summary.embeddings_computed = embeddings.computed - computed
-            for c, v in zip(fresh, vectors[: len(fresh)], strict=False):
-                c.embedding = v.tolist()
-            for n, v in zip([n for n in doc_nodes.values() if n.summary], vectors[len(fresh):], strict=False):
-                n.summary_embedding = v.tolist()
 
-        # 7. assemble and relate ----------------------------------------------------------------------------
-        with _timed(seconds, "relate"):
-            advance = bar.task("relate", 3)
-            for d in todo:
-                kg.add(doc_nodes[d.id])
-                for c in new_chunks[d.id]:
-                    kg.add(c)
-                    kg.add_edge(d.id, c.id, "has_chunk")
-                link_next(kg, d.id)
-            touched = link_mentions(kg, fresh)
-            refresh_entities(kg, stale_entities - touched)
+def _chunk(b: _Build) -> None:
+    """3. Chunk the new and changed documents (pre-chunked ones keep their chunks)."""
+    advance = b.bar.task("chunk", len(b.todo))
+    for d in b.todo:
+        chunks = b.prechunked.get(d.id) if d.format == "chunks" else None
+        chunks = chunks or chunk_document(d, max_tokens=b.options.max_tokens, min_tokens=b.options.min_tokens)
+        b.new_chunks[d.id] = [ChunkNode(**c.model_dump()) for c in chunks]
+        advance()
+    fresh, old_chunks = b.fresh, b.old_chunks
+    kept = {c.id for c in b.kg.chunks()}
+    b.summary.chunks = ItemCounts(
+        reused=len(kept), removed=len(set(old_chunks) - kept - {c.id for c in fresh}),
+        added=sum(len(b.new_chunks[d.id]) for d in b.todo if d.id not in b.old_docs),
+        changed=sum(1 for d in b.todo if d.id in b.old_docs for c in b.new_chunks[d.id] if c.id not in old_chunks),
+    )
+    b.summary.chunks.reused += sum(1 for c in fresh if c.id in old_chunks)
+
+
+async def _enrich(b: _Build) -> None:
+    """4. Enrich the new chunks (reusing earlier enrichment of identical text); 5. summarise the documents."""
+    fresh = b.fresh
+    with _timed(b.summary.seconds, "enrich"):
+        known = reuse_map(list(b.old_chunks.values()), b.engine)
+        report = await b.engine.enrich_chunks(fresh, reuse=known, advance=b.bar.task("enrich", len(fresh)))
+    b.summary.enrichment_reused = report.reused
+    b.doc_nodes = {d.id: DocumentNode(id=d.id, path=d.path, format=d.format, content_hash=d.content_hash,
+                                      language=d.language, title=d.title, metadata=d.metadata) for d in b.todo}
+    with _timed(b.summary.seconds, "summarise"):
+        advance = b.bar.task("summarise", len(b.todo))
+
+        async def summarise(doc_id: str) -> None:
+            await b.engine.summarise(b.doc_nodes[doc_id], b.new_chunks[doc_id], report)
             advance()
-            affected = (affected & {c.id for c in kg.chunks()}) | {c.id for c in fresh}
-            full = previous is None or len(affected) > 0.3 * max(1, len(kg.chunks()))
-            relate(kg, relations, None if full else affected, clear=previous is not None)
-            advance(2)
 
+        await asyncio.gather(*(summarise(d.id) for d in b.todo))
+    b.summary.failures = report.failures
+
+
+async def _embed(b: _Build) -> None:
+    """6. Embed the new chunks and the document summaries, in one batch."""
+    fresh = b.fresh
+    summarised = [n for n in b.doc_nodes.values() if n.summary]
+    texts = [c.text for c in fresh] + [n.summary for n in summarised if n.summary]
+    advance = b.bar.task("embed", len(texts))
+    computed = b.embeddings.computed
+    vectors: Any = await asyncio.to_thread(b.embeddings.embed, texts) if texts else []
+    advance(len(texts))
+    b.summary.embeddings_computed = b.embeddings.computed - computed
+    for c, v in zip(fresh, vectors[: len(fresh)], strict=False):
+        c.embedding = v.tolist()
+    for n, v in zip(summarised, vectors[len(fresh):], strict=False):
+        n.summary_embedding = v.tolist()
+
+
+def _assemble(b: _Build) -> None:
+    """7. Add the new nodes and edges, then relate: incrementally around what changed, or all over."""
+    kg, fresh = b.kg, b.fresh
+    advance = b.bar.task("relate", 3)
+    for d in b.todo:
+        kg.add(b.doc_nodes[d.id])
+        for c in b.new_chunks[d.id]:
+            kg.add(c)
+            kg.add_edge(d.id, c.id, "has_chunk")
+        link_next(kg, d.id)
+    touched = link_mentions(kg, fresh)
+    refresh_entities(kg, b.stale_entities - touched)
+    advance()
+    affected = (b.affected & {c.id for c in kg.chunks()}) | {c.id for c in fresh}
+    full = b.previous is None or len(affected) > 0.3 * max(1, len(kg.chunks()))
+    relate(kg, b.options.relations, None if full else affected, clear=b.previous is not None)
+    advance(2)
+
+
+def _finish(b: _Build, judge: Judge | None, before: StageUsage | None) -> None:
+    """8. Counts, LLM usage and build facts into the summary and ``kg.info``."""
+    summary, kg = b.summary, b.kg
     counts = kg.counts()
     summary.entities = counts["nodes"].get("entity", 0)
     summary.edges = counts["edges"]
@@ -335,15 +385,14 @@ async def build_graph(
         summary.llm_failures = after.failures - before.failures
         summary.prompt_tokens = after.prompt_tokens - before.prompt_tokens
         summary.completion_tokens = after.completion_tokens - before.completion_tokens
-    kg.info.corpus_root = root or kg.info.corpus_root
-    kg.info.extractor = extractor
+    kg.info.corpus_root = b.root or kg.info.corpus_root
+    kg.info.extractor = b.options.extractor
     kg.info.model = summary.model
-    kg.info.embeddings = embeddings.name
-    kg.info.skipped = skipped
-    kg.info.last_build = {**settings_key, "summary": summary.model_dump(mode="json")}
-    return BuildResult(kg=kg, summary=summary)
+    kg.info.embeddings = b.embeddings.name
+    kg.info.skipped = summary.skipped
+    kg.info.last_build = {**b.settings_key, "summary": summary.model_dump(mode="json")}
 
 
-def build_graph_sync(source: Path | list[Path], **kwargs: Any) -> BuildResult:
-    """``build_graph`` for synchronous callers (scripts, notebooks without a running loop)."""
-    return asyncio.run(build_graph(source, **kwargs))
+def build_graph_sync(source: Path | list[Path], options: BuildOptions | None = None, **kwargs: Any) -> BuildResult:
+    """``build_graph`` for synchronous callers (scripts, notebooks)."""
+    return run_sync(build_graph(source, options, **kwargs))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import hashlib
 import threading
@@ -13,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, JudgeUnavailableError
 from ragkit.llm._cache import Cache
 from ragkit.settings import DEFAULT_EMBEDDINGS, Settings
@@ -48,16 +48,6 @@ def load_sentence_transformer(name: str) -> Any:
             raise JudgeUnavailableError(f"cannot load embedding model '{name}': {exc}") from exc
         _MODELS[name] = model
         return model
-
-
-def _run(coro: Any) -> Any:
-    """Run a coroutine to completion from sync code, also when an event loop is already running here."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 class Embeddings:
@@ -128,7 +118,7 @@ class Embeddings:
 
             rows: list[list[float]] = []
             for i in range(0, len(texts), self.batch_size):
-                rows += _run(litellm_embed(self.name.removeprefix("litellm:"), texts[i : i + self.batch_size]))
+                rows += run_sync(litellm_embed(self.name.removeprefix("litellm:"), texts[i : i + self.batch_size]))
             matrix = np.asarray(rows, dtype=np.float32)
         else:
             model = load_sentence_transformer(self.name)

@@ -262,7 +262,7 @@ class Pipeline:
         if self.run.kg_path.exists() and self.run.finished("kg"):
             self.kg = KnowledgeGraph.load(self.run.kg_path)
             return
-        from ragkit.kg import build_graph
+        from ragkit.kg import BuildOptions, build_graph
 
         cache = self._graph_cache()
         previous = None
@@ -273,8 +273,9 @@ class Pipeline:
                 log.warning("ignoring the cached graph %s: %s", cache, exc)
         counter = [0]
         with _stage(self.run, "kg", self.judge, counter):
-            result = await build_graph(Path(docs), previous=previous, extractor=extractor,
-                                       judge=self.judge, embeddings=self.embeddings, progress=self.progress)
+            options = BuildOptions(extractor=extractor, progress=self.progress)
+            result = await build_graph(Path(docs), options, previous=previous, judge=self.judge,
+                                       embeddings=self.embeddings)
             self.kg = result.kg
             counter[0] = len(self.kg.documents())
             for skipped in getattr(result.summary, "skipped", []) or []:
@@ -308,7 +309,7 @@ class Pipeline:
         return self.run.samples()
 
     async def _generate(self) -> list[TestSample]:
-        from ragkit.synthesis import generate
+        from ragkit.synthesis import GenerateOptions, generate
 
         written = {s.id for s in self.run.samples()}
 
@@ -317,9 +318,9 @@ class Pipeline:
                 written.add(sample.id)
                 self.run.add_sample(sample)
 
-        result = await generate(self.kg, self.spec.n, judge=self.judge, embeddings=self.embeddings,
-                                distribution=self.spec.generators, seed=self.spec.seed, on_sample=on_sample,
-                                progress=self.progress)
+        options = GenerateOptions(distribution=self.spec.generators, seed=self.spec.seed, progress=self.progress)
+        result = await generate(self.kg, self.spec.n, options, judge=self.judge, embeddings=self.embeddings,
+                                on_sample=on_sample)
         for note in getattr(result, "notes", []) or []:
             self.say(f"generate: {note}")
         if len(result.samples) < self.spec.n:

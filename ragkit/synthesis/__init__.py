@@ -3,7 +3,13 @@ personas and the critic."""
 
 from __future__ import annotations
 
-from ragkit.synthesis._generate import GenerationResult, generate, generate_sync
+from ragkit.synthesis._generate import (
+    DEFAULT_DISTRIBUTION,
+    GenerateOptions,
+    GenerationResult,
+    generate,
+    generate_sync,
+)
 from ragkit.synthesis._personas import load_personas
 from ragkit.synthesis._scenarios import (
     VAGUE_TYPES,
@@ -27,6 +33,8 @@ from ragkit.synthesis._scenarios import (
 )
 
 __all__ = [
+    "DEFAULT_DISTRIBUTION",
+    "GenerateOptions",
     "GenerationResult",
     "Plan",
     "QAOutput",

@@ -24,8 +24,10 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from ragkit._progress import Advance, Progress
+from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, JudgeError
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
@@ -141,8 +143,8 @@ class _Run:
         self.chunk_use: Counter[str] = Counter()
         self.cap = n
         self.moves: Counter[tuple[str, str]] = Counter()
-        self.progress: Any = None
-        self.task_id: Any = None
+        self.advance: Advance = lambda n=1: None
+        self.shown = 0
         self.drops_per_sample = 2.0
 
     # -- planning ---------------------------------------------------------------------------------
@@ -343,114 +345,133 @@ class _Run:
                 task.cancel()
 
     def tick(self) -> None:
-        if self.progress is not None:
-            kept = len(self.result.samples)
-            dropped = sum(r.dropped_total for r in self.result.report.values())
-            self.progress.update(self.task_id, completed=kept, description=f"generating (dropped {dropped})")
+        kept = len(self.result.samples)
+        if kept > self.shown:
+            self.advance(kept - self.shown)
+            self.shown = kept
+
+
+class GenerateOptions(BaseModel):
+    """How a test set is generated. The CLI builds one from its flags; every field has the default a plain
+    ``generate(kg, n)`` uses."""
+
+    model_config = ConfigDict(frozen=True)
+
+    distribution: dict[str, float] | None = None
+    """Generator name → weight (default: DEFAULT_DISTRIBUTION)."""
+    generator_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Generator name → the arguments it is built with."""
+    seed: int = 0
+    personas: list[Persona] | None = None
+    """Who asks; default: ``num_personas`` personas derived from the graph by the judge."""
+    num_personas: int = 3
+    max_share_per_document: float = 0.25
+    duplicate_threshold: float = 0.9
+    """Question-embedding cosine at or above which a candidate is a near-duplicate of a kept one."""
+    llm_critic: bool = True
+    """The critic's LLM check (the judge answers the question from the reference contexts)."""
+    max_drops_per_sample: float = 2.0
+    progress: bool = True
 
 
 async def generate(
     kg: KnowledgeGraph,
     n: int,
+    options: GenerateOptions | None = None,
     *,
     judge: Judge,
     embeddings: Embeddings,
-    distribution: dict[str, float] | None = None,
-    seed: int = 0,
-    personas: list[Persona] | None = None,
-    max_share_per_document: float = 0.25,
     on_sample: Callable[[TestSample], None] | None = None,
-    progress: bool = True,
-    generator_args: dict[str, dict[str, Any]] | None = None,
-    num_personas: int = 3,
-    duplicate_threshold: float = 0.9,
-    llm_critic: bool = True,
-    max_drops_per_sample: float = 2.0,
 ) -> GenerationResult:
     """Generate ``n`` test samples from ``kg``; see the module docstring for the flow.
 
     Examples:
-        >>> result = await generate(kg, 20, judge=Judge(), embeddings=Embeddings(),
-        ...                         distribution={"single_hop": 0.5, "multi_hop": 0.5})
+        >>> options = GenerateOptions(distribution={"single_hop": 0.5, "multi_hop": 0.5})
+        >>> result = await generate(kg, 20, options, judge=Judge(), embeddings=Embeddings())
         >>> result.complete, [r.kept for r in result.report.values()]
     """
     started = time.monotonic()
-    if n < 0:
-        raise ConfigError(f"the number of samples must be >= 0, got {n}")
-    if not 0 < max_share_per_document <= 1:
-        raise ConfigError(f"max_share_per_document must be in (0, 1], got {max_share_per_document}")
-    weights = check_distribution(distribution or DEFAULT_DISTRIBUTION)
-    gens: dict[str, Any] = {}
-    for name in weights:
-        try:
-            gens[name] = lookup("generator", name)(**(generator_args or {}).get(name, {}))
-        except TypeError as exc:
-            raise ConfigError(f"bad arguments for generator '{name}': {exc}") from None
+    options = options or GenerateOptions()
+    weights, gens = _check(n, options)
     result = GenerationResult(requested=n)
     quotas = largest_remainder(weights, n)
     result.report = {k: GeneratorReport(name=generator_name(gens[k]), weight=w, requested=quotas[k])
                      for k, w in weights.items()}
     before = {k: v.model_copy() for k, v in judge.usage.stages.items()}
-    chunks = kg.chunks()
-    if n == 0 or not chunks:
-        if not chunks:
-            skipped = f"; {len(kg.info.skipped)} files were skipped while building it" if kg.info.skipped else ""
-            result.notes.append(f"no samples: the graph has no chunks ({len(kg.documents())} documents{skipped})")
-        result.seconds = time.monotonic() - started
-        return result
-
-    critic = Critic(kg, judge, embeddings, duplicate_threshold=duplicate_threshold, llm_check=llm_critic)
-    run = _Run(kg, n, judge, critic, gens, result, on_sample)
-    run.drops_per_sample = max_drops_per_sample
-    targets = run.plan_all(weights, seed)
-    if personas:
-        pool = PersonaPool(list(personas))
-    else:
-        with judge.stage("generate/personas"):
-            pool = await personas_from_graph(kg, k=num_personas, judge=judge, embeddings=embeddings)
-    result.personas, result.notes = pool.personas, [*result.notes, *pool.notes]
-    for name in weights:
-        run.queues[name] = deque(assign_phrasing(list(run.queues[name]), pool, Random(f"{seed}:{name}:phrasing"),
-                                                 kg))
-    run.need = dict(targets)
-
-    docs = {c.doc_id for c in chunks}
-    run.cap = max(1, math.ceil(max_share_per_document * n))
-    if run.cap * len(docs) < n:
-        run.cap = math.ceil(n / len(docs))
-        result.notes.append(f"the corpus has {len(docs)} documents with text: each may provide up to {run.cap} "
-                            f"samples (max_share_per_document={max_share_per_document} cannot hold {n})")
-    first_cap = run.cap
-    # the embedded model answers one call at a time: more in flight only queues, and wastes calls when a generator
-    # is stopped or a near-duplicate is kept meanwhile
-    concurrency = 1 if getattr(judge, "is_local", False) else max(1, judge.settings.concurrency)
-    await _with_progress(run, n, progress, concurrency=concurrency)
-    if run.cap > first_cap:
-        result.notes.append(f"the per-document limit was raised from {first_cap} to {run.cap} samples: the "
-                            "remaining planned scenarios all came from documents already at their share")
-    _explain(run)
-    result.usage = _usage_since(judge, before)
-    for name, report in result.report.items():
-        report.usage = result.usage.stages.get(f"generate/{name}", StageUsage())
+    if n > 0 and kg.chunks():
+        critic = Critic(kg, judge, embeddings, duplicate_threshold=options.duplicate_threshold,
+                        llm_check=options.llm_critic)
+        run = _Run(kg, n, judge, critic, gens, result, on_sample)
+        run.drops_per_sample = options.max_drops_per_sample
+        await _prepare(run, weights, options, embeddings)
+        await _generate_all(run, n, options)
+        result.usage = _usage_since(judge, before)
+        for name, report in result.report.items():
+            report.usage = result.usage.stages.get(f"generate/{name}", StageUsage())
+    elif not kg.chunks():
+        skipped = f"; {len(kg.info.skipped)} files were skipped while building it" if kg.info.skipped else ""
+        result.notes.append(f"no samples: the graph has no chunks ({len(kg.documents())} documents{skipped})")
     result.seconds = time.monotonic() - started
     return result
 
 
-async def _with_progress(run: _Run, n: int, progress: bool, concurrency: int) -> None:
-    if not progress:
-        await run.loop(concurrency)
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True)) as bar:
-        run.progress = bar
-        run.task_id = bar.add_task("generating", total=n)
+def _check(n: int, options: GenerateOptions) -> tuple[dict[str, float], dict[str, Any]]:
+    """The weights, and every chosen generator built with its arguments (before any LLM call)."""
+    if n < 0:
+        raise ConfigError(f"the number of samples must be >= 0, got {n}")
+    if not 0 < options.max_share_per_document <= 1:
+        raise ConfigError(f"max_share_per_document must be in (0, 1], got {options.max_share_per_document}")
+    weights = check_distribution(options.distribution or DEFAULT_DISTRIBUTION)
+    gens: dict[str, Any] = {}
+    for name in weights:
         try:
-            await run.loop(concurrency)
-        finally:
-            run.progress = None
+            gens[name] = lookup("generator", name)(**options.generator_args.get(name, {}))
+        except TypeError as exc:
+            raise ConfigError(f"bad arguments for generator '{name}': {exc}") from None
+    return weights, gens
+
+
+async def _prepare(run: _Run, weights: dict[str, float], options: GenerateOptions, embeddings: Embeddings) -> None:
+    """Plan every generator, find the personas, give each scenario its persona and phrasing, set the caps."""
+    targets = run.plan_all(weights, options.seed)
+    if options.personas:
+        pool = PersonaPool(list(options.personas))
+    else:
+        with run.judge.stage("generate/personas"):
+            pool = await personas_from_graph(run.kg, k=options.num_personas, judge=run.judge, embeddings=embeddings)
+    result = run.result
+    result.personas, result.notes = pool.personas, [*result.notes, *pool.notes]
+    for name in weights:
+        rng = Random(f"{options.seed}:{name}:phrasing")
+        run.queues[name] = deque(assign_phrasing(list(run.queues[name]), pool, rng, run.kg))
+    run.need = dict(targets)
+    docs = {c.doc_id for c in run.kg.chunks()}
+    share = options.max_share_per_document
+    run.cap = max(1, math.ceil(share * run.n))
+    if run.cap * len(docs) < run.n:
+        run.cap = math.ceil(run.n / len(docs))
+        result.notes.append(f"the corpus has {len(docs)} documents with text: each may provide up to {run.cap} "
+                            f"samples (max_share_per_document={share} cannot hold {run.n})")
+
+
+async def _generate_all(run: _Run, n: int, options: GenerateOptions) -> None:
+    """Generate, criticise and keep candidates until n are kept or the plans run out; explain any shortfall."""
+    first_cap = run.cap
+    # the embedded model answers one call at a time: more in flight only queues, and wastes calls when a generator
+    # is stopped or a near-duplicate is kept meanwhile
+    concurrency = 1 if getattr(run.judge, "is_local", False) else max(1, run.judge.settings.concurrency)
+    await _with_progress(run, n, options.progress, concurrency=concurrency)
+    if run.cap > first_cap:
+        run.result.notes.append(f"the per-document limit was raised from {first_cap} to {run.cap} samples: the "
+                                "remaining planned scenarios all came from documents already at their share")
+    _explain(run)
+
+
+async def _with_progress(run: _Run, n: int, progress: bool, concurrency: int) -> None:
+    calls = lambda: sum(s.calls for k, s in run.judge.usage.stages.items() if k.startswith("generate"))  # noqa: E731
+    with Progress(progress, calls=calls) as bar:
+        run.advance = bar.task("generate", n)
+        await run.loop(concurrency)
 
 
 def _explain(run: _Run) -> None:
@@ -473,6 +494,7 @@ def _explain(run: _Run) -> None:
                             f"was used up (dropped: {why}); a larger corpus or lower --n gives a full set")
 
 
-def generate_sync(kg: KnowledgeGraph, n: int, **kwargs: Any) -> GenerationResult:
+def generate_sync(kg: KnowledgeGraph, n: int, options: GenerateOptions | None = None, **kwargs: Any
+                  ) -> GenerationResult:
     """``generate`` for synchronous callers."""
-    return asyncio.run(generate(kg, n, **kwargs))
+    return run_sync(generate(kg, n, options, **kwargs))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ragkit.cli.kg import graph_info
-from ragkit.kg._build import BuildResult, build_graph_sync
+from ragkit.kg import BuildOptions, BuildResult, build_graph_sync
 from ragkit.kg._graph import KnowledgeGraph
 from ragkit.llm._judge import Judge
 from ragkit.settings import Settings
@@ -36,12 +36,12 @@ def cross_document_links(kg: KnowledgeGraph) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def zh_fast(live_env: None) -> BuildResult:
-    return build_graph_sync(CORPORA / "zh", extractor="fast", progress=False)
+    return build_graph_sync(CORPORA / "zh", BuildOptions(extractor="fast", progress=False))
 
 
 @pytest.fixture(scope="module")
 def acme_fast(live_env: None) -> BuildResult:
-    return build_graph_sync(CORPORA / "acme", extractor="fast", progress=False)
+    return build_graph_sync(CORPORA / "acme", BuildOptions(extractor="fast", progress=False))
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,8 @@ def acme_llm(live_env: None, tmp_path_factory: pytest.TempPathFactory) -> tuple[
     root = tmp_path_factory.mktemp("acme-subset")
     for name in LLM_SUBSET:
         shutil.copy(CORPORA / "acme" / name, root / name)
-    return build_graph_sync(root, extractor="llm", judge=Judge(settings=Settings.load()), progress=False), root
+    return build_graph_sync(root, BuildOptions(extractor="llm", progress=False),
+                            judge=Judge(settings=Settings.load())), root
 
 
 def test_zh_fast(zh_fast: BuildResult) -> None:
@@ -88,8 +89,8 @@ def test_acme_llm_subset(acme_llm: tuple[BuildResult, Path]) -> None:
     assert bridging >= 2 and edges >= 1, graph_info(kg)["top_entities"][:10]
     assert all(d.summary for d in kg.documents() if d.enrichment)
     # an unchanged rebuild costs no LLM call (only what failed the first time is retried)
-    again = build_graph_sync(root, previous=kg, extractor="llm", judge=Judge(settings=Settings.load()),
-                             progress=False)
+    again = build_graph_sync(root, BuildOptions(extractor="llm", progress=False), previous=kg,
+                             judge=Judge(settings=Settings.load()))
     failed_docs = {c.doc_id for c in kg.chunks() if not c.enrichment}
     assert again.summary.documents.reused >= 3 - len(failed_docs) - len(s.failures)
     if not s.failures:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ragkit.errors import CorpusError
-from ragkit.kg._build import BuildResult, build_graph
+from ragkit.kg import BuildOptions, BuildResult, KnowledgeGraph, build_graph
 from ragkit.llm._embeddings import Embeddings
 from ragkit.llm._judge import CallInfo
 from ragkit.testing import ScriptedJudge
@@ -52,8 +52,10 @@ def embeddings() -> Embeddings:
     return Embeddings(cache=False)
 
 
-async def build(corpus: Path, judge: ScriptedJudge, embeddings: Embeddings, **kw: Any) -> BuildResult:
-    return await build_graph(corpus, extractor="llm", judge=judge, embeddings=embeddings, **{**SMALL, **kw})
+async def build(corpus: Path, judge: ScriptedJudge, embeddings: Embeddings, previous: KnowledgeGraph | None = None,
+                **kw: Any) -> BuildResult:
+    return await build_graph(corpus, BuildOptions(extractor="llm", **{**SMALL, **kw}), previous=previous, judge=judge,
+                             embeddings=embeddings)
 
 
 def multi_chunk_docs(result: BuildResult) -> int:
@@ -197,7 +199,7 @@ async def test_strict_mode_fails_before_any_llm_call(corpus: Path, embeddings: E
 
 
 async def test_fast_extractor(corpus: Path, embeddings: Embeddings) -> None:
-    result = await build_graph(corpus, extractor="fast", embeddings=embeddings, **SMALL)
+    result = await build_graph(corpus, BuildOptions(extractor="fast", **SMALL), embeddings=embeddings)
     kg, s = result.kg, result.summary
     assert s.llm_calls == 0 and s.model is None and s.failures == []
     assert all(c.enrichment == "fast:v1" and c.summary for c in kg.chunks())
@@ -223,16 +225,16 @@ async def test_prechunked_input_is_kept_as_given(tmp_path: Path, embeddings: Emb
     path = tmp_path / "chunks.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     judge = ScriptedJudge(responder)
-    result = await build_graph([], chunks_jsonl=path, extractor="llm", judge=judge, embeddings=embeddings,
-                               progress=False, batch_size=4)
+    result = await build_graph([], BuildOptions(chunks_jsonl=path, extractor="llm", progress=False, batch_size=4),
+                               judge=judge, embeddings=embeddings)
     kg = result.kg
     assert sorted(c.id for c in kg.chunks()) == ["faq-1", "kb-1", "kb-2"]
     assert kg.chunk("kb-1").text == rows[0]["text"]  # never re-split, however long
     assert [c.id for c in kg.chunks_of("kb")] == ["kb-1", "kb-2"] and ("kb-1", "kb-2", None) in kg.edges("next")
     assert [(x.path, x.reason) for x in result.summary.skipped] == [("chunks.jsonl:4", "missing field 'id'")]
     assert len({c.doc_id for c in kg.chunks_mentioning("harbour lights")}) == 2
-    again = await build_graph([], chunks_jsonl=path, previous=kg, extractor="llm", judge=ScriptedJudge(refuse),
-                              embeddings=embeddings, progress=False, batch_size=4)
+    again = await build_graph([], BuildOptions(chunks_jsonl=path, extractor="llm", progress=False, batch_size=4),
+                              previous=kg, judge=ScriptedJudge(refuse), embeddings=embeddings)
     assert again.summary.documents.reused == 2
 
 

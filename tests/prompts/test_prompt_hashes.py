@@ -27,8 +27,8 @@ from ragkit import ContextRef, EvalSample, RagResponse, TestSample, evaluate  # 
 from ragkit.kg._enrich import DOCUMENT_PROMPT, SINGLE_PROMPT, DocumentInput, Passage, PassageBatch, facts_prompt  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import available  # noqa: E402
+from ragkit.synthesis import GenerateOptions, generate  # noqa: E402
 from ragkit.synthesis._critic import Critic  # noqa: E402
-from ragkit.synthesis._generate import generate  # noqa: E402
 from ragkit.testing import ScriptedJudge  # noqa: E402
 
 EXPECTED = HERE / "prompt_hashes.json"
@@ -112,8 +112,9 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
     for spec, language in ((BAKERY, "en"), (TEA_ZH, "zh")):
         kg = build_graph(spec, embeddings, language=language)
         names = sorted(available("generator", plugins=False))
-        await generate(kg, len(names) * 2, judge=ScriptedJudge(rec.generator_script), embeddings=embeddings,
-                       distribution={n: 1.0 for n in names}, seed=3, progress=False)
+        await generate(kg, len(names) * 2,
+                       GenerateOptions(distribution={n: 1.0 for n in names}, seed=3, progress=False),
+                       judge=ScriptedJudge(rec.generator_script), embeddings=embeddings)
         critic = Critic(kg, ScriptedJudge(rec.generator_script), embeddings)
         chunk = kg.chunks()[0]
         for answerable in (True, False):

@@ -14,7 +14,7 @@ from kg_builder import BAKERY, TEA_ZH, bridge_reply, build_graph, critic_reply, 
 
 from ragkit.errors import ConfigError, UnknownPluginError  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
-from ragkit.synthesis._generate import DEFAULT_DISTRIBUTION, generate, largest_remainder  # noqa: E402
+from ragkit.synthesis._generate import DEFAULT_DISTRIBUTION, GenerateOptions, generate, largest_remainder  # noqa: E402
 from ragkit.testing import ScriptedJudge  # noqa: E402
 from ragkit.types import Persona, TestSample  # noqa: E402
 
@@ -47,7 +47,8 @@ def test_largest_remainder_is_exact():
 async def test_exact_count_every_sample_complete(bakery, emb):
     seen: list[TestSample] = []
     judge = ScriptedJudge(default_script)
-    result = await generate(bakery, 10, judge=judge, embeddings=emb, progress=False, on_sample=seen.append)
+    result = await generate(bakery, 10, GenerateOptions(progress=False), judge=judge, embeddings=emb,
+                            on_sample=seen.append)
     assert result.complete and len(result.samples) == 10 and seen == result.samples
     assert {k: r.kept for k, r in result.report.items()} == largest_remainder(DEFAULT_DISTRIBUTION, 10)
     for s in result.samples:
@@ -65,9 +66,12 @@ async def test_exact_count_every_sample_complete(bakery, emb):
 
 
 async def test_same_seed_same_samples(bakery, emb):
-    one = await generate(bakery, 6, judge=ScriptedJudge(default_script), embeddings=emb, progress=False, seed=7)
-    two = await generate(bakery, 6, judge=ScriptedJudge(default_script), embeddings=emb, progress=False, seed=7)
-    other = await generate(bakery, 6, judge=ScriptedJudge(default_script), embeddings=emb, progress=False, seed=8)
+    one = await generate(bakery, 6, GenerateOptions(progress=False, seed=7), judge=ScriptedJudge(default_script),
+                         embeddings=emb)
+    two = await generate(bakery, 6, GenerateOptions(progress=False, seed=7), judge=ScriptedJudge(default_script),
+                         embeddings=emb)
+    other = await generate(bakery, 6, GenerateOptions(progress=False, seed=8), judge=ScriptedJudge(default_script),
+                           embeddings=emb)
     assert [s.model_dump() for s in one.samples] == [s.model_dump() for s in two.samples]
     assert [s.id for s in one.samples] != [s.id for s in other.samples]
 
@@ -83,8 +87,9 @@ async def test_rejected_candidates_are_replaced(bakery, emb):
                 return critic_reply(call.data, answerable=False)
         return default_script(call)
 
-    result = await generate(bakery, 6, judge=ScriptedJudge(script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 1.0}, max_drops_per_sample=1.5)
+    result = await generate(bakery, 6,
+                            GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=1.5),
+                            judge=ScriptedJudge(script), embeddings=emb)
     report = result.report["single_hop"]
     assert len(result.samples) == 6 and report.kept == 6
     assert report.dropped == {"not_answerable": 6}
@@ -106,8 +111,8 @@ async def test_language_copy_and_duplicate_drops(tea, emb):
                 return {**reply, "question": "青岚茶业的基本情况是怎样的？"}  # the second is a duplicate
         return default_script(call)
 
-    result = await generate(tea, 3, judge=ScriptedJudge(script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 1.0})
+    result = await generate(tea, 3, GenerateOptions(progress=False, distribution={"single_hop": 1.0}),
+                            judge=ScriptedJudge(script), embeddings=emb)
     dropped = result.report["single_hop"].dropped
     assert dropped == {"wrong_language": 1, "copies_context": 1, "near_duplicate": 1}
     assert len(result.samples) == 3 and all(s.language == "zh" for s in result.samples)
@@ -123,7 +128,8 @@ async def test_judge_errors_and_broken_outputs_are_counted_not_fatal(bakery, emb
         return default_script(call)
 
     judge = ScriptedJudge(script)
-    result = await generate(bakery, 3, judge=judge, embeddings=emb, progress=False, distribution={"single_hop": 1})
+    result = await generate(bakery, 3, GenerateOptions(progress=False, distribution={"single_hop": 1}), judge=judge,
+                            embeddings=emb)
     assert len(result.samples) == 3
     assert result.report["single_hop"].dropped == {"judge_error": 1}
     assert "invalid output" in result.report["single_hop"].examples["judge_error"]
@@ -134,16 +140,17 @@ async def test_unsupported_generator_share_is_redistributed_with_a_note(emb):
     kg = build_graph({k: v for k, v in BAKERY.items() if k in ("company.md", "products.md")}, emb)
     for entity in kg.entities():
         entity.type = "other"  # nothing comparable
-    result = await generate(kg, 4, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 0.5, "comparison": 0.5})
+    result = await generate(kg, 4, GenerateOptions(progress=False, distribution={"single_hop": 0.5, "comparison": 0.5}),
+                            judge=ScriptedJudge(default_script), embeddings=emb)
     assert len(result.samples) == 4
     assert result.report["comparison"].kept == 0 and result.report["single_hop"].kept == 4
     assert any(n.startswith("comparison: cannot run on this graph (no entity type") for n in result.notes)
 
 
 async def test_spread_across_documents(bakery, emb):
-    result = await generate(bakery, 5, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 1}, max_share_per_document=0.2)
+    result = await generate(bakery, 5,
+                            GenerateOptions(progress=False, distribution={"single_hop": 1}, max_share_per_document=0.2),
+                            judge=ScriptedJudge(default_script), embeddings=emb)
     docs = Counter(s.reference_contexts[0].source for s in result.samples)
     assert len(docs) == 5 and set(docs.values()) == {1}
     assert not result.notes or all("per-document" not in n for n in result.notes)
@@ -151,8 +158,8 @@ async def test_spread_across_documents(bakery, emb):
 
 async def test_small_corpus_relaxes_the_share_and_says_so(emb):
     kg = build_graph({k: v for k, v in BAKERY.items() if k in ("leeds-bakery.md", "bristol-bakery.md")}, emb)
-    result = await generate(kg, 4, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 1})
+    result = await generate(kg, 4, GenerateOptions(progress=False, distribution={"single_hop": 1}),
+                            judge=ScriptedJudge(default_script), embeddings=emb)
     assert len(result.samples) == 4
     assert any("2 documents with text: each may provide up to 2" in n for n in result.notes)
 
@@ -160,8 +167,8 @@ async def test_small_corpus_relaxes_the_share_and_says_so(emb):
 async def test_graph_runs_out_and_says_how_many_and_why(emb):
     kg = build_graph({"one.md": [("The Leeds bakery opened in 2010 and has forty eight staff members.",
                                   [("Leeds", "place")])]}, emb)
-    result = await generate(kg, 5, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 1})
+    result = await generate(kg, 5, GenerateOptions(progress=False, distribution={"single_hop": 1}),
+                            judge=ScriptedJudge(default_script), embeddings=emb)
     assert len(result.samples) == 1 and not result.complete
     assert any(n.startswith("generated 1 of 5 samples") for n in result.notes)
     assert result.report["single_hop"].planned == 1
@@ -172,15 +179,16 @@ async def test_empty_graph_gives_a_reason_not_an_exception(emb):
 
     kg = KnowledgeGraph()
     kg.info.skipped.append(SkippedFile(path="a.pdf", reason="encrypted"))
-    result = await generate(kg, 3, judge=ScriptedJudge([]), embeddings=emb, progress=False)
+    result = await generate(kg, 3, GenerateOptions(progress=False), judge=ScriptedJudge([]), embeddings=emb)
     assert result.samples == [] and "no chunks" in result.notes[0] and "1 files were skipped" in result.notes[0]
 
 
 async def test_user_personas_and_shortfall_moves(bakery, emb):
     personas = [Persona(name="Buyer", description="Buys bread wholesale.")]
     judge = ScriptedJudge(default_script)
-    result = await generate(bakery, 4, judge=judge, embeddings=emb, progress=False, personas=personas,
-                            distribution={"single_hop": 1})
+    result = await generate(bakery, 4,
+                            GenerateOptions(progress=False, personas=personas, distribution={"single_hop": 1}),
+                            judge=judge, embeddings=emb)
     assert {s.persona for s in result.samples} == {"Buyer"} and not judge.calls_for("generate.personas")
     assert result.personas == personas
 
@@ -196,8 +204,10 @@ async def test_exhausted_generator_moves_its_count(emb):
             return {**bridge_reply(call.data), "fact_from_passage_0": nowhere, "fact_from_passage_1": nowhere}
         return default_script(call)
 
-    result = await generate(kg, 4, judge=ScriptedJudge(script), embeddings=emb, progress=False,
-                            distribution={"single_hop": 0.5, "multi_hop": 0.5}, max_drops_per_sample=100)
+    result = await generate(kg, 4,
+                            GenerateOptions(progress=False, distribution={"single_hop": 0.5, "multi_hop": 0.5},
+                                            max_drops_per_sample=100),
+                            judge=ScriptedJudge(script), embeddings=emb)
     assert len(result.samples) == 4 and result.report["single_hop"].kept == 4
     mh = result.report["multi_hop"]
     assert mh.kept == 0 and mh.dropped == {"quote_not_in_context": mh.planned} and turn["mh"] == mh.planned
@@ -206,14 +216,18 @@ async def test_exhausted_generator_moves_its_count(emb):
 
 async def test_bad_distribution(bakery, emb):
     with pytest.raises(UnknownPluginError, match="Did you mean: single_hop"):
-        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hopp": 1})
+        await generate(bakery, 2, GenerateOptions(distribution={"single_hopp": 1}), judge=ScriptedJudge([]),
+                       embeddings=emb)
     with pytest.raises(ConfigError, match="weight"):
-        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hop": -1})
+        await generate(bakery, 2, GenerateOptions(distribution={"single_hop": -1}), judge=ScriptedJudge([]),
+                       embeddings=emb)
     with pytest.raises(ConfigError, match="every generator weight is 0"):
-        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hop": 0})
+        await generate(bakery, 2, GenerateOptions(distribution={"single_hop": 0}), judge=ScriptedJudge([]),
+                       embeddings=emb)
     with pytest.raises(ConfigError, match="bad arguments for generator 'single_hop'"):
-        await generate(bakery, 2, judge=ScriptedJudge([]), embeddings=emb, distribution={"single_hop": 1},
-                       generator_args={"single_hop": {"nope": 1}})
+        await generate(bakery, 2,
+                       GenerateOptions(distribution={"single_hop": 1}, generator_args={"single_hop": {"nope": 1}}),
+                       judge=ScriptedJudge([]), embeddings=emb)
 
 
 async def test_broken_plugin_generator_is_isolated(bakery, emb):
@@ -234,8 +248,9 @@ async def test_broken_plugin_generator_is_isolated(bakery, emb):
             raise RuntimeError("boom")
 
     try:
-        result = await generate(bakery, 3, judge=ScriptedJudge(default_script), embeddings=emb, progress=False,
-                                distribution={"single_hop": 0.5, "test/broken": 0.5})
+        result = await generate(bakery, 3,
+                                GenerateOptions(progress=False, distribution={"single_hop": 0.5, "test/broken": 0.5}),
+                                judge=ScriptedJudge(default_script), embeddings=emb)
         assert len(result.samples) == 3
         assert result.report["test/broken"].dropped["generator_error"] >= 1
         assert "RuntimeError: boom" in result.report["test/broken"].examples["generator_error"]
@@ -250,8 +265,9 @@ async def test_a_generator_that_keeps_failing_is_stopped(bakery, emb):
         return default_script(call)
 
     judge = ScriptedJudge(script)
-    result = await generate(bakery, 4, judge=judge, embeddings=emb, progress=False,
-                            distribution={"single_hop": 0.5, "multi_hop": 0.5})
+    result = await generate(bakery, 4,
+                            GenerateOptions(progress=False, distribution={"single_hop": 0.5, "multi_hop": 0.5}),
+                            judge=judge, embeddings=emb)
     mh = result.report["multi_hop"]
     assert len(result.samples) == 4 and mh.kept == 0
     # 2 asked: 2 x 2 + 1 drops allowed; candidates already running when it stops may still finish
