@@ -1,6 +1,7 @@
 """ragkit: how good is your RAG system, really?"""
 
 from ragkit import _offline  # noqa: F401  (first: keeps imports off the network)
+from ragkit._sync import run_sync
 from ragkit._version import __version__
 from ragkit.errors import (
     ConfigError,
@@ -102,5 +103,6 @@ __all__ = [
     "generator",
     "load_samples",
     "metric",
+    "run_sync",
     "variant",
 ]

@@ -99,8 +99,9 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
     ragkit benchmark docs/ --target mypkg.rag:answer --fail-under faithfulness=0.8
     ragkit benchmark --resume runs/20240101-120000-baseline
     """
+    from ragkit._sync import run_sync
     from ragkit.llm import Embeddings, Judge
-    from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run, run_sync
+    from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run
     from ragkit.report import failures, parse_thresholds, print_summary
     from ragkit.settings import Settings
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 import importlib.util
 import json
@@ -14,6 +13,7 @@ from typing import Any, TypeVar
 import click
 from pydantic import BaseModel, Field
 
+from ragkit._sync import run_sync
 from ragkit.errors import RagkitError
 from ragkit.llm import Prompt
 
@@ -107,7 +107,7 @@ def _check_llm(report: _Report, settings: Any) -> None:
     judge = Judge(model, settings=settings, cache=False)
     place = report.timed(
         "structured_call", "structured call",
-        lambda: asyncio.run(judge.structured(CHECK, _Sentence(sentence="Lyon is a large city in France."))),
+        lambda: run_sync(judge.structured(CHECK, _Sentence(sentence="Lyon is a large city in France."))),
         lambda p: p.model_dump_json(),
     )
     report.data["structured_result"] = place.model_dump()

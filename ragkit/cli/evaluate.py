@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from typing import Any
 
 import click
 
+from ragkit._sync import run_sync
 from ragkit.cli._options import parse_plugin_args
 from ragkit.errors import ConfigError, MissingFieldError
 from ragkit.registry import MetricFn, spec_of
@@ -115,7 +115,7 @@ def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metr
             raise ConfigError("the data has the fields of no metric")
     settings = Settings.load(model=model, embeddings=embeddings, concurrency=concurrency)
     judge = Judge(settings=settings)
-    result = asyncio.run(evaluate(samples, fns, judge=judge, progress=not no_progress and sys.stderr.isatty()))
+    result = run_sync(evaluate(samples, fns, judge=judge, progress=not no_progress))
     if output:
         result.to_json(output)
     if as_json:

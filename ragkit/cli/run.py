@@ -25,7 +25,8 @@ from ragkit.errors import ConfigError
 @click.option("--no-progress", is_flag=True)
 def command(**kw: Any) -> None:
     """Run the target on a test set; each answer is written (and fsynced) as it arrives."""
-    from ragkit.pipeline import read_testset, run_sync, run_target
+    from ragkit._sync import run_sync
+    from ragkit.pipeline import read_testset, run_target
     from ragkit.runs import JsonlAppender, iter_jsonl, rewrite_jsonl
     from ragkit.settings import Settings
     from ragkit.targets import close_target, make_target
@@ -67,9 +68,9 @@ def command(**kw: Any) -> None:
 
 
 def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
+    from ragkit._sync import run_sync
     from ragkit.kg import KnowledgeGraph
     from ragkit.llm import Embeddings, Judge
-    from ragkit.pipeline import run_sync
 
     judge = Judge(settings=settings)
     embeddings = Embeddings(settings=settings)

@@ -9,7 +9,6 @@ from ragkit.pipeline._runner import (
     open_run,
     read_testset,
     resolve_metrics,
-    run_sync,
     run_target,
 )
 
@@ -20,6 +19,5 @@ __all__ = [
     "open_run",
     "read_testset",
     "resolve_metrics",
-    "run_sync",
     "run_target",
 ]

@@ -15,14 +15,14 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ragkit._progress import Progress
 from ragkit._version import __version__
 from ragkit.errors import ConfigError, DataError, RagkitError, RunError
 from ragkit.registry import info_of, spec_of
@@ -164,8 +164,6 @@ async def run_target(
 ) -> int:
     """Ask the target every question (``concurrency`` in flight) and hand each answer to ``on_response`` as it
     arrives. Returns the number of failed answers; never raises for one sample."""
-    from rich.progress import Progress
-
     sem = asyncio.Semaphore(max(1, concurrency))
     failed = 0
 
@@ -173,20 +171,14 @@ async def run_target(
         async with sem:
             return EvalSample(test=sample, response=await target.answer(sample))
 
-    with Progress(disable=not progress, transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task("target", total=len(samples))
+    with Progress(progress and bool(samples)) as bar:
+        advance = bar.task("target", len(samples))
         for fut in asyncio.as_completed([one(s) for s in samples]):
             result = await fut
             failed += bool(result.response.error)
             on_response(result)
-            bar.advance(task)
+            advance()
     return failed
-
-
-def _stderr_console() -> Any:
-    from rich.console import Console
-
-    return Console(file=sys.stderr)
 
 
 # -- the pipeline ------------------------------------------------------------------------------------
@@ -410,7 +402,3 @@ class Pipeline:
         self.run.write_summary(summary)
         return summary
 
-
-def run_sync(coro: Awaitable[Any]) -> Any:
-    """Run a pipeline coroutine from synchronous code (the CLI)."""
-    return asyncio.run(coro)  # type: ignore[arg-type]

@@ -57,6 +57,12 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def run_json(*args: str) -> tuple[int, str]:
+    """Like ``run``, but only what went to stdout: progress lines go to stderr."""
+    result = CliRunner().invoke(cli, ["evaluate", *args])
+    return result.exit_code, result.stdout
+
+
 def write_jsonl(path: Path, records: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     return path
@@ -83,8 +89,8 @@ def test_chosen_metrics_with_arguments_and_json(tmp_path: Path, scripted: list[S
         {"user_input": "Who?", "response": "Ana Costa.", "reference": "Ana Costa.",
          "retrieved_contexts": ["Ana Costa runs it.", "Other."], "retrieved_context_ids": ["c1", "c2"],
          "reference_contexts": ["Ana Costa runs it."], "reference_context_ids": ["c1"]}])
-    code, output = run(str(data), "-m", "exact_match", "-m", "context_precision", "-A",
-                       "context_precision.reference=ids", "-m", "recall_at_k[k=1]", "--json")
+    code, output = run_json(str(data), "-m", "exact_match", "-m", "context_precision", "-A",
+                            "context_precision.reference=ids", "-m", "recall_at_k[k=1]", "--json")
     assert code == 0, output
     summary = json.loads(output)
     assert set(summary["aggregates"]) == {"exact_match", "context_precision[reference=ids]", "recall_at_k[k=1]"}

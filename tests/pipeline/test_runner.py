@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from run_fixtures import DOCS, rule_reply, write_target, write_testset
 
+from ragkit import run_sync
 from ragkit.errors import ConfigError, DataError, RunError, UnknownPluginError
 from ragkit.llm._cache import Cache, content_key
-from ragkit.pipeline._runner import BenchmarkOptions, Pipeline, new_run, open_run, read_testset, run_sync
+from ragkit.pipeline._runner import BenchmarkOptions, Pipeline, new_run, open_run, read_testset
 from ragkit.runs._rundir import RunDir, RunSpec
 from ragkit.settings import Settings
 from ragkit.targets._target import TargetOptions, TargetSpec
@@ -80,7 +81,8 @@ import os, signal, sys
 sys.path.insert(0, {tests!r})
 from run_fixtures import rule_reply
 from ragkit.llm._cache import Cache, content_key
-from ragkit.pipeline._runner import Pipeline, open_run, run_sync
+from ragkit import run_sync
+from ragkit.pipeline._runner import Pipeline, open_run
 from ragkit.settings import Settings
 from ragkit.testing import ScriptedJudge
 
