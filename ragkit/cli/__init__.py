@@ -25,11 +25,30 @@ COMMANDS = {
 }
 
 
+WORKFLOW = (
+    # ragkit --help shows the commands in the order a user needs them
+    ("The whole job", ("benchmark",)),
+    ("Step by step", ("kg", "generate", "run", "evaluate", "report")),
+    ("Compare and inspect", ("compare", "list", "doctor")),
+)
+
+
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use."""
+    """A click group whose subcommands are imported on first use, listed by workflow in ``--help``."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        for title, names in WORKFLOW:
+            rows = []
+            for name in names:
+                command = self.get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, command.get_short_help_str(limit=formatter.width - 6 - 12)))
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         module = COMMANDS.get(name)
@@ -49,6 +68,10 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            if (ctx.obj or {}).get("debug"):
+                raise
+            raise OneLineUsageError(exc.format_message()) from exc
         except RagkitError as exc:
             if (ctx.obj or {}).get("debug"):
                 raise
@@ -60,6 +83,12 @@ class OneLineError(click.ClickException):
 
     def format_message(self) -> str:
         return " ".join(self.message.split())
+
+
+class OneLineUsageError(OneLineError):
+    """A bad option or argument: one line naming it and what is wrong (no usage dump), exit 2."""
+
+    exit_code = 2
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

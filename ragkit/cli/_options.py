@@ -1,5 +1,12 @@
-"""Options shared by ``ragkit benchmark`` and ``ragkit run`` (the target and its adapter settings), and the ``-A``
-plugin-argument parser they share with ``ragkit evaluate``."""
+"""The CLI's one vocabulary: options shared by several verbs, defined once, each meaning the same everywhere.
+
+Every shared option has an environment twin (shown in ``--help``): ``--model`` / ``RAGKIT_MODEL``,
+``--embeddings`` / ``RAGKIT_EMBEDDINGS``, ``--concurrency`` / ``RAGKIT_CONCURRENCY``, ``--cache-dir`` /
+``RAGKIT_CACHE_DIR``, ``--json`` / ``RAGKIT_JSON``, ``--quiet`` / ``RAGKIT_QUIET``, ``--no-progress`` /
+``RAGKIT_NO_PROGRESS``. ``--output`` has none: it names a different kind of thing per verb (a graph file, a test
+set, a run directory), and one variable for all of them would overwrite one with another. ``-A NAME.ARG=VALUE``
+is an argument of the plugin NAME (a metric or a generator the verb uses) in every verb.
+"""
 
 from __future__ import annotations
 
@@ -58,30 +65,81 @@ def build_target_options(kw: dict[str, Any]) -> TargetOptions:
     )
 
 
-def yaml_scalar(text: str) -> Any:
-    """A ``-A`` value read as a YAML scalar (numbers, true/false, strings); unparsable text stays a string."""
-    import yaml
-
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
+def parse_weights(items: tuple[str, ...]) -> dict[str, float] | None:
+    """``-g name=weight`` options (``-g name`` means weight 1); None when none are given."""
+    if not items:
+        return None
+    out: dict[str, float] = {}
+    for item in items:
+        name, _, weight = item.rpartition("=") if "=" in item else (item, "", "1")
+        if not name.strip():
+            raise click.BadParameter(f"'{item}': give a generator name, as in single_hop=0.4", param_hint="-g")
+        try:
+            out[name.strip()] = float(weight)
+        except ValueError:
+            raise click.BadParameter(f"'{item}': the weight must be a number, as in single_hop=0.4",
+                                     param_hint="-g") from None
+    return out
 
 
 def parse_plugin_args(items: tuple[str, ...], *,
-                      usage: str = "expected NAME.ARG=VALUE, for example -A factual_correctness.mode=f1",
-                      value: Callable[[str], Any] = yaml_scalar) -> dict[str, dict[str, Any]]:
-    """``-A metric.key=value`` → ``{"metric": {"key": value(...)}}``; a malformed item is a ConfigError that
-    names it, followed by ``usage``."""
+                      usage: str = "expected NAME.ARG=VALUE, for example -A factual_correctness.mode=f1"
+                      ) -> dict[str, dict[str, Any]]:
+    """``-A name.key=value`` → ``{"name": {"key": value}}``, the value read as in ``metric[key=value]`` keys
+    (JSON, true/false/none, comma lists, else the string); a malformed item is a ConfigError that names it."""
+    from ragkit.evaluation import parse_value
+
     out: dict[str, dict[str, Any]] = {}
     for item in items:
         key, sep, raw = item.partition("=")
         plugin, dot, arg = key.partition(".")
         if not sep or not dot or not plugin or not arg:
-            raise ConfigError(f"-A {item!r}: {usage}")
-        out.setdefault(plugin.strip(), {})[arg.strip()] = value(raw)
+            raise click.BadParameter(f"{item!r}: {usage}", param_hint="-A")
+        out.setdefault(plugin.strip(), {})[arg.strip()] = parse_value(raw)
     return out
 
 
 json_option = click.option("--json", "as_json", is_flag=True, envvar="RAGKIT_JSON", show_envvar=True,
                            help="Print JSON on stdout (progress and messages go to stderr).")
+quiet_option = click.option("--quiet", "-q", is_flag=True, envvar="RAGKIT_QUIET", show_envvar=True,
+                            help="No progress and no tables on stderr: only errors (and --json output).")
+progress_option = click.option("--no-progress", is_flag=True, envvar="RAGKIT_NO_PROGRESS", show_envvar=True,
+                               help="No progress bars (on a terminal) or progress lines (elsewhere).")
+plugin_args_option = click.option("-A", "--arg", "plugin_args", multiple=True, metavar="NAME.ARG=VALUE",
+                                  help="Argument ARG of the metric or generator NAME (repeatable); VALUE is JSON, "
+                                       "true/false, a comma list or a string.")
+
+
+def output_option(help: str, **path: Any) -> Callable[[F], F]:  # noqa: A002  (click's name)
+    """``-o/--output``: where this verb writes (a file or a folder, per verb)."""
+    return click.option("-o", "--output", type=click.Path(**path), help=help)
+
+
+def model_options(fn: F) -> F:
+    """``--model``, ``--embeddings``, ``--concurrency`` and ``--cache-dir``: the models and how they are run."""
+    options = [
+        click.option("--model", envvar="RAGKIT_MODEL", show_envvar=True,
+                     help="The judge LLM: any litellm model string [default: the embedded local model]."),
+        click.option("--embeddings", envvar="RAGKIT_EMBEDDINGS", show_envvar=True,
+                     help="The embedding model [default: the embedded all-MiniLM-L6-v2]."),
+        click.option("--concurrency", type=click.IntRange(1), envvar="RAGKIT_CONCURRENCY", show_envvar=True,
+                     help="LLM (and target) calls in flight [default: 4]."),
+        click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RAGKIT_CACHE_DIR", show_envvar=True,
+                     help="Where LLM replies, embeddings and built graphs are cached."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def settings_from(kw: dict[str, Any]) -> Any:
+    """Settings from the model options (pops them from ``kw``); unset options fall back to RAGKIT_* and defaults."""
+    from ragkit.settings import Settings
+
+    given = {k: kw.pop(k, None) for k in ("model", "embeddings", "concurrency", "cache_dir")}
+    return Settings.load(**{k: v for k, v in given.items() if v is not None})
+
+
+def progress_enabled(kw: dict[str, Any]) -> bool:
+    """Whether to show progress (pops ``no_progress`` and reads ``quiet``)."""
+    return not kw.pop("no_progress", False) and not kw.get("quiet", False)

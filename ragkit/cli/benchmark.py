@@ -10,7 +10,20 @@ from typing import Any
 
 import click
 
-from ragkit.cli._options import build_target_options, parse_plugin_args, target_options
+from ragkit.cli._options import (
+    build_target_options,
+    json_option,
+    model_options,
+    output_option,
+    parse_plugin_args,
+    parse_weights,
+    plugin_args_option,
+    progress_enabled,
+    progress_option,
+    quiet_option,
+    settings_from,
+    target_options,
+)
 from ragkit.errors import ConfigError
 from ragkit.types import PluginSpec
 
@@ -22,29 +35,20 @@ def _default_dir(target: str) -> Path:
     return Path("runs") / f"{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
 
 
-def _weights(items: tuple[str, ...]) -> dict[str, float] | None:
-    if not items:
-        return None
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        try:
-            out[name.strip()] = float(value) if sep else 1.0
-        except ValueError:
-            raise ConfigError(f"-g {item!r}: expected NAME or NAME=WEIGHT, for example -g multi_hop=0.3") from None
-    return out
+def _plugin_specs(names: tuple[str, ...], args: tuple[str, ...]
+                  ) -> tuple[list[PluginSpec] | None, dict[str, dict[str, Any]]]:
+    """The chosen metrics with their ``-A`` arguments, and the ``-A`` arguments of generators."""
+    from ragkit.registry import available
 
-
-def _metric_specs(names: tuple[str, ...], args: tuple[str, ...]) -> list[PluginSpec] | None:
     parsed = parse_plugin_args(args)
-    stray = [k for k in parsed if k not in names]
-    if stray and names:
-        raise ConfigError(f"-A given for metric(s) not chosen with -m: {', '.join(stray)}")
+    generators = available("generator")
+    generator_args = {k: v for k, v in parsed.items() if k in generators and k not in names}
+    stray = [k for k in parsed if k not in names and k not in generator_args]
+    if stray:
+        raise ConfigError(f"-A given for {', '.join(stray)}: neither a metric chosen with -m nor a generator")
     if not names:
-        if parsed:
-            raise ConfigError("-A needs the metric chosen explicitly with -m")
-        return None
-    return [PluginSpec(name=n, args=parsed.get(n, {})) for n in dict.fromkeys(names)]
+        return None, generator_args
+    return [PluginSpec(name=n, args=parsed.get(n, {})) for n in dict.fromkeys(names)], generator_args
 
 
 def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
@@ -71,9 +75,9 @@ def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
 @click.argument("docs", required=False, type=click.Path(exists=True, file_okay=True))
 @target_options
 @click.option("-n", "n", type=click.IntRange(1), default=20, show_default=True, help="Test samples to generate.")
-@click.option("-o", "--output", type=click.Path(file_okay=False), help="Run directory (default runs/<time>-<target>).")
+@output_option("Run directory (default runs/<time>-<target>).", file_okay=False)
 @click.option("-m", "--metric", "metrics", multiple=True, help="Metric to compute (repeatable; default: the suite).")
-@click.option("-A", "metric_args", multiple=True, metavar="METRIC.ARG=VALUE", help="Metric argument (repeatable).")
+@plugin_args_option
 @click.option("-g", "--generator", "generators", multiple=True, metavar="NAME[=WEIGHT]",
               help="Generator mix (repeatable; default: the built-in mix).")
 @click.option("--testset", type=click.Path(exists=True, dir_okay=False),
@@ -83,13 +87,12 @@ def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
 @click.option("--fail-under", multiple=True, metavar="METRIC=VALUE", help="Exit 1 if the metric's mean is below.")
 @click.option("--fail-over", multiple=True, metavar="METRIC=VALUE",
               help="Exit 1 if the metric's mean is above (for lower-is-better metrics).")
-@click.option("--json", "as_json", is_flag=True, help="Print summary.json to stdout.")
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), help="Continue an interrupted run.")
-@click.option("--model", help="Judge model (litellm string; default: the embedded local model).")
-@click.option("--embeddings", help="Embedding model (default: the embedded all-MiniLM-L6-v2).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--concurrency", type=click.IntRange(1), help="LLM and target calls in flight.")
-@click.option("--no-progress", is_flag=True, help="No progress bars.")
+@model_options
+@json_option
+@quiet_option
+@progress_option
 @click.pass_context
 def command(ctx: click.Context, /, **kw: Any) -> None:
     """Benchmark a RAG system on questions generated from DOCS, and write a run directory with a report.
@@ -101,39 +104,16 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
     """
     from ragkit._sync import run_sync
     from ragkit.llm import Embeddings, Judge
-    from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run
-    from ragkit.report import failures, parse_thresholds, print_summary
-    from ragkit.settings import Settings
+    from ragkit.pipeline import Pipeline
+    from ragkit.report import failures, parse_thresholds
 
     fail_under = parse_thresholds(kw["fail_under"])
     fail_over = parse_thresholds(kw["fail_over"], "--fail-over")
-    options = build_target_options(kw)
-    if kw["resume"]:
-        run = open_run(kw["resume"])
-        _check_resume(ctx, run.spec, kw)
-        spec: Any = run.spec
-        settings = Settings.load(model=spec.model, embeddings=spec.embeddings, concurrency=kw["concurrency"])
-        _check_gate(fail_under, fail_over, run.spec.metric_meta)
-        click.echo(f"Resuming {run.path}", err=True)
-    else:
-        if not kw["target"]:
-            raise click.UsageError("--target is required (or --resume RUN_DIR)")
-        if not kw["docs"] and not kw["testset"]:
-            raise click.UsageError("give DOCS (a document folder) or --testset")
-        settings = Settings.load(model=kw["model"], embeddings=kw["embeddings"], concurrency=kw["concurrency"])
-        opts = BenchmarkOptions(
-            docs=kw["docs"], testset=kw["testset"], n=kw["n"], seed=kw["seed"], target=kw["target"],
-            target_options=options, metrics=_metric_specs(kw["metrics"], kw["metric_args"]),
-            extractor=kw["extractor"], generators=_weights(kw["generators"]),
-        )
-        _check_gate(fail_under, fail_over, _planned_metrics(opts))
-        out = Path(kw["output"]) if kw["output"] else _default_dir(kw["target"])
-        run = new_run(out, opts, settings, command=["ragkit", *sys.argv[1:]])
-        click.echo(f"Run directory: {run.path}", err=True)
-    judge = Judge(settings=settings)
-    embeddings = Embeddings(settings=settings)
-    pipeline = Pipeline(run, judge=judge, embeddings=embeddings, settings=settings,
-                        progress=not kw["no_progress"], say=lambda msg: click.echo(msg, err=True))
+    show = progress_enabled(kw)
+    run, settings = _open_run(ctx, kw, fail_under, fail_over)
+    say = (lambda msg: None) if kw["quiet"] else (lambda msg: click.echo(msg, err=True))
+    pipeline = Pipeline(run, judge=Judge(settings=settings), embeddings=Embeddings(settings=settings),
+                        settings=settings, progress=show, say=say)
     try:
         summary = run_sync(pipeline.execute())
     except KeyboardInterrupt:
@@ -143,18 +123,61 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
     finally:
         run.close()
     gate = failures(summary, fail_under, fail_over)
-    print_summary(summary)
-    click.echo(f"Report: {run.report_path}", err=True)
+    _show(summary, run, gate, kw)
+    if gate:
+        ctx.exit(1)
+
+
+def _open_run(ctx: click.Context, kw: dict[str, Any], fail_under: dict[str, float],
+              fail_over: dict[str, float]) -> tuple[Any, Any]:
+    """The run directory to work in (new, or the one to resume) and the settings it runs with."""
+    from ragkit.pipeline import BenchmarkOptions, new_run, open_run
+
+    options = build_target_options(kw)
+    if kw["resume"]:
+        run = open_run(kw["resume"])
+        _check_resume(ctx, run.spec, kw)
+        spec: Any = run.spec
+        kw["model"], kw["embeddings"] = spec.model, spec.embeddings
+        settings = settings_from(kw)
+        _check_gate(fail_under, fail_over, run.spec.metric_meta)
+        if not kw["quiet"]:
+            click.echo(f"Resuming {run.path}", err=True)
+        return run, settings
+    if not kw["target"]:
+        raise click.UsageError("--target is required (or --resume RUN_DIR)")
+    if not kw["docs"] and not kw["testset"]:
+        raise click.UsageError("give DOCS (a document folder) or --testset")
+    settings = settings_from(kw)
+    metrics, generator_args = _plugin_specs(kw["metrics"], kw["plugin_args"])
+    opts = BenchmarkOptions(
+        docs=kw["docs"], testset=kw["testset"], n=kw["n"], seed=kw["seed"], target=kw["target"],
+        target_options=options, metrics=metrics, extractor=kw["extractor"], generators=parse_weights(kw["generators"]),
+        generator_args=generator_args,
+    )
+    _check_gate(fail_under, fail_over, _planned_metrics(opts))
+    out = Path(kw["output"]) if kw["output"] else _default_dir(kw["target"])
+    run = new_run(out, opts, settings, command=["ragkit", *sys.argv[1:]])
+    if not kw["quiet"]:
+        click.echo(f"Run directory: {run.path}", err=True)
+    return run, settings
+
+
+def _show(summary: Any, run: Any, gate: list[str], kw: dict[str, Any]) -> None:
+    """The summary table and the report's path (unless --quiet), the JSON (with --json), the gate's failures."""
+    from ragkit.report import print_summary
+
+    if not kw["quiet"]:
+        print_summary(summary)
+        click.echo(f"Report: {run.report_path}", err=True)
     if kw["as_json"]:
         payload = summary.model_dump(mode="json")
         payload["gate"] = {"passed": not gate, "failures": gate}
         import json
 
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-    if gate:
-        for line in gate:
-            click.echo(f"FAILED: {line}", err=True)
-        ctx.exit(1)
+    for line in gate:
+        click.echo(f"FAILED: {line}", err=True)
 
 
 def _planned_metrics(opts: Any) -> dict[str, Any]:

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import click
 
+from ragkit.cli._options import json_option, output_option
+
 
 @click.command()
 @click.argument("run_a", type=click.Path(exists=True, file_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, file_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the comparison as HTML.")
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON to stdout.")
+@output_option("Also write the comparison as HTML.", dir_okay=False)
+@json_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 def command(run_a: str, run_b: str, output: str | None, as_json: bool, seed: int) -> None:
     """Per-metric difference B − A on shared samples, with a paired bootstrap 95% CI and a verdict."""

@@ -14,6 +14,7 @@ import click
 from pydantic import BaseModel, Field
 
 from ragkit._sync import run_sync
+from ragkit.cli._options import json_option, model_options, settings_from
 from ragkit.errors import RagkitError
 from ragkit.llm import Prompt
 
@@ -136,16 +137,13 @@ def _check_embeddings(report: _Report, settings: Any) -> None:
 
 
 @click.command()
-@click.option("--model", help="litellm model string to check instead of the configured one (RAGKIT_MODEL).")
-@click.option("--embeddings", help="Embedding model to check instead of the configured one (RAGKIT_EMBEDDINGS).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def command(model: str | None, embeddings: str | None, as_json: bool) -> None:
+@model_options
+@json_option
+def command(as_json: bool, **kw: Any) -> None:
     """Check the installation: versions, paths, both models loaded and called once, with timings."""
-    from ragkit.settings import Settings
-
     report = _Report(as_json)
     try:
-        settings = Settings.load(model=model, embeddings=embeddings)
+        settings = settings_from(kw)
         report.fact("model", settings.model, "LLM")
         report.fact("embeddings", settings.embeddings, "embeddings")
         report.data["versions"] = {"python": platform.python_version(),

@@ -8,7 +8,17 @@ from typing import Any
 import click
 
 from ragkit._sync import run_sync
-from ragkit.cli._options import parse_plugin_args
+from ragkit.cli._options import (
+    json_option,
+    model_options,
+    output_option,
+    parse_plugin_args,
+    plugin_args_option,
+    progress_enabled,
+    progress_option,
+    quiet_option,
+    settings_from,
+)
 from ragkit.errors import ConfigError, MissingFieldError
 from ragkit.registry import MetricFn, spec_of
 
@@ -79,31 +89,25 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
 @click.argument("data", type=click.Path(dir_okay=False))
 @click.option("-m", "--metric", "metrics", multiple=True, metavar="NAME",
               help="Metric to compute (repeatable); NAME[arg=value] picks a variant.")
-@click.option("-A", "--arg", "args", multiple=True, metavar="METRIC.ARG=VALUE",
-              help="Metric argument, e.g. -A context_precision.reference=ids (repeatable).")
+@plugin_args_option
 @click.option("--all", "all_metrics", is_flag=True, help="Every metric the data has the fields for.")
-@click.option("--model", help="Judge model (litellm string); default: the embedded local model.")
-@click.option("--embeddings", help="Embedding model; default: the embedded all-MiniLM-L6-v2.")
-@click.option("--concurrency", type=int, help="Samples scored at once (default from settings).")
 @click.option("--limit", type=int, help="Score only the first N samples.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the full results as JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the aggregates as JSON instead of a table.")
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
-def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metrics: bool, model: str | None,
-            embeddings: str | None, concurrency: int | None, limit: int | None, output: str | None,
-            as_json: bool, no_progress: bool) -> None:
+@output_option("Write the full results as JSON.", dir_okay=False)
+@model_options
+@json_option
+@quiet_option
+@progress_option
+def command(data: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], all_metrics: bool,
+            limit: int | None, output: str | None, as_json: bool, **kw: Any) -> None:
     """Score DATA (ragkit JSONL, ragas-named JSONL/CSV, or RAGChecker JSON) with the chosen metrics."""
-    from ragkit.evaluation import check_requirements, evaluate, parse_value
+    from ragkit.evaluation import check_requirements, evaluate
     from ragkit.llm import Judge
     from ragkit.runs import load_samples
-    from ragkit.settings import Settings
 
     samples = load_samples(data)
     if limit is not None:
         samples = samples[: max(0, limit)]
-    parsed = parse_plugin_args(args, usage="expected metric.argument=value, e.g. context_precision.reference=ids",
-                               value=parse_value)
-    fns = _choose(metrics, all_metrics, parsed)
+    fns = _choose(metrics, all_metrics, parse_plugin_args(plugin_args))
     skipped: dict[str, str] = {}
     if all_metrics:
         explicit = {n.split("[")[0] for n in metrics}
@@ -113,14 +117,14 @@ def command(data: str, metrics: tuple[str, ...], args: tuple[str, ...], all_metr
         fns = forced + usable
         if not fns:
             raise ConfigError("the data has the fields of no metric")
-    settings = Settings.load(model=model, embeddings=embeddings, concurrency=concurrency)
-    judge = Judge(settings=settings)
-    result = run_sync(evaluate(samples, fns, judge=judge, progress=not no_progress))
+    show = progress_enabled(kw)
+    judge = Judge(settings=settings_from(kw))
+    result = run_sync(evaluate(samples, fns, judge=judge, progress=show))
     if output:
         result.to_json(output)
     if as_json:
         click.echo(result.model_dump_json(include={"aggregates", "usage", "claim_stats", "seconds"}, indent=2))
-    else:
+    elif not kw["quiet"]:
         _print_table(result, skipped)
         if output:
             click.echo(f"Results written to {output}", err=True)

@@ -9,16 +9,27 @@ from typing import Any
 
 import click
 
+from ragkit.cli._options import (
+    json_option,
+    model_options,
+    parse_plugin_args,
+    parse_weights,
+    plugin_args_option,
+    progress_enabled,
+    progress_option,
+    quiet_option,
+    settings_from,
+)
 from ragkit.errors import ConfigError
 
 GRAPH_SUFFIXES = (".json",)
 
 
-def make_judge(model: str | None) -> Any:
+def make_judge(settings: Any) -> Any:
     """The Judge for generation (tests replace this with a scripted one)."""
     from ragkit.llm import Judge
 
-    return Judge(model)
+    return Judge(settings=settings)
 
 
 def default_graph_path(source: Path, extractor: str) -> Path:
@@ -28,42 +39,6 @@ def default_graph_path(source: Path, extractor: str) -> Path:
 
     key = hashlib.sha256(f"{source.resolve()}\x00{extractor}".encode()).hexdigest()[:16]
     return Settings.load().cache_dir / "graphs" / f"{source.resolve().name or 'root'}-{key}" / "kg.json"
-
-
-def parse_weights(values: tuple[str, ...]) -> dict[str, float] | None:
-    """``-g name=weight`` options (``-g name`` means weight 1)."""
-    if not values:
-        return None
-    out: dict[str, float] = {}
-    for value in values:
-        name, _, weight = value.rpartition("=") if "=" in value else (value, "", "1")
-        try:
-            out[name.strip()] = float(weight)
-        except ValueError:
-            raise click.BadParameter(f"'{value}': the weight must be a number, as in single_hop=0.4",
-                                     param_hint="-g") from None
-        if not name.strip():
-            raise click.BadParameter(f"'{value}': give a generator name, as in single_hop=0.4", param_hint="-g")
-    return out
-
-
-def parse_args(values: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """``-A generator.key=value`` options; values are read as YAML scalars (numbers, true/false, strings)."""
-    out: dict[str, dict[str, Any]] = {}
-    for value in values:
-        target, sep, raw = value.partition("=")
-        name, dot, key = target.rpartition(".")
-        if not sep or not dot or not name or not key:
-            raise click.BadParameter(f"'{value}': expected generator.key=value, as in multi_hop.same_document=false",
-                                     param_hint="-A")
-        try:
-            import yaml
-
-            parsed = yaml.safe_load(raw) if raw.strip() else raw
-        except Exception:
-            parsed = raw
-        out.setdefault(name, {})[key] = parsed
-    return out
 
 
 def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, from_chunks: Path | None,
@@ -109,11 +84,9 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
               help="Generator and weight, repeatable (e.g. -g single_hop=0.4 -g multi_hop=0.3). "
                    "Default mix: single_hop .3, multi_hop .2, abstract .15, noisy_context .15, comparison .1, "
                    "unanswerable .1.")
-@click.option("-A", "--arg", "args", multiple=True, metavar="GEN.KEY=VALUE",
-              help="A generator argument, repeatable (e.g. -A noisy_context.distractors=3).")
+@plugin_args_option
 @click.option("--personas", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="JSON or YAML list of {name, description}; default: derived from document clusters.")
-@click.option("--model", default=None, help="litellm model of the judge [default: the embedded local model].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same graph: same plan.")
 @click.option("--extractor", type=click.Choice(["llm", "fast"]), default="llm", show_default=True,
               help="Graph enrichment when SOURCE is a folder: llm (the judge) or fast (spaCy/jieba, no LLM).")
@@ -126,11 +99,13 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
                    "the corpus is too small).")
 @click.option("--no-critic-llm", is_flag=True, help="Skip the critic's LLM check (cheaper; string and "
                                                      "embedding checks still run).")
-@click.option("--json", "as_json", is_flag=True, help="Print the generation report as JSON on stdout.")
-@click.option("--no-progress", is_flag=True, help="No progress bars.")
-def command(source: Path | None, n: int, output: Path, generators: tuple[str, ...], args: tuple[str, ...],
-            personas: Path | None, model: str | None, seed: int, extractor: str, from_chunks: Path | None,
-            kg_path: Path | None, max_share: float, no_critic_llm: bool, as_json: bool, no_progress: bool) -> None:
+@model_options
+@json_option
+@quiet_option
+@progress_option
+def command(source: Path | None, n: int, output: Path, generators: tuple[str, ...], plugin_args: tuple[str, ...],
+            personas: Path | None, seed: int, extractor: str, from_chunks: Path | None, kg_path: Path | None,
+            max_share: float, no_critic_llm: bool, as_json: bool, **kw: Any) -> None:
     """Generate a test set of N questions from SOURCE: a document folder (its graph is built, or updated, first),
     a knowledge-graph JSON file, or nothing with --from-chunks.
 
@@ -144,12 +119,14 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     from ragkit.synthesis import GenerateOptions, generate, load_personas
 
     distribution = parse_weights(generators)
-    generator_args = parse_args(args)
+    generator_args = parse_plugin_args(plugin_args, usage="expected NAME.ARG=VALUE, as in multi_hop.same_document=no")
     user_personas = load_personas(personas) if personas else None
-    judge = make_judge(model)
-    embeddings = Embeddings()
+    show = progress_enabled(kw)
+    settings = settings_from(kw)
+    judge = make_judge(settings)
+    embeddings = Embeddings(settings=settings)
     kg, where = load_or_build(source, kg_path=kg_path, extractor=extractor, from_chunks=from_chunks, judge=judge,
-                              embeddings=embeddings, progress=not no_progress)
+                              embeddings=embeddings, progress=show)
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("w", encoding="utf-8") as sink:
 
@@ -158,12 +135,13 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
             sink.flush()
 
         options = GenerateOptions(distribution=distribution, seed=seed, personas=user_personas,
-                                  max_share_per_document=max_share, progress=not no_progress,
+                                  max_share_per_document=max_share, progress=show,
                                   generator_args=generator_args or {}, llm_critic=not no_critic_llm)
         result = run_sync(generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write))
     if as_json:
         click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
-    print_report(result, output, where)
+    if not kw["quiet"]:
+        print_report(result, output, where)
     if not result.samples:
         raise ConfigError("no samples were generated: " + ("; ".join(result.notes) or "see the table above"))
 

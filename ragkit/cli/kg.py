@@ -9,6 +9,14 @@ from typing import Any
 
 import click
 
+from ragkit.cli._options import (
+    json_option,
+    model_options,
+    progress_enabled,
+    progress_option,
+    quiet_option,
+    settings_from,
+)
 from ragkit.errors import GraphError
 
 
@@ -23,7 +31,6 @@ def command() -> None:
               help="Graph JSON file; if it exists, it is updated incrementally.")
 @click.option("--extractor", type=click.Choice(["llm", "fast"]), default="llm", show_default=True,
               help="llm: the judge model extracts entities, keyphrases and summaries; fast: spaCy/jieba, no LLM.")
-@click.option("--model", default=None, help="litellm model for the llm extractor [default: the embedded model].")
 @click.option("--include", multiple=True, help="Only files matching this glob (repeatable), e.g. '*.md'.")
 @click.option("--exclude", multiple=True, help="Skip files or folders matching this glob (repeatable).")
 @click.option("--chunks", "chunks_jsonl", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -31,16 +38,18 @@ def command() -> None:
 @click.option("--strict", is_flag=True, help="Fail if any file is skipped.")
 @click.option("--rebuild", is_flag=True, help="Ignore an existing output graph and build from scratch.")
 @click.option("--max-tokens", type=int, default=None, help="Chunk size bound in tokens [default: 320].")
-@click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON on stdout.")
-@click.option("--no-progress", is_flag=True, help="No progress bars.")
-def build(docs: tuple[Path, ...], output: Path, extractor: str, model: str | None, include: tuple[str, ...],
-          exclude: tuple[str, ...], chunks_jsonl: Path | None, strict: bool, rebuild: bool, max_tokens: int | None,
-          as_json: bool, no_progress: bool) -> None:
+@model_options
+@json_option
+@quiet_option
+@progress_option
+def build(docs: tuple[Path, ...], output: Path, extractor: str, include: tuple[str, ...], exclude: tuple[str, ...],
+          chunks_jsonl: Path | None, strict: bool, rebuild: bool, max_tokens: int | None, as_json: bool,
+          **kw: Any) -> None:
     """Build a knowledge graph of DOCS (folders and / or files) into OUTPUT."""
     from ragkit._sync import run_sync
     from ragkit.errors import ConfigError
     from ragkit.kg import DEFAULT_MAX_TOKENS, BuildOptions, KnowledgeGraph, build_graph
-    from ragkit.llm import Judge
+    from ragkit.llm import Embeddings, Judge
 
     if not docs and chunks_jsonl is None:
         raise ConfigError("give at least one document folder or file, or --chunks FILE")
@@ -50,15 +59,18 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, model: str | Non
             previous = KnowledgeGraph.load(output)
         except GraphError as exc:
             raise GraphError(f"{exc}; use --rebuild to overwrite it") from None
-    judge = Judge(model) if extractor == "llm" else None
-    options = BuildOptions(extractor=extractor, strict=strict, progress=not no_progress,  # type: ignore[arg-type]
+    show = progress_enabled(kw)
+    settings = settings_from(kw)
+    judge = Judge(settings=settings) if extractor == "llm" else None
+    options = BuildOptions(extractor=extractor, strict=strict, progress=show,  # type: ignore[arg-type]
                            chunks_jsonl=chunks_jsonl, include=list(include) or None, exclude=list(exclude) or None,
                            max_tokens=max_tokens or DEFAULT_MAX_TOKENS)
-    result = run_sync(build_graph(list(docs), options, previous=previous, judge=judge))
+    result = run_sync(build_graph(list(docs), options, previous=previous, judge=judge,
+                                  embeddings=Embeddings(settings=settings)))
     result.kg.save(output)
     if as_json:
         click.echo(result.summary.model_dump_json(indent=2))
-    else:
+    elif not kw["quiet"]:
         _print_summary(result.summary, output, incremental=previous is not None)
 
 
@@ -116,7 +128,7 @@ def graph_info(kg: Any, top: int = 15) -> dict[str, Any]:
 
 @command.command()
 @click.argument("graph", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON on stdout.")
+@json_option
 @click.option("--top", type=int, default=15, show_default=True, help="How many top entities to list.")
 def info(graph: Path, as_json: bool, top: int) -> None:
     """What is in a knowledge-graph file."""

@@ -8,12 +8,14 @@ from typing import Any
 
 import click
 
+from ragkit.cli._options import json_option, output_option, quiet_option
+
 
 @click.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="HTML file (default RUN_DIR/report.html).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON to stdout.")
-@click.option("--quiet", "-q", is_flag=True, help="No terminal summary.")
+@output_option("HTML file (default RUN_DIR/report.html).", dir_okay=False)
+@json_option
+@quiet_option
 def command(run_dir: str, output: str | None, as_json: bool, quiet: bool) -> None:
     """Summarise a run (finished or not) and write its HTML report."""
     from ragkit.report import print_summary, render_report, summarize

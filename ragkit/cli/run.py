@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from ragkit.cli._options import build_target_options, target_options
+from ragkit.cli._options import (
+    build_target_options,
+    model_options,
+    progress_enabled,
+    progress_option,
+    quiet_option,
+    settings_from,
+    target_options,
+)
 from ragkit.errors import ConfigError
 
 
@@ -20,15 +28,14 @@ from ragkit.errors import ConfigError
               help="baseline: the knowledge graph to retrieve from (from `ragkit kg build`).")
 @click.option("--docs", type=click.Path(exists=True), help="baseline: build (or update) the graph from DOCS.")
 @click.option("--resume", is_flag=True, help="Keep the answers already in OUTPUT and ask only the missing ones.")
-@click.option("--model", help="Judge model for the baseline target.")
-@click.option("--concurrency", type=click.IntRange(1), help="Questions in flight.")
-@click.option("--no-progress", is_flag=True)
+@model_options
+@quiet_option
+@progress_option
 def command(**kw: Any) -> None:
     """Run the target on a test set; each answer is written (and fsynced) as it arrives."""
     from ragkit._sync import run_sync
     from ragkit.pipeline import read_testset, run_target
     from ragkit.runs import JsonlAppender, iter_jsonl, rewrite_jsonl
-    from ragkit.settings import Settings
     from ragkit.targets import close_target, make_target
     from ragkit.types import EvalSample
 
@@ -43,7 +50,8 @@ def command(**kw: Any) -> None:
             raise ConfigError(f"{out} already exists; pass --resume to continue it, or choose another -o")
         done = {r.test.id: r for r in iter_jsonl(out, EvalSample) if not r.response.error}
     todo = [s for s in samples if s.id not in done]
-    settings = Settings.load(model=kw["model"], concurrency=kw["concurrency"])
+    show = progress_enabled(kw)
+    settings = settings_from(kw)
     kg = judge = embeddings = None
     if kw["target"] == "baseline":
         judge, kg, embeddings = _baseline_parts(kw, settings)
@@ -53,7 +61,7 @@ def command(**kw: Any) -> None:
     async def go() -> int:
         try:
             return await run_target(todo, target, writer.append, concurrency=settings.concurrency,
-                                    progress=not kw["no_progress"])
+                                    progress=show)
         finally:
             await close_target(target)
 
@@ -64,7 +72,8 @@ def command(**kw: Any) -> None:
         if kw["resume"] and done:  # one line per sample (the latest answer), as `ragkit evaluate` expects
             latest = {r.test.id: r for r in iter_jsonl(out, EvalSample)}
             rewrite_jsonl(out, [latest[s.id] for s in samples if s.id in latest])
-    click.echo(f"{len(todo)} asked ({len(done)} already answered), {failed} failed -> {out}", err=True)
+    if not kw["quiet"]:
+        click.echo(f"{len(todo)} asked ({len(done)} already answered), {failed} failed -> {out}", err=True)
 
 
 def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
@@ -80,6 +89,6 @@ def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
         raise ConfigError("the baseline target needs --kg kg.json or --docs DIR to retrieve from")
     from ragkit.kg import BuildOptions, build_graph
 
-    options = BuildOptions(extractor="fast", progress=not kw["no_progress"])
+    options = BuildOptions(extractor="fast", progress=not kw["quiet"])
     result = run_sync(build_graph(kw["docs"], options, judge=judge, embeddings=embeddings))
     return judge, result.kg, embeddings

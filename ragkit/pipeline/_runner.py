@@ -55,6 +55,7 @@ class BenchmarkOptions(BaseModel):
     """None = the default suite."""
     extractor: Literal["llm", "fast"] = "llm"
     generators: dict[str, float] | None = None
+    generator_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
 class BenchmarkSpec(RunSpec):
@@ -201,7 +202,8 @@ def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, 
     spec = BenchmarkSpec(
         ragkit_version=__version__, command=command, docs=options.docs, testset=options.testset, n=options.n,
         seed=options.seed, model=settings.model, temperature=settings.temperature, embeddings=settings.embeddings,
-        extractor=options.extractor if options.docs else None, generators=options.generators, metrics=metrics,
+        extractor=options.extractor if options.docs else None, generators=options.generators,
+        generator_args=options.generator_args, metrics=metrics,
         metric_meta=meta, target=TargetSpec(kind=kind, name=options.target), target_ref=options.target,
         target_options=options.target_options,
     )
@@ -310,7 +312,8 @@ class Pipeline:
                 written.add(sample.id)
                 self.run.add_sample(sample)
 
-        options = GenerateOptions(distribution=self.spec.generators, seed=self.spec.seed, progress=self.progress)
+        options = GenerateOptions(distribution=self.spec.generators, generator_args=self.spec.generator_args,
+                                  seed=self.spec.seed, progress=self.progress)
         result = await generate(self.kg, self.spec.n, options, judge=self.judge, embeddings=self.embeddings,
                                 on_sample=on_sample)
         for note in getattr(result, "notes", []) or []:

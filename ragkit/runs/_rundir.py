@@ -70,6 +70,8 @@ class RunSpec(BaseModel):
     extractor: Literal["llm", "fast"] | None = None
     generators: dict[str, float] | None = None
     """Requested generator mix (None = the default distribution)."""
+    generator_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Generator name → the arguments it was built with (absent in runs of ragkit 0.1.0 before this field)."""
     metrics: list[PluginSpec] = Field(default_factory=list)
     metric_meta: dict[str, MetricMeta] = Field(default_factory=dict)
     target: TargetSpec

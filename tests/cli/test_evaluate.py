@@ -98,19 +98,20 @@ def test_chosen_metrics_with_arguments_and_json(tmp_path: Path, scripted: list[S
     assert scripted[0].calls == []  # no LLM metric chosen: no call
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["-m", "context_recall"], "metric 'context_recall' needs test.reference_answer, missing on 1 of 1 samples"),
-    (["-m", "faithfullness"], "Unknown metric 'faithfullness'. Did you mean: faithfulness"),
-    (["-m", "faithfulness", "-A", "faithfulness"], "expected metric.argument=value"),
-    (["-m", "faithfulness", "-A", "bleu.x=1"], "not chosen with -m"),
-    (["-m", "context_recall", "-A", "context_recall.reference=sideways"], "reference must be answer, contexts or ids"),
-    ([], "choose metrics with -m"),
+@pytest.mark.parametrize(("args", "message", "expected_code"), [
+    (["-m", "context_recall"], "metric 'context_recall' needs test.reference_answer, missing on 1 of 1 samples", 1),
+    (["-m", "faithfullness"], "Unknown metric 'faithfullness'. Did you mean: faithfulness", 1),
+    (["-m", "faithfulness", "-A", "faithfulness"], "expected NAME.ARG=VALUE", 2),  # malformed option: usage
+    (["-m", "faithfulness", "-A", "bleu.x=1"], "not chosen with -m", 1),
+    (["-m", "context_recall", "-A", "context_recall.reference=sideways"], "reference must be answer, contexts or ids",
+     1),
+    ([], "choose metrics with -m", 1),
 ])
 def test_usage_errors_are_one_line(tmp_path: Path, scripted: list[ScriptedJudge], args: list[str],
-                                   message: str) -> None:
+                                   message: str, expected_code: int) -> None:
     data = write_jsonl(tmp_path / "d.jsonl", [{"user_input": "Q?", "response": "A.", "retrieved_contexts": ["c"]}])
     code, output = run(str(data), *args)
-    assert code == 1, output
+    assert code == expected_code, output
     assert message in output and "Traceback" not in output
     assert len(output.strip().splitlines()) == 1
 

@@ -35,7 +35,7 @@ def graph_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def judges(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedJudge]:
     made: list[ScriptedJudge] = []
 
-    def factory(model: str | None) -> ScriptedJudge:
+    def factory(settings: object) -> ScriptedJudge:
         made.append(ScriptedJudge(default_script))
         return made[-1]
 
@@ -86,7 +86,7 @@ def test_weights_args_personas_and_json(graph_file, judges, tmp_path):
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["-g", "single_hopp=1"], 1, "Unknown generator 'single_hopp'. Did you mean: single_hop?"),
     (["-g", "single_hop=lots"], 2, "the weight must be a number"),
-    (["-A", "single_hop"], 2, "expected generator.key=value"),
+    (["-A", "single_hop"], 2, "expected NAME.ARG=VALUE"),
     (["-A", "single_hop.bogus=1"], 1, "bad arguments for generator 'single_hop'"),
 ])
 def test_bad_options_give_one_clear_line(graph_file, judges, tmp_path, args, code, message):
@@ -176,7 +176,7 @@ def test_one_dropped_candidate_is_shown_per_reason(graph_file, monkeypatch, tmp_
             return {"evidence": [], "answer": ""}
         return default_script(call)
 
-    monkeypatch.setattr("ragkit.cli.generate.make_judge", lambda model: ScriptedJudge(script))
+    monkeypatch.setattr("ragkit.cli.generate.make_judge", lambda settings: ScriptedJudge(script))
     out = tmp_path / "set.jsonl"
     result = run("generate", str(graph_file), "-n", "2", "-o", str(out), "--no-progress", "-g", "single_hop=1")
     assert result.exit_code == 0, result.output
