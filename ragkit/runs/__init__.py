@@ -1,0 +1,33 @@
+"""What runs read and write: the run directory and the test-set / answer file formats."""
+
+from __future__ import annotations
+
+from ragkit.runs._datasets import load_samples
+from ragkit.runs._rundir import (
+    FORMAT_VERSION,
+    JsonlAppender,
+    MetricMeta,
+    RunDir,
+    RunSpec,
+    ScoreRecord,
+    StageRecord,
+    iter_jsonl,
+    metric_keys,
+    rewrite_jsonl,
+    write_json_atomic,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "JsonlAppender",
+    "MetricMeta",
+    "RunDir",
+    "RunSpec",
+    "ScoreRecord",
+    "StageRecord",
+    "iter_jsonl",
+    "load_samples",
+    "metric_keys",
+    "rewrite_jsonl",
+    "write_json_atomic",
+]
