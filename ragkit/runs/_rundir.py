@@ -78,7 +78,7 @@ class RunSpec(BaseModel):
 
 
 def metric_keys(spec: RunSpec) -> list[str]:
-    """The run's metric result keys in order (name plus non-default arguments, as ``ragkit.evaluation._evaluate`` keys them)."""
+    """The run's metric result keys in order (name plus non-default arguments, as evaluation keys them)."""
     return list(spec.metric_meta) or [m.name for m in spec.metrics]
 
 

@@ -3,14 +3,9 @@ personas and the critic."""
 
 from __future__ import annotations
 
-from ragkit.synthesis._generate import (
-    DEFAULT_DISTRIBUTION,
-    GenerateOptions,
-    GenerationResult,
-    generate,
-    generate_sync,
-)
+from ragkit.synthesis._generate import GenerateOptions, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
+from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult
 from ragkit.synthesis._scenarios import (
     VAGUE_TYPES,
     Plan,

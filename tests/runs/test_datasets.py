@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ragkit.runs._datasets import load_samples, save_jsonl, save_ragas, to_dataframe, to_ragas, to_ragchecker
 from ragkit.errors import DataError
+from ragkit.runs._datasets import load_samples, save_jsonl, save_ragas, to_dataframe, to_ragas, to_ragchecker
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker" / "checking_inputs.json"

@@ -14,7 +14,8 @@ from kg_builder import BAKERY, TEA_ZH, bridge_reply, build_graph, critic_reply, 
 
 from ragkit.errors import ConfigError, UnknownPluginError  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
-from ragkit.synthesis._generate import DEFAULT_DISTRIBUTION, GenerateOptions, generate, largest_remainder  # noqa: E402
+from ragkit.synthesis import DEFAULT_DISTRIBUTION, GenerateOptions, generate  # noqa: E402
+from ragkit.synthesis._result import largest_remainder  # noqa: E402
 from ragkit.testing import ScriptedJudge  # noqa: E402
 from ragkit.types import Persona, TestSample  # noqa: E402
 

@@ -1,0 +1,265 @@
+"""The candidate loop of one generation run: pick a planned scenario, generate it, let the critic review it, keep
+it or replace it; move shares between generators when one runs out or keeps failing (see ``_generate``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+from ragkit._progress import Advance
+from ragkit.errors import JudgeError
+from ragkit.kg import KnowledgeGraph
+from ragkit.llm import Judge
+from ragkit.synthesis._critic import Critic
+from ragkit.synthesis._result import GenerationResult, largest_remainder
+from ragkit.synthesis._scenarios import Plan, SkipScenario, generator_spec, sample_id, scenario_language
+from ragkit.types import Scenario, TestSample
+
+log = logging.getLogger("ragkit")
+
+
+class GenerationRun:
+    """One generation run's mutable state (the public entry point is ``generate``)."""
+
+    def __init__(self, kg: KnowledgeGraph, n: int, judge: Judge, critic: Critic, gens: dict[str, Any],
+                 result: GenerationResult, on_sample: Callable[[TestSample], None] | None) -> None:
+        self.kg, self.n, self.judge, self.critic, self.gens = kg, n, judge, critic, gens
+        self.result, self.on_sample = result, on_sample
+        self.queues: dict[str, deque[Scenario]] = {}
+        self.need: dict[str, int] = {}
+        self.inflight: Counter[str] = Counter()
+        self.doc_use: dict[str, float] = defaultdict(float)
+        self.chunk_use: Counter[str] = Counter()
+        self.cap = n
+        self.moves: Counter[tuple[str, str]] = Counter()
+        self.advance: Advance = lambda n=1: None
+        self.shown = 0
+        self.drops_per_sample = 2.0
+
+    # -- planning ---------------------------------------------------------------------------------
+
+    def plan_one(self, name: str, want: int, seed: int) -> list[Scenario]:
+        gen, report = self.gens[name], self.result.report[name]
+        try:
+            plan = gen.plan(self.kg, want, Random(f"{seed}:{name}"))
+        except Exception as exc:  # a plugin's plan must not break the run
+            log.debug("plan of %s failed", name, exc_info=True)
+            plan = Plan([], [f"planning failed: {type(exc).__name__}: {exc}"])
+        if isinstance(plan, list):
+            plan = Plan(plan, [])
+        good = []
+        for s in plan.scenarios:
+            if not s.chunk_ids or any(c not in self.kg.g for c in s.chunk_ids):
+                continue
+            update: dict[str, Any] = {"generator": name}
+            if "language" not in s.model_fields_set:
+                update["language"] = scenario_language(self.kg, s.chunk_ids)
+            good.append(s.model_copy(update=update))
+        if len(good) < len(plan.scenarios):
+            report.notes.append(f"{len(plan.scenarios) - len(good)} planned scenarios named chunks that are not "
+                                "in the graph and were ignored")
+        report.notes = list(dict.fromkeys([*report.notes, *plan.notes]))
+        return good
+
+    def plan_all(self, weights: dict[str, float], seed: int) -> dict[str, int]:
+        active = dict(weights)
+        plans: dict[str, list[Scenario]] = {}
+        while True:
+            quotas = largest_remainder(active, self.n)
+            for name, q in quotas.items():
+                want = max(3 * q, q + 5)
+                if q > 0 and (name not in plans or len(plans[name]) < want):
+                    plans[name] = self.plan_one(name, want, seed)
+            unsupported = [k for k in active if k in plans and not plans[k]]
+            if not unsupported:
+                break
+            for name in unsupported:
+                del active[name]
+                why = "; ".join(self.result.report[name].notes) or "it planned no scenario"
+                self.result.notes.append(f"{name}: cannot run on this graph ({why}); its share goes to the others")
+            if not active:
+                break
+        for name in weights:
+            self.queues[name] = deque(plans.get(name, []))
+            self.result.report[name].planned = len(plans.get(name, []))
+        return largest_remainder(active, self.n) if active else {}
+
+    # -- scheduling -------------------------------------------------------------------------------
+
+    def shares(self, scenario: Scenario) -> dict[str, float]:
+        """How much of one sample each document provides: its share of the sample's chunks."""
+        out: dict[str, float] = defaultdict(float)
+        for c in scenario.chunk_ids:
+            out[self.kg.chunk(c).doc_id] += 1 / len(scenario.chunk_ids)
+        return out
+
+    def fits(self, scenario: Scenario) -> bool:
+        return all(self.doc_use[d] + share <= self.cap + 1e-9 for d, share in self.shares(scenario).items())
+
+    def pick(self) -> tuple[str, Scenario] | None:
+        order = sorted((k for k in self.need if self.need[k] - self.inflight[k] > 0),
+                       key=lambda k: -(self.need[k] - self.inflight[k]))
+        for name in order:
+            queue = self.queues[name]
+            fitting = [s for s in queue if self.fits(s)]
+            fresh = [s for s in fitting if not any(self.chunk_use[c] for c in s.chunk_ids)]
+            if fitting:
+                chosen = (fresh or fitting)[0]
+                queue.remove(chosen)
+                return name, chosen
+        return None
+
+    def reserve(self, scenario: Scenario, sign: int) -> None:
+        for d, share in self.shares(scenario).items():
+            self.doc_use[d] += sign * share
+        for c in scenario.chunk_ids:
+            self.chunk_use[c] += sign
+
+    def move_shortfall(self) -> bool:
+        """Move the unservable part of an exhausted generator's count to generators that still have scenarios."""
+        moved = False
+        for name in list(self.need):
+            short = self.need[name] - self.inflight[name]
+            if short <= 0 or self.queues[name]:
+                continue
+            takers = [k for k in self.need if k != name and self.queues[k]]
+            for i in range(short):
+                if not takers:
+                    break
+                taker = takers[i % len(takers)]
+                self.need[name] -= 1
+                self.need[taker] += 1
+                self.moves[(name, taker)] += 1
+                moved = True
+        return moved
+
+    async def run_one(self, name: str, scenario: Scenario, kept_before: int) -> tuple[TestSample | None, str, str]:
+        gen = self.gens[name]
+        with self.judge.stage(f"generate/{name}"):
+            try:
+                sample = await gen.generate(scenario, self.kg, self.judge)
+                if not isinstance(sample, TestSample):
+                    return None, "generator_error", f"generate() returned {type(sample).__name__}, not TestSample"
+                sample = self.complete(sample, gen, scenario)
+                verdict = await self.critic.review(sample, compare_with=kept_before)
+            except SkipScenario as exc:
+                return None, exc.reason, exc.detail
+            except JudgeError as exc:
+                return None, "judge_error", str(exc)
+            except Exception as exc:  # one broken candidate never loses the run
+                log.debug("generator %s failed", name, exc_info=True)
+                return None, "generator_error", f"{type(exc).__name__}: {exc}"
+        if not verdict.ok:
+            return None, verdict.reason or "rejected", verdict.detail
+        if verdict.checks:
+            sample.metadata["critic"] = verdict.checks
+        return sample, "", ""
+
+    def complete(self, sample: TestSample, gen: Any, scenario: Scenario) -> TestSample:
+        """Fill what the generator left out, from the scenario."""
+        fill: dict[str, Any] = {}
+        if not sample.id:
+            fill["id"] = sample_id(scenario)
+        if sample.generator is None:
+            fill["generator"] = generator_spec(gen)
+        if not sample.scenario:
+            fill["scenario"] = scenario.model_dump(mode="json")
+        for key, value in (("persona", scenario.persona.name if scenario.persona else None),
+                           ("style", scenario.style), ("length", scenario.length), ("language", scenario.language)):
+            if getattr(sample, key) is None:
+                fill[key] = value
+        return sample.model_copy(update=fill) if fill else sample
+
+    def keep(self, name: str, sample: TestSample, scenario: Scenario) -> bool:
+        report = self.result.report[name]
+        dup = self.critic.duplicate_of(sample.question)
+        if dup is not None:
+            self.drop(name, "near_duplicate", f"close to kept sample {dup}")
+            return False
+        taken = {s.id for s in self.result.samples}
+        if sample.id in taken:
+            sample.id = f"{sample.id}-{sum(1 for i in taken if i.startswith(sample.id))}"
+        self.result.samples.append(sample)
+        self.critic.accept(sample)
+        self.need[name] -= 1
+        report.kept += 1
+        self.reserve(scenario, +1)
+        if self.on_sample is not None:
+            self.on_sample(sample)
+        return True
+
+    def drop(self, name: str, reason: str, detail: str) -> None:
+        report = self.result.report[name]
+        report.dropped[reason] = report.dropped.get(reason, 0) + 1
+        report.examples.setdefault(reason, detail[:300])
+        allowed = math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
+        if self.queues[name] and self.need[name] > 0 and report.dropped_total >= allowed:
+            self.queues[name].clear()  # too few of its candidates pass on this graph: stop paying for it
+            report.notes.append(f"stopped after {report.dropped_total} dropped candidates (more than "
+                                f"{self.drops_per_sample:g} per sample asked of it)")
+
+    async def loop(self, concurrency: int) -> None:
+        """Run candidates ``concurrency`` at a time; results are committed in start order, so that which samples
+        are kept does not depend on which call happens to finish first."""
+        running: deque[tuple[asyncio.Task[tuple[TestSample | None, str, str]], str, Scenario]] = deque()
+        try:
+            while True:
+                while len(running) < concurrency:
+                    choice = self.pick()
+                    if choice is None and self.move_shortfall():
+                        choice = self.pick()
+                    if choice is None:
+                        break
+                    name, scenario = choice
+                    self.inflight[name] += 1
+                    self.reserve(scenario, +1)
+                    coro = self.run_one(name, scenario, len(self.result.samples))
+                    running.append((asyncio.ensure_future(coro), name, scenario))
+                if not running:
+                    if sum(self.need.values()) > 0 and any(self.queues.values()):
+                        self.cap += 1  # what is left comes only from documents at their share: relax, say so
+                        continue
+                    return
+                task, name, scenario = running.popleft()
+                sample, reason, detail = await task
+                self.inflight[name] -= 1
+                self.reserve(scenario, -1)
+                if sample is None:
+                    self.drop(name, reason, detail)
+                else:
+                    self.keep(name, sample, scenario)
+                self.tick()
+        finally:
+            for task, _, _ in running:
+                task.cancel()
+
+    def tick(self) -> None:
+        kept = len(self.result.samples)
+        if kept > self.shown:
+            self.advance(kept - self.shown)
+            self.shown = kept
+
+
+def explain_shortfall(run: GenerationRun) -> None:
+    """Notes on moved shares and on a short result."""
+    result = run.result
+    for (src, dst), count in sorted(run.moves.items()):
+        result.report[src].notes.append(f"{count} of its samples moved to {dst}: it ran out of usable scenarios")
+    for name, report in result.report.items():
+        report.target = report.kept + max(0, run.need.get(name, 0))
+        if report.kept < report.target:
+            report.notes.append(f"kept {report.kept} of {report.target}: all {report.planned} planned scenarios "
+                                f"were used ({report.dropped_total} dropped)")
+    missing = result.requested - len(result.samples)
+    if missing > 0:
+        drops: Counter[str] = Counter()
+        for report in result.report.values():
+            drops.update(report.dropped)
+        why = ", ".join(f"{r} {c}" for r, c in drops.most_common()) or "no candidates were dropped"
+        result.notes.append(f"generated {len(result.samples)} of {result.requested} samples: every planned scenario "
+                            f"was used up (dropped: {why}); a larger corpus or lower --n gives a full set")
