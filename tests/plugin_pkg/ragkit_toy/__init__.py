@@ -1,1 +1,1 @@
-"""A toy ragkit plugin package (used by ragkit's tests and shown in docs/custom_generator.md)."""
+"""A toy ragkit plugin package: ragkit's tests load it, and docs/custom_*.md quote it."""

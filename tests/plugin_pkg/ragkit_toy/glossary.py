@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from ragkit import Scenario, TestSample, generator
-from ragkit.kg._graph import KnowledgeGraph
-from ragkit.llm._judge import Judge
-from ragkit.synthesis._scenarios import Plan, context_refs, make_sample, passage, scenario_language, spread, write_qa
+from ragkit import Judge, KnowledgeGraph, Scenario, TestSample, generator
+from ragkit.synthesis import Plan, context_refs, make_sample, passage, scenario_language, spread, write_qa
 
 
 class GlossaryScenario(Scenario):
