@@ -202,15 +202,7 @@ def metric(
         def build(*args: Any, **kwargs: Any) -> Any:
             bound = sig.bind(*args, **kwargs)
             bound.apply_defaults()
-            fn = factory(*args, **kwargs)
-            if not inspect.iscoroutinefunction(fn) and not inspect.iscoroutinefunction(type(fn).__call__):
-                raise PluginError(f"metric '{reg_name}' must return an async scoring function")
-            changes = dict(getattr(fn, "_variant", {}))
-            if "uses" in changes:
-                changes["uses"] = frozenset(u for u in changes["uses"] if u)
-            fn.info = dataclasses.replace(info, **changes)
-            fn.spec = PluginSpec(name=reg_name, args=dict(bound.arguments))
-            return fn
+            return _tagged(factory(*args, **kwargs), info, PluginSpec(name=reg_name, args=dict(bound.arguments)))
 
         info = MetricInfo(
             name=reg_name,
@@ -226,6 +218,18 @@ def metric(
         return build  # type: ignore[return-value]
 
     return wrap
+
+
+def _tagged(fn: Any, info: MetricInfo, spec: PluginSpec) -> Any:
+    """A built scoring function, checked and tagged with its record (``variant`` changes applied) and its spec."""
+    if not inspect.iscoroutinefunction(fn) and not inspect.iscoroutinefunction(type(fn).__call__):
+        raise PluginError(f"metric '{info.name}' must return an async scoring function")
+    changes = dict(getattr(fn, "_variant", {}))
+    if "uses" in changes:
+        changes["uses"] = frozenset(u for u in changes["uses"] if u)
+    fn.info = dataclasses.replace(info, **changes)
+    fn.spec = spec
+    return fn
 
 
 def snake_case(name: str) -> str:

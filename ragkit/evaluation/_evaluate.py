@@ -329,12 +329,7 @@ async def evaluate(
         >>> result = await evaluate(samples, ["faithfulness", "context_recall"], judge=Judge())
         >>> result.aggregates["faithfulness"].mean
     """
-    fns = resolve_metrics(metrics)
-    keys = [key_of(fn) for fn in fns]
-    duplicates = sorted({k for k in keys if keys.count(k) > 1})
-    if duplicates:
-        raise ConfigError(f"metric chosen twice: {', '.join(duplicates)}")
-    check_requirements(samples, fns)
+    fns = _prepare(samples, metrics)
     needs = frozenset().union(*(info_of(fn).uses for fn in fns))
     if embeddings is None and "embeddings" in needs:
         from ragkit.llm import Embeddings
@@ -369,6 +364,17 @@ async def evaluate(
         usage=Usage(stages={"evaluate": delta}), claim_stats=dict(vars(store.stats)),
         seconds=time.monotonic() - started,
     )
+
+
+def _prepare(samples: Sequence[EvalSample], metrics: Sequence[MetricFn | str]) -> list[MetricFn]:
+    """The metric functions, each chosen once, with every sample checked for their fields (before any call)."""
+    fns = resolve_metrics(metrics)
+    keys = [key_of(fn) for fn in fns]
+    duplicates = sorted({k for k in keys if keys.count(k) > 1})
+    if duplicates:
+        raise ConfigError(f"metric chosen twice: {', '.join(duplicates)}")
+    check_requirements(samples, fns)
+    return fns
 
 
 def evaluate_sync(samples: Sequence[EvalSample], metrics: Sequence[MetricFn | str], **kwargs: Any) -> EvalResult:

@@ -230,33 +230,43 @@ class LocalModel:
                 logits_processor=LogitsProcessorList([recorder]),
                 stream=True,  # streamed so that a deadline or a cancellation can stop it between tokens
             )
-            parts: list[str] = []
-            finish: str | None = None
             try:
-                for chunk in stream:
-                    choice: Any = chunk["choices"][0]  # type: ignore[index]
-                    parts.append(choice["delta"].get("content") or "")
-                    finish = choice.get("finish_reason") or finish
-                    if cancel is not None and cancel.is_set():
-                        raise JudgeTimeoutError("local model call was cancelled")
-                    if timeout and time.monotonic() - started > timeout:
-                        raise JudgeTimeoutError(f"local model call passed its {timeout:g} s timeout")
+                text, finish = _drain(stream, cancel, timeout, started)
             finally:
                 stream.close()  # type: ignore[union-attr]
-        prompt_tokens = recorder.prompt_tokens or 0
-        completion_tokens = recorder.steps
-        choice_out: dict[str, Any] = {
+        return _completion(text, finish, recorder, logprobs)
+
+
+def _drain(stream: Any, cancel: threading.Event | None, timeout: float | None, started: float) -> tuple[str, str]:
+    """The streamed reply's text and finish reason; stops between two tokens on cancellation or past the deadline."""
+    parts: list[str] = []
+    finish: str | None = None
+    for chunk in stream:
+        choice: Any = chunk["choices"][0]
+        parts.append(choice["delta"].get("content") or "")
+        finish = choice.get("finish_reason") or finish
+        if cancel is not None and cancel.is_set():
+            raise JudgeTimeoutError("local model call was cancelled")
+        if timeout and time.monotonic() - started > timeout:
+            raise JudgeTimeoutError(f"local model call passed its {timeout:g} s timeout")
+    return "".join(parts), finish or "stop"
+
+
+def _completion(text: str, finish: str, recorder: Any, logprobs: bool) -> dict[str, Any]:
+    """An OpenAI-style chat completion dict, with the recorded token counts and (when asked) log-probabilities."""
+    prompt_tokens = recorder.prompt_tokens or 0
+    completion_tokens = recorder.steps
+    return {
+        "object": "chat.completion",
+        "choices": [{
             "index": 0,
-            "message": {"role": "assistant", "content": "".join(parts)},
-            "finish_reason": finish or "stop",
+            "message": {"role": "assistant", "content": text},
+            "finish_reason": finish,
             "logprobs": {"content": recorder.content} if logprobs else None,
-        }
-        return {
-            "object": "chat.completion",
-            "choices": [choice_out],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
+        }],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }

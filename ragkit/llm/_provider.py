@@ -32,68 +32,74 @@ def _executor(model: str) -> concurrent.futures.ThreadPoolExecutor:
 
 def _handler_class(litellm: Any) -> type:
     from litellm.llms.custom_llm import CustomLLM
-    from litellm.types.utils import ChoiceLogprobs, Choices, Message, ModelResponse, Usage
 
     class LocalProvider(CustomLLM):
         """Answers ``local/<name>`` calls in-process with llama.cpp."""
 
         def completion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
-            return self._complete(model, messages, kwargs, None)
+            return _complete(model, messages, kwargs, None)
 
         async def acompletion(self, model: str, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
             cancel = threading.Event()
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(_executor(model), self._complete, model, messages, kwargs, cancel)
+                return await loop.run_in_executor(_executor(model), _complete, model, messages, kwargs, cancel)
             except asyncio.CancelledError:
                 cancel.set()  # a running call stops at its next token and frees the model; a queued one never starts
                 raise
 
-        def _complete(
-            self, model: str, messages: list[Any], kwargs: dict[str, Any], cancel: threading.Event | None
-        ) -> Any:
-            params: dict[str, Any] = dict(kwargs.get("optional_params") or {})
-            local = params.get(LOCAL_PARAM) or {}
-            if local:
-                model_dir, threads, context_size = Path(local["model_dir"]), local["threads"], local["context_size"]
-            else:
-                settings = Settings.load()
-                model_dir, threads, context_size = settings.model_dir, settings.threads, settings.context_size
-            llm = LocalModel.get(model.removeprefix("local/"), model_dir=model_dir, threads=threads,
-                                 context_size=context_size)
-            timeout = kwargs.get("timeout")
-            out = llm.chat(
-                [{"role": m["role"], "content": m["content"]} for m in messages],
-                max_tokens=int(params.get("max_tokens") or 512),
-                temperature=float(params.get("temperature") or 0.0),
-                response_format=params.get("response_format"),
-                timeout=float(timeout) if isinstance(timeout, int | float) else None,
-                logprobs=bool(params.get("logprobs")),
-                top_logprobs=int(params.get("top_logprobs") or 5),
-                cancel=cancel,
-            )
-            choice = out["choices"][0]
-            response: ModelResponse = kwargs.get("model_response") or ModelResponse()
-            logprobs = choice.get("logprobs")
-            response.choices = [
-                Choices(
-                    index=0,
-                    finish_reason=choice.get("finish_reason") or "stop",
-                    message=Message(role="assistant", content=choice["message"].get("content") or ""),
-                    logprobs=ChoiceLogprobs(**logprobs) if logprobs else None,
-                )
-            ]
-            usage = out.get("usage") or {}
-            response.usage = Usage(  # type: ignore[attr-defined]
-                prompt_tokens=usage.get("prompt_tokens", 0),
-                completion_tokens=usage.get("completion_tokens", 0),
-                total_tokens=usage.get("total_tokens", 0),
-            )
-            response.model = model
-            response.created = int(time.time())
-            return response
-
     return LocalProvider
+
+
+def _complete(model: str, messages: list[Any], kwargs: dict[str, Any], cancel: threading.Event | None) -> Any:
+    """One chat completion on the local model, as litellm's ModelResponse."""
+    params: dict[str, Any] = dict(kwargs.get("optional_params") or {})
+    local = params.get(LOCAL_PARAM) or {}
+    if local:
+        model_dir, threads, context_size = Path(local["model_dir"]), local["threads"], local["context_size"]
+    else:
+        settings = Settings.load()
+        model_dir, threads, context_size = settings.model_dir, settings.threads, settings.context_size
+    llm = LocalModel.get(model.removeprefix("local/"), model_dir=model_dir, threads=threads,
+                         context_size=context_size)
+    timeout = kwargs.get("timeout")
+    out = llm.chat(
+        [{"role": m["role"], "content": m["content"]} for m in messages],
+        max_tokens=int(params.get("max_tokens") or 512),
+        temperature=float(params.get("temperature") or 0.0),
+        response_format=params.get("response_format"),
+        timeout=float(timeout) if isinstance(timeout, int | float) else None,
+        logprobs=bool(params.get("logprobs")),
+        top_logprobs=int(params.get("top_logprobs") or 5),
+        cancel=cancel,
+    )
+    return _model_response(out, kwargs.get("model_response"), model)
+
+
+def _model_response(out: dict[str, Any], response: Any, model: str) -> Any:
+    """llama.cpp's OpenAI-style dict as litellm's ModelResponse (the one litellm handed in, when it did)."""
+    from litellm.types.utils import ChoiceLogprobs, Choices, Message, ModelResponse, Usage
+
+    choice = out["choices"][0]
+    response = response or ModelResponse()
+    logprobs = choice.get("logprobs")
+    response.choices = [
+        Choices(
+            index=0,
+            finish_reason=choice.get("finish_reason") or "stop",
+            message=Message(role="assistant", content=choice["message"].get("content") or ""),
+            logprobs=ChoiceLogprobs(**logprobs) if logprobs else None,
+        )
+    ]
+    usage = out.get("usage") or {}
+    response.usage = Usage(
+        prompt_tokens=usage.get("prompt_tokens", 0),
+        completion_tokens=usage.get("completion_tokens", 0),
+        total_tokens=usage.get("total_tokens", 0),
+    )
+    response.model = model
+    response.created = int(time.time())
+    return response
 
 
 def register(litellm: Any) -> None:
