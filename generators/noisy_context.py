@@ -19,8 +19,8 @@ from ragkit.synthesis import (
     context_refs,
     make_sample,
     related_chunks,
-    tokens,
 )
+from ragkit.text import units
 from ragkit.types import Scenario, TestSample
 
 from ._shared import write_fact_qa
@@ -59,7 +59,7 @@ class NoisyContext:
                 c = chunks[cid]
                 other = c.doc_id != chunks[real_id].doc_id or (allow_same_doc and abs(c.index - chunks[
                     real_id].index) > 1)
-                return cid != real_id and other and len(tokens(c.text)) >= self.min_tokens and (
+                return cid != real_id and other and len(units(c.text)) >= self.min_tokens and (
                     not topic or topic not in c.text.lower())
 
             near = related_chunks(kg, real.id, vectors, limit=50)

@@ -8,14 +8,13 @@ and keeps the heading path it sits under. Blocks larger than ``max_tokens`` are 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from ragkit.llm import content_key
-from ragkit.text import CJK_CHAR, cjk_language, detect_language
+from ragkit.text import CJK_CHAR, cjk_language, count_tokens, detect_language, split_sentences
 from ragkit.types import Chunk, Document
 
 T = TypeVar("T")
@@ -23,57 +22,6 @@ T = TypeVar("T")
 DEFAULT_MAX_TOKENS = 320
 """Small enough that a 1.5B judge reads 3–4 chunks per call inside its context with room to answer."""
 DEFAULT_MIN_TOKENS = 120
-
-_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st vs etc e.g i.e no fig approx dept inc ltd co corp jan feb mar apr jun jul aug "
-    "sep sept oct nov dec rev vol p pp ca cf al".split()
-)
-_CJK_END = re.compile(r"[。！？；!?…]+[」』”’\"'）)\]】]*")
-_LATIN_END = re.compile(r"[.!?]+[”’\"')\]]*(?=\s)")
-
-
-def count_tokens(text: str) -> int:
-    """Approximate LLM tokens: one per CJK character, 1.3 per word of other scripts.
-
-    Examples:
-        >>> count_tokens("The arm weighs 33.5 kg.")
-        7
-        >>> count_tokens("青岚茶业")
-        4
-    """
-    cjk = len(CJK_CHAR.findall(text))
-    rest = CJK_CHAR.sub(" ", text) if cjk else text
-    return cjk + math.ceil(1.3 * len(_WORD.findall(rest)))
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text``: after CJK terminators (no space needed), after ``. ! ?`` followed by space and a
-    non-lowercase character (skipping common abbreviations and initials), and at line breaks."""
-    out: list[str] = []
-    for line in text.split("\n"):
-        start = 0
-        cuts: list[int] = [m.end() for m in _CJK_END.finditer(line)]
-        for m in _LATIN_END.finditer(line):
-            rest = line[m.end():].lstrip()
-            if not rest or rest[0].islower():
-                continue
-            if line[m.start()] == ".":
-                word = line[:m.start()].rsplit(None, 1)[-1].lower() if line[:m.start()].strip() else ""
-                word = word.lstrip("(\"'“‘")
-                if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-                    continue
-            cuts.append(m.end())
-        for cut in sorted(set(cuts)):
-            piece = line[start:cut].strip()
-            if piece:
-                out.append(piece)
-            start = cut
-        tail = line[start:].strip()
-        if tail:
-            out.append(tail)
-    return out
-
 
 @dataclass
 class _Piece:

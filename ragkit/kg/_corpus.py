@@ -25,11 +25,10 @@ from pydantic import BaseModel, Field
 
 from ragkit import _offline  # noqa: F401  (telemetry switches, before unstructured is imported)
 from ragkit.errors import CorpusError, DataError
-from ragkit.kg._chunking import count_tokens
 from ragkit.kg._graph import SkippedFile
 from ragkit.kg._textfiles import csv_table, decode_text, html_title, plain_text_elements
 from ragkit.llm import content_key
-from ragkit.text import cjk_language, detect_language
+from ragkit.text import cjk_language, count_tokens, detect_language
 from ragkit.types import Chunk, Document, Element, ElementKind
 
 os.environ.setdefault("UNSTRUCTURED_DISABLE_NOTICE", "1")

@@ -17,11 +17,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, conlist, create_model
 
 from ragkit.errors import JudgeError, JudgeUnavailableError
-from ragkit.kg._chunking import count_tokens, pack_greedy
+from ragkit.kg._chunking import pack_greedy
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention
 from ragkit.kg._nlp import FAST_VERSION, fast_facts, themes_from
 from ragkit.llm import Cache, Judge, Prompt, content_key
-from ragkit.text import language_name
+from ragkit.text import count_tokens, language_name
 
 PROMPT_VERSION = "v1"
 BATCH_SIZE = 4

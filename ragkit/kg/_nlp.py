@@ -22,10 +22,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from ragkit.kg._chunking import count_tokens, split_sentences
 from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
-from ragkit.text import CJK_CHAR
+from ragkit.text import CJK_CHAR, count_tokens, split_sentences
 
 FAST_VERSION = "fast:v1"
 MAX_ENTITIES = 10

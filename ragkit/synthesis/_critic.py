@@ -31,7 +31,8 @@ from pydantic import BaseModel, Field, StringConstraints
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._phrasing import language_matches
-from ragkit.synthesis._scenarios import quote_source, tokens
+from ragkit.synthesis._scenarios import quote_source
+from ragkit.text import units
 from ragkit.types import TestSample
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
@@ -56,19 +57,19 @@ def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, s
     A CJK character is about half a word, so for questions written mostly in CJK characters the run must be
     twice as long.
     """
-    q = tokens(question)
+    q = units(question)
     if sum(not t.isascii() and len(t) == 1 for t in q) > len(q) / 2:
         min_tokens *= 2
     if len(q) < min_tokens:
         return False
     q_text = " ".join(q)
     for context in contexts:
-        c = tokens(context)
+        c = units(context)
         match = difflib.SequenceMatcher(None, q, c, autojunk=False).find_longest_match(0, len(q), 0, len(c))
         if match.size >= min_tokens and match.size >= share * len(q):
             return True
         for sentence in _SENTENCE_END.split(context):
-            s = tokens(sentence)
+            s = units(sentence)
             if len(s) >= min_tokens and f" {' '.join(s)} " in f" {q_text} ":
                 return True
     return False
@@ -113,8 +114,8 @@ def _numbers(text: str) -> set[str]:
 def _informative(text: str, question: str) -> set[str]:
     """Tokens that carry the answer: not already in the question, and a number, a CJK character or a word of
     four or more letters (short function words say little about agreement)."""
-    asked = set(tokens(question))
-    return {t for t in tokens(text) if t not in asked and (any(c.isdigit() for c in t) or not t.isascii()
+    asked = set(units(question))
+    return {t for t in units(text) if t not in asked and (any(c.isdigit() for c in t) or not t.isascii()
                                                            or len(t) >= 4)}
 
 
@@ -143,9 +144,9 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     if mine and theirs:
         recall = max(len(mine & theirs) / len(mine), len(mine & theirs) / len(theirs))
         return recall >= 0.5, f"token overlap {recall:.2f}"
-    own_tokens = set(tokens(own))  # e.g. the judge names one of the things the question compares
+    own_tokens = set(units(own))  # e.g. the judge names one of the things the question compares
     if own_tokens:
-        contained = len(own_tokens & set(tokens(reference))) / len(own_tokens)
+        contained = len(own_tokens & set(units(reference))) / len(own_tokens)
         if contained >= 0.75:
             return True, f"judge's answer contained in the reference ({contained:.2f})"
     return similarity >= 0.8, f"cosine {similarity:.2f}"
@@ -216,7 +217,7 @@ class Critic:
             known = set(r.chunk_id for r in sample.reference_contexts)
             passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=sample.question))
-        sources = {i for e in out.evidence if len(tokens(e)) >= 2 and (i := quote_source(e, passages)) is not None}
+        sources = {i for e in out.evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None}
         cited = bool(sources)
         checks: dict[str, Any] = {"evidence": out.evidence, "judge_answer": out.answer,
                                   "evidence_passages": sorted(sources)}

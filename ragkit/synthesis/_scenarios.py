@@ -34,7 +34,7 @@ from ragkit.synthesis._phrasing import (
     search_keywords,
     style_instruction,
 )
-from ragkit.text import UNDETERMINED, detect_language
+from ragkit.text import UNDETERMINED, detect_language, units
 from ragkit.types import ContextRef, PluginSpec, Scenario, TestSample
 
 T = TypeVar("T")
@@ -263,13 +263,13 @@ def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -
     q = _squash(quote)
     if not q:
         return None
-    q_tokens = tokens(quote)
+    q_tokens = units(quote)
     best, best_score = None, 0.0
     for i, passage in enumerate(passages):
         p = _squash(passage)
         score = 100.0 if q in p else fuzz.partial_ratio(q, p)
         if score < min_score and len(q_tokens) >= 4:
-            blocks = difflib.SequenceMatcher(None, q_tokens, tokens(passage), autojunk=False).get_matching_blocks()
+            blocks = difflib.SequenceMatcher(None, q_tokens, units(passage), autojunk=False).get_matching_blocks()
             if sum(b.size for b in blocks if b.size >= 3) >= 0.85 * len(q_tokens):
                 score = min_score
         if score > best_score:
@@ -334,22 +334,11 @@ def make_sample(
 # -- planning helpers -------------------------------------------------------------------------------
 
 
-_TOKEN = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"  # one token per CJK ideograph or kana
-    r"|[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"  # words elsewhere
-)
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased words, with each CJK character counted as one token (a language-neutral size measure)."""
-    return _TOKEN.findall(text.lower())
-
-
 def usable_chunks(kg: KnowledgeGraph, min_tokens: int = 8) -> list[ChunkNode]:
     """Chunks with at least ``min_tokens`` words (CJK: characters), in a stable order (document path, then
     position)."""
     paths = {d.id: d.path for d in kg.documents()}
-    chunks = [c for c in kg.chunks() if len(tokens(c.text)) >= min_tokens]
+    chunks = [c for c in kg.chunks() if len(units(c.text)) >= min_tokens]
     return sorted(chunks, key=lambda c: (paths.get(c.doc_id, c.doc_id), c.index, c.id))
 
 

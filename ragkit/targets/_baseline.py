@@ -8,7 +8,6 @@ metrics work on it.
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections import Counter
 from typing import Any, Literal
@@ -17,28 +16,10 @@ import numpy as np
 
 from ragkit.errors import JudgeError
 from ragkit.targets._protocol import TargetSpec
+from ragkit.text import search_terms
 from ragkit.types import ContextRef, RagResponse, TestSample
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W_]+", re.UNICODE)
-_STOP = frozenset(
-    "a an and are as at be by do does for from has have how in is it its of on or that the this to was were what "
-    "when where which who why with".split()
-)
 MAX_CONTEXT_CHARS = 2000
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens; runs of Chinese / Japanese characters become character unigrams and bigrams."""
-    out: list[str] = []
-    for match in _TOKEN.finditer(text.lower()):
-        tok = match.group(0)
-        if _CJK.match(tok):
-            out.extend(tok)
-            out.extend(tok[i : i + 2] for i in range(len(tok) - 1))
-        elif tok not in _STOP:
-            out.append(tok)
-    return out
 
 
 class BM25:
@@ -46,7 +27,7 @@ class BM25:
 
     def __init__(self, texts: list[str], *, k1: float = 1.5, b: float = 0.75) -> None:
         self.k1, self.b = k1, b
-        self.docs = [Counter(tokenize(t)) for t in texts]
+        self.docs = [Counter(search_terms(t)) for t in texts]
         self.lengths = np.array([sum(d.values()) for d in self.docs], dtype=np.float64)
         self.avg_len = float(self.lengths.mean()) if len(self.docs) else 0.0
         df: Counter[str] = Counter()
@@ -63,7 +44,7 @@ class BM25:
         out = np.zeros(len(self.docs), dtype=np.float64)
         if not self.docs or self.avg_len == 0:
             return out
-        for term in set(tokenize(query)):
+        for term in set(search_terms(query)):
             idf = self.idf.get(term)
             if idf is None:
                 continue

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from ragkit.text._language import CJK_CHAR, UNDETERMINED, cjk_language, detect_language, language_name
+from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
+from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA
+from ragkit.text._tokens import count_tokens, search_terms, split_sentences, units
 
 __all__ = [
     "CJK_CHAR",
+    "HAN",
+    "HANGUL",
+    "IDEOGRAPHIC",
+    "KANA",
     "UNDETERMINED",
     "bleu",
     "chrf",
     "cjk_language",
+    "count_tokens",
     "detect_language",
     "language_name",
     "normalise",
     "rouge_l",
+    "search_terms",
+    "split_sentences",
     "tokens",
+    "units",
 ]

@@ -11,16 +11,13 @@ import re
 import threading
 from functools import lru_cache
 
+from ragkit.text._scripts import HAN, HANGUL, KANA
+
 UNDETERMINED = "und"
 
-_HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
-_KANA = r"\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
-_HANGUL = r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
-CJK_CHAR = re.compile(f"[{_HAN}{_KANA}{_HANGUL}]")
-"""One character of a CJK script (Han, kana or Hangul)."""
-_HAN_RE = re.compile(f"[{_HAN}]")
-_KANA_RE = re.compile(f"[{_KANA}]")
-_HANGUL_RE = re.compile(f"[{_HANGUL}]")
+_HAN_RE = re.compile(f"[{HAN}]")
+_KANA_RE = re.compile(f"[{KANA}]")
+_HANGUL_RE = re.compile(f"[{HANGUL}]")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 
 _LOCK = threading.Lock()

@@ -22,9 +22,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
-_HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+from ragkit.text._scripts import HAN, HANGUL, KANA
+
+_HAN, _KANA, _HANGUL = HAN, KANA, HANGUL
 _RUNS = re.compile(rf"([{_HAN}]+)|([{_KANA}]+)|([{_HANGUL}]+)|([^\W{_HAN}{_KANA}{_HANGUL}]+)")
 _HAS_KANA = re.compile(rf"[{_KANA}]")
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ragkit.kg._chunking import chunk_document, count_tokens, split_sentences
+from ragkit.kg._chunking import chunk_document
+from ragkit.text import count_tokens, split_sentences
 from ragkit.types import Document, Element
 
 

@@ -1,0 +1,21 @@
+"""The one definition of the CJK scripts, as regex character-class bodies and compiled patterns.
+
+Every stage that treats Chinese, Japanese or Korean text differently (language detection, token counts, sentence
+and word splitting, retrieval terms, lexical overlap, question phrasing) builds on these ranges.
+"""
+
+from __future__ import annotations
+
+import re
+
+HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
+"""Han ideographs (CJK Unified, Extension A, compatibility, Extensions B+)."""
+KANA = r"\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+"""Hiragana, katakana (with phonetic extensions and half-width forms)."""
+HANGUL = r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+"""Hangul jamo, compatibility jamo and syllables."""
+
+CJK_CHAR = re.compile(f"[{HAN}{KANA}{HANGUL}]")
+"""One character of a CJK script (Han, kana or Hangul)."""
+IDEOGRAPHIC = re.compile(f"[{HAN}{KANA}]")
+"""One Han or kana character: scripts written without spaces between words (Korean separates its words)."""

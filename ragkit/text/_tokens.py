@@ -1,0 +1,97 @@
+"""Tokenisation for every script, in one place: the measures and splits every stage shares.
+
+- ``units``: a language-neutral size measure: words, with each Han or kana character one unit (Korean, which puts
+  spaces between words, counts words).
+- ``count_tokens``: an estimate of LLM tokens (one per CJK character, 1.3 per word of other scripts), for chunk
+  sizes and prompt budgets.
+- ``split_sentences``: sentences after CJK terminators (no space needed) or ``. ! ?`` followed by a space and a
+  non-lowercase character (common abbreviations and initials skipped), and at line breaks.
+- ``search_terms``: retrieval terms: lower-cased words without English stop words; runs of Han or kana become
+  character unigrams and bigrams (no segmenter needed, robust to segmentation errors).
+- Word-level tokens for overlap scores (``tokens``, jieba words for Chinese) live with those scores in
+  ``_lexical``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ragkit.text._scripts import CJK_CHAR, HAN, IDEOGRAPHIC, KANA
+
+_UNIT = re.compile(f"[{HAN}{KANA}]|[^\\W_{HAN}{KANA}]+")
+_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_TERM = re.compile(f"[{HAN}{KANA}]+|[^\\W_]+", re.UNICODE)
+_STOP = frozenset(
+    "a an and are as at be by do does for from has have how in is it its of on or that the this to was were what "
+    "when where which who why with".split()
+)
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st vs etc e.g i.e no fig approx dept inc ltd co corp jan feb mar apr jun jul aug "
+    "sep sept oct nov dec rev vol p pp ca cf al".split()
+)
+_CJK_END = re.compile(r"[。！？；!?…]+[」』”’\"'）)\]】]*")
+_LATIN_END = re.compile(r"[.!?]+[”’\"')\]]*(?=\s)")
+
+
+def units(text: str) -> list[str]:
+    """Lower-cased words, with each Han or kana character one unit (a language-neutral size measure)."""
+    return _UNIT.findall(text.lower())
+
+
+def count_tokens(text: str) -> int:
+    """Approximate LLM tokens: one per CJK character, 1.3 per word of other scripts.
+
+    Examples:
+        >>> count_tokens("The arm weighs 33.5 kg.")
+        7
+        >>> count_tokens("青岚茶业")
+        4
+    """
+    cjk = len(CJK_CHAR.findall(text))
+    rest = CJK_CHAR.sub(" ", text) if cjk else text
+    return cjk + math.ceil(1.3 * len(_WORD.findall(rest)))
+
+
+def search_terms(text: str) -> list[str]:
+    """Retrieval terms: lower-cased words without English stop words; Han / kana runs as unigrams and bigrams."""
+    out: list[str] = []
+    for match in _TERM.finditer(text.lower()):
+        tok = match.group(0)
+        if IDEOGRAPHIC.match(tok):
+            out.extend(tok)
+            out.extend(tok[i : i + 2] for i in range(len(tok) - 1))
+        elif tok not in _STOP:
+            out.append(tok)
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (see the module docstring)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        start = 0
+        for cut in _sentence_ends(line):
+            piece = line[start:cut].strip()
+            if piece:
+                out.append(piece)
+            start = cut
+        tail = line[start:].strip()
+        if tail:
+            out.append(tail)
+    return out
+
+
+def _sentence_ends(line: str) -> list[int]:
+    cuts: list[int] = [m.end() for m in _CJK_END.finditer(line)]
+    for m in _LATIN_END.finditer(line):
+        rest = line[m.end():].lstrip()
+        if not rest or rest[0].islower():
+            continue
+        if line[m.start()] == ".":
+            word = line[:m.start()].rsplit(None, 1)[-1].lower() if line[:m.start()].strip() else ""
+            word = word.lstrip("(\"'“‘")
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                continue
+        cuts.append(m.end())
+    return sorted(set(cuts))

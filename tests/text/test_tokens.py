@@ -1,0 +1,28 @@
+"""The text wing's tokenisers: one definition of the CJK scripts, used by every stage."""
+
+from __future__ import annotations
+
+from ragkit.text import CJK_CHAR, IDEOGRAPHIC, count_tokens, search_terms, split_sentences, units
+
+
+def test_units_count_words_and_ideographs() -> None:
+    assert units("The Porto plant, 2019!") == ["the", "porto", "plant", "2019"]
+    assert units("龙井茶") == ["龙", "井", "茶"]
+    assert units("カタカナ") == ["カ", "タ", "カ", "ナ"]
+    assert units("서울에 갑니다") == ["서울에", "갑니다"]  # Korean separates its words
+
+
+def test_search_terms_drop_stop_words_and_index_ideograph_bigrams() -> None:
+    assert search_terms("Where is the Porto plant?") == ["porto", "plant"]
+    assert search_terms("西湖龙井") == ["西", "湖", "龙", "井", "西湖", "湖龙", "龙井"]
+
+
+def test_scripts_are_defined_once() -> None:
+    assert CJK_CHAR.match("한") and not IDEOGRAPHIC.match("한")
+    assert IDEOGRAPHIC.match("𠀀")  # CJK Extension B
+    assert count_tokens("青岚茶业 makes tea") == 4 + 3
+
+
+def test_sentences_split_after_cjk_terminators_and_not_after_abbreviations() -> None:
+    assert split_sentences("第一句。第二句！Third one.") == ["第一句。", "第二句！", "Third one."]
+    assert split_sentences("See Dr. Smith. He is in.") == ["See Dr. Smith.", "He is in."]
