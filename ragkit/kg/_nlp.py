@@ -24,7 +24,7 @@ from typing import Any
 
 from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
-from ragkit.text import CJK_CHAR, count_tokens, split_sentences
+from ragkit.text import CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences
 
 FAST_VERSION = "fast:v1"
 MAX_ENTITIES = 10
@@ -166,7 +166,7 @@ def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
     stop = _stop_words(language)
     candidates: list[list[str]] = []
     if language == "ja":
-        candidates = [[m] for m in re.findall(r"[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{2,8}", text)]
+        candidates = [[m] for m in re.findall(f"[{KATAKANA}]{{2,}}|[{HAN}]{{2,8}}", text)]
     else:
         for part in _RAKE_SPLIT.split(text):
             words: list[str] = []

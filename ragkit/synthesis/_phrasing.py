@@ -6,7 +6,7 @@ import re
 from functools import cache
 from random import Random
 
-from ragkit.text import UNDETERMINED, detect_language, language_name
+from ragkit.text import IDEOGRAPHIC, UNDETERMINED, detect_language, language_name
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
 LENGTHS: tuple[str, ...] = ("short", "medium", "long")
@@ -20,8 +20,6 @@ _NATIVE_REMINDER = {
     "ja": "質問と回答は必ず日本語で書いてください。",
     "ko": "질문과 답변은 반드시 한국어로 작성하세요.",
 }
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -91,7 +89,7 @@ def add_typos(text: str, seed: str, count: int = 2) -> str:
     """
     rng = Random(seed)
     words = list(re.finditer(r"[^\W\d_]{5,}", text))
-    words = [w for w in words if not _HAN.search(w.group()) and not _KANA.search(w.group())]
+    words = [w for w in words if not IDEOGRAPHIC.search(w.group())]
     chars = list(text)
     for match in sorted(rng.sample(words, min(count, len(words))), key=lambda m: -m.start()):
         i = rng.randrange(match.start() + 1, match.end() - 2)

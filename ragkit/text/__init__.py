@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
-from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA
+from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._tokens import count_tokens, search_terms, split_sentences, units
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "HANGUL",
     "IDEOGRAPHIC",
     "KANA",
+    "KATAKANA",
     "UNDETERMINED",
     "bleu",
     "chrf",

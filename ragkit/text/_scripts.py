@@ -10,8 +10,10 @@ import re
 
 HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
 """Han ideographs (CJK Unified, Extension A, compatibility, Extensions B+)."""
-KANA = r"\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
-"""Hiragana, katakana (with phonetic extensions and half-width forms)."""
+HIRAGANA = r"\u3040-\u309f"
+KATAKANA = r"\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+"""Katakana with its phonetic extensions and half-width forms."""
+KANA = HIRAGANA + KATAKANA
 HANGUL = r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 """Hangul jamo, compatibility jamo and syllables."""
 
