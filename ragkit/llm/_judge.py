@@ -6,11 +6,12 @@ import asyncio
 import contextlib
 import contextvars
 import json
+import logging
 import random
 import re
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
@@ -23,6 +24,8 @@ from ragkit.llm._logprobs import Scored, label_probs, plain_logprobs, tokens_fro
 from ragkit.llm._prompts import Prompt
 from ragkit.settings import Settings
 from ragkit.types import Usage
+
+log = logging.getLogger("ragkit")
 
 Out = TypeVar("Out", bound=BaseModel)
 In = TypeVar("In", bound=BaseModel)
@@ -214,8 +217,13 @@ class Judge:
         if isinstance(messages, str):
             messages = [{"role": "user", "content": messages}]
         info = CallInfo(name, None, messages, 1)
+        key = self._cache_key(messages, None, self._params(max_tokens, 0))
         with self._count_failure():
-            return (await self._complete(info, schema=None, max_tokens=max_tokens)).text
+            done = self._cached(key, accept=lambda hit: True)
+            if done is None:
+                done = await self._complete(info, schema=None, max_tokens=max_tokens)
+                self._store(key, done)
+            return done.text
 
     # -- internals --------------------------------------------------------------------------------
 
@@ -232,6 +240,20 @@ class Judge:
     ) -> tuple[Out, Completion]:
         messages = prompt.render(data)
         schema = prompt.schema()
+        limit = max_tokens or prompt.max_tokens
+        # Only a reply that validates is cached, under the first ask's key (also when a re-ask produced it), and a
+        # cached entry is validated again on read: an invalid reply never replays, a valid one costs nothing twice.
+        key = self._cache_key(messages, schema, self._params(limit, top_logprobs))
+        found: list[Out] = []
+
+        def accept(done: Completion) -> bool:
+            out = _valid(prompt, done)
+            found.extend([out] if out is not None else [])
+            return out is not None
+
+        hit = self._cached(key, accept=accept)
+        if hit is not None:
+            return found[-1], hit
         errors: list[str] = []
         raw = ""
         attempts = self.settings.max_reasks + 1
@@ -240,11 +262,10 @@ class Judge:
                 if attempt > 1:
                     self.usage.stage(_STAGE.get()).reasks += 1
                 info = CallInfo(prompt.name, data, messages, attempt)
-                done = await self._complete(info, schema=schema, max_tokens=max_tokens or prompt.max_tokens,
-                                            top_logprobs=top_logprobs)
+                done = await self._complete(info, schema=schema, max_tokens=limit, top_logprobs=top_logprobs)
                 raw = done.text
                 try:
-                    return prompt.output.model_validate_json(_json_payload(raw)), done
+                    out = prompt.output.model_validate_json(_json_payload(raw))
                 except (ValidationError, ValueError) as exc:
                     err = _describe(exc)
                     if done.finish_reason == "length":
@@ -259,6 +280,9 @@ class Judge:
                             "JSON object that matches the schema. Keep every text field short.",
                         },
                     ]
+                    continue
+                self._store(key, done)
+                return out, done
             raise JudgeOutputError(
                 model=self.model, prompt_name=prompt.name, attempts=attempts, raw_output=raw, errors=errors
             )
@@ -292,19 +316,42 @@ class Judge:
         return {k: v for k, v in sorted(self.litellm_params.items())
                 if not any(part in k.lower() for part in _SECRET_PARTS)}
 
-    async def _complete(
-        self, info: CallInfo, *, schema: dict[str, Any] | None, max_tokens: int, top_logprobs: int = 0
-    ) -> Completion:
-        stage = self.usage.stage(_STAGE.get())
+    def _params(self, max_tokens: int, top_logprobs: int) -> dict[str, Any]:
         params: dict[str, Any] = {"temperature": self.settings.temperature, "max_tokens": max_tokens}
         if top_logprobs:
             params.update(logprobs=True, top_logprobs=top_logprobs)
-        key = content_key(self.model, info.messages, schema, params, self._key_params())
+        return params
+
+    def _cache_key(self, messages: list[dict[str, str]], schema: dict[str, Any] | None, params: dict[str, Any]) -> str:
+        return content_key(self.model, messages, schema, params, self._key_params())
+
+    def _cached(self, key: str, *, accept: Callable[[Completion], bool]) -> Completion | None:
+        """The cached completion for ``key`` if there is one that ``accept`` still takes (counted as a hit)."""
+        if self.cache is None:
+            return None
+        raw = self.cache.get("llm", key)
+        if raw is None:
+            return None
+        try:
+            done = Completion(**json.loads(raw))
+        except (TypeError, ValueError):
+            return None
+        if not accept(done):
+            log.debug("ignoring a cached reply that no longer validates (%s)", key[:12])
+            return None
+        self.usage.stage(_STAGE.get()).cache_hits += 1
+        return done
+
+    def _store(self, key: str, done: Completion) -> None:
         if self.cache is not None:
-            hit = self.cache.get("llm", key)
-            if hit is not None:
-                stage.cache_hits += 1
-                return Completion(**json.loads(hit))
+            self.cache.put("llm", key, json.dumps(asdict(done), ensure_ascii=False).encode("utf-8"))
+
+    async def _complete(
+        self, info: CallInfo, *, schema: dict[str, Any] | None, max_tokens: int, top_logprobs: int = 0
+    ) -> Completion:
+        """One model call (retries included), counted in the usage; never cached here (see ``_store``)."""
+        stage = self.usage.stage(_STAGE.get())
+        params = self._params(max_tokens, top_logprobs)
         lt = litellm_module()
         call = {
             "model": self.model,
@@ -333,8 +380,6 @@ class Judge:
         if not self.is_local:
             with contextlib.suppress(Exception):
                 stage.cost_usd += float(lt.completion_cost(completion_response=response) or 0.0)
-        if self.cache is not None:
-            self.cache.put("llm", key, json.dumps(asdict(done), ensure_ascii=False).encode("utf-8"))
         return done
 
     async def _call_with_retries(self, lt: Any, call: dict[str, Any], info: CallInfo) -> Any:
@@ -382,3 +427,11 @@ async def litellm_embed(model: str, texts: list[str], **params: Any) -> list[lis
     except Exception as exc:
         raise JudgeUnavailableError(f"embedding model {model} failed: {exc}", model=model) from exc
     return [list(item["embedding"]) for item in response.data]
+
+
+def _valid(prompt: Prompt[In, Out], done: Completion) -> Out | None:
+    """The reply as the prompt's output model, or None when it does not validate."""
+    try:
+        return prompt.output.model_validate_json(_json_payload(done.text))
+    except (ValidationError, ValueError):
+        return None

@@ -212,6 +212,38 @@ async def test_failed_calls_are_not_cached(tmp_path: Path) -> None:
     assert len(judge.calls) == 1
 
 
+async def test_only_a_validated_reply_is_cached_and_under_the_first_asks_key(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "llm.sqlite")
+    judge = ScriptedJudge(['{"answer": "Paris"}', GOOD], settings=settings(), cache=cache)  # invalid, then re-asked
+    assert await judge.structured(ASK, Question(text="q")) == GOOD
+    assert cache.count("llm") == 1  # the invalid first reply was never written
+    rerun = ScriptedJudge([], settings=settings(), cache=cache)  # any model call would fail the test
+    assert await rerun.structured(ASK, Question(text="q")) == GOOD
+    assert rerun.usage.total.cache_hits == 1 and rerun.usage.total.calls == 0
+
+
+async def test_a_reply_that_never_validates_is_not_cached_and_a_resume_asks_again(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "llm.sqlite")
+    bad = ScriptedJudge(['{"answer": "Paris"}'] * 3, settings=settings(max_reasks=2), cache=cache)
+    with pytest.raises(JudgeOutputError):
+        await bad.structured(ASK, Question(text="q"))
+    assert cache.count("llm") == 0
+    again = ScriptedJudge([GOOD], settings=settings(), cache=cache)
+    assert await again.structured(ASK, Question(text="q")) == GOOD and len(again.calls) == 1
+
+
+async def test_a_cached_entry_that_no_longer_validates_is_asked_again_and_replaced(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "llm.sqlite")
+    await ScriptedJudge([GOOD], settings=settings(), cache=cache).structured(ASK, Question(text="q"))
+    (key,) = [k for (k,) in cache._db.execute("SELECT key FROM entries WHERE namespace = 'llm'")]
+    stale = b'{"text": "{\\"answer\\": 7}", "finish_reason": "stop", "logprobs": null}'  # e.g. from an old version
+    cache.put("llm", key, stale)
+    judge = ScriptedJudge([GOOD], settings=settings(), cache=cache)
+    assert await judge.structured(ASK, Question(text="q")) == GOOD and len(judge.calls) == 1
+    rerun = ScriptedJudge([], settings=settings(), cache=cache)
+    assert await rerun.structured(ASK, Question(text="q")) == GOOD  # the valid reply replaced the bad entry
+
+
 # -- usage --------------------------------------------------------------------------------------------------------
 
 
