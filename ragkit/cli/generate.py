@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from ragkit.cli._options import (
 from ragkit.errors import ConfigError
 
 GRAPH_SUFFIXES = (".json",)
+ARG_USAGE = "expected NAME.ARG=VALUE, as in multi_hop.same_document=no"
 
 
 def make_judge(settings: Any) -> Any:
@@ -100,6 +103,7 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 @click.option("--no-critic-llm", is_flag=True, help="Skip the critic's LLM check (cheaper; string and "
                                                      "embedding checks still run).")
 @model_options
+@click.option("--overwrite", is_flag=True, help="Replace OUTPUT if it exists (it is never replaced otherwise).")
 @json_option
 @quiet_option
 @progress_option
@@ -116,34 +120,51 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     """
     from ragkit._sync import run_sync
     from ragkit.llm import Embeddings
-    from ragkit.synthesis import GenerateOptions, generate, load_personas
+    from ragkit.synthesis import GenerateOptions, check_options, generate, load_personas
 
-    distribution = parse_weights(generators)
-    generator_args = parse_plugin_args(plugin_args, usage="expected NAME.ARG=VALUE, as in multi_hop.same_document=no")
-    user_personas = load_personas(personas) if personas else None
+    if output.exists() and not kw.pop("overwrite"):
+        raise click.BadParameter(f"{output} exists; pass --overwrite to replace it, or choose another -o",
+                                 param_hint="-o")
     show = progress_enabled(kw)
+    options = GenerateOptions(
+        distribution=parse_weights(generators), seed=seed, personas=load_personas(personas) if personas else None,
+        max_share_per_document=max_share, progress=show, llm_critic=not no_critic_llm,
+        generator_args=parse_plugin_args(plugin_args, usage=ARG_USAGE),
+    )
+    check_options(n, options)  # every argument is checked before a file is touched or a model is called
     settings = settings_from(kw)
     judge = make_judge(settings)
     embeddings = Embeddings(settings=settings)
     kg, where = load_or_build(source, kg_path=kg_path, extractor=extractor, from_chunks=from_chunks, judge=judge,
                               embeddings=embeddings, progress=show)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("w", encoding="utf-8") as sink:
-
-        def write(sample: Any) -> None:
-            sink.write(sample.model_dump_json() + "\n")
-            sink.flush()
-
-        options = GenerateOptions(distribution=distribution, seed=seed, personas=user_personas,
-                                  max_share_per_document=max_share, progress=show,
-                                  generator_args=generator_args or {}, llm_critic=not no_critic_llm)
-        result = run_sync(generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write))
+    result = write_testset(output, lambda write: run_sync(
+        generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write)))
     if as_json:
         click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
     if not kw["quiet"]:
         print_report(result, output, where)
     if not result.samples:
         raise ConfigError("no samples were generated: " + ("; ".join(result.notes) or "see the table above"))
+
+
+def write_testset(output: Path, produce: Callable[[Callable[[Any], None]], Any]) -> Any:
+    """Run ``produce(write)``: kept samples go to OUTPUT.partial as they come (a crash loses none of them), which
+    replaces OUTPUT in one atomic rename at the end, and only when there is at least one sample."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_name(output.name + ".partial")
+    with partial.open("w", encoding="utf-8") as sink:
+
+        def write(sample: Any) -> None:
+            sink.write(sample.model_dump_json() + "\n")
+            sink.flush()
+
+        result = produce(write)
+        os.fsync(sink.fileno())
+    if result.samples:
+        os.replace(partial, output)
+    else:
+        partial.unlink()
+    return result
 
 
 def report_json(result: Any, output: Path, where: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@ personas and the critic."""
 
 from __future__ import annotations
 
-from ragkit.synthesis._generate import GenerateOptions, generate, generate_sync
+from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
 from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult
 from ragkit.synthesis._scenarios import (
@@ -34,6 +34,7 @@ __all__ = [
     "QAOutput",
     "SkipScenario",
     "VAGUE_TYPES",
+    "check_options",
     "check_quotes",
     "chunk_topics",
     "chunk_vectors",

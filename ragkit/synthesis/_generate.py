@@ -99,7 +99,7 @@ async def generate(
     """
     started = time.monotonic()
     options = options or GenerateOptions()
-    weights, gens = _check(n, options)
+    weights, gens = check_options(n, options)
     result = GenerationResult(requested=n)
     quotas = largest_remainder(weights, n)
     result.report = {k: GeneratorReport(name=generator_name(gens[k]), weight=w, requested=quotas[k])
@@ -122,8 +122,9 @@ async def generate(
     return result
 
 
-def _check(n: int, options: GenerateOptions) -> tuple[dict[str, float], dict[str, Any]]:
-    """The weights, and every chosen generator built with its arguments (before any LLM call)."""
+def check_options(n: int, options: GenerateOptions) -> tuple[dict[str, float], dict[str, Any]]:
+    """The weights, and every chosen generator built with its arguments: the checks ``generate`` makes before
+    any LLM call, for callers that must validate before touching a file."""
     if n < 0:
         raise ConfigError(f"the number of samples must be >= 0, got {n}")
     if not 0 < options.max_share_per_document <= 1:

@@ -95,6 +95,20 @@ def test_bad_options_give_one_clear_line(graph_file, judges, tmp_path, args, cod
     assert message in result.output
 
 
+def test_a_bad_option_leaves_an_existing_test_set_byte_identical(graph_file, judges, tmp_path):
+    out = tmp_path / "set.jsonl"
+    assert run("generate", str(graph_file), "-n", "2", "-o", str(out), "--no-progress").exit_code == 0
+    before = out.read_bytes()
+    for args in (["--overwrite", "-g", "singel_hop=1"], ["--overwrite", "-A", "single_hop.bogus=1"],
+                 ["-g", "single_hop=1"]):  # a typo, a bad argument, and no --overwrite
+        result = run("generate", str(graph_file), "-n", "2", "-o", str(out), "--no-progress", *args)
+        assert result.exit_code in (1, 2), result.output
+        assert out.read_bytes() == before and not out.with_name("set.jsonl.partial").exists()
+    assert "exists; pass --overwrite" in result.output
+    again = run("generate", str(graph_file), "-n", "3", "-o", str(out), "--no-progress", "--overwrite")
+    assert again.exit_code == 0 and len(read(out)) == 3
+
+
 def test_no_samples_is_an_error_with_the_reason(judges, tmp_path):
     from ragkit.kg._graph import KnowledgeGraph
 
