@@ -18,7 +18,10 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """
     try:
         asyncio.get_running_loop()
+        inside_a_loop = True
     except RuntimeError:
+        inside_a_loop = False
+    if not inside_a_loop:  # run outside the except block: errors of the run must not chain to this RuntimeError
         return asyncio.run(coro)
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ragkit-sync") as pool:
         return pool.submit(asyncio.run, coro).result()

@@ -76,10 +76,16 @@ class MissingFieldError(DataError):
 
 
 class JudgeError(RagkitError):
-    """The LLM behind the Judge failed."""
+    """The LLM behind the Judge failed.
 
-    def __init__(self, message: str, *, model: str = "", prompt_name: str = "", attempts: int = 0) -> None:
-        self.model, self.prompt_name, self.attempts = model, prompt_name, attempts
+    ``fatal`` marks a failure that every other call would repeat (the model cannot be reached, it rejects the
+    credentials, it does not exist or cannot be loaded): runners stop the run with it instead of recording one
+    failed score per sample.
+    """
+
+    def __init__(self, message: str, *, model: str = "", prompt_name: str = "", attempts: int = 0,
+                 fatal: bool = False) -> None:
+        self.model, self.prompt_name, self.attempts, self.fatal = model, prompt_name, attempts, fatal
         super().__init__(message)
 
 

@@ -346,7 +346,9 @@ class SampleClaims:
             return None
         try:
             return await self.response_claims(), await self.reference_claims()
-        except JudgeError:
+        except JudgeError as exc:
+            if exc.fatal:
+                raise
             return None
 
     async def response_vs_contexts(self) -> Matrix:

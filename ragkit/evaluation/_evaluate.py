@@ -268,6 +268,8 @@ async def _score_one(fn: MetricFn, sample: EvalSample, ctx: MetricContext) -> Sc
     try:
         result = await fn(sample, ctx)
     except Exception as exc:  # one failed call never loses the other results
+        if isinstance(exc, JudgeError) and exc.fatal:
+            raise  # every other call would fail the same way: stop the run with the reason
         if not isinstance(exc, JudgeError):
             log.warning("metric %s failed on sample %s", key_of(fn), sample.id, exc_info=True)
         return _failure(exc)

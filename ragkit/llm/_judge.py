@@ -83,6 +83,22 @@ def _retryable(exc: BaseException) -> bool:
     return isinstance(status, int) and (status == 429 or status >= 500)
 
 
+def _connection_failure(exc: BaseException | None) -> str | None:
+    """How the endpoint could not be connected to at all (litellm may wrap that as a 500 "Connection error"), or
+    None: the innermost connection error's message, which names the address."""
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        current = todo.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, ConnectionError):
+            return f"{type(current).__name__}: {current}"
+        todo += [current.__cause__, current.__context__]
+    return None
+
+
 def _is_timeout(exc: BaseException | None) -> bool:
     return isinstance(exc, asyncio.TimeoutError | TimeoutError) or isinstance(exc, litellm_module().Timeout)
 
@@ -171,6 +187,8 @@ class Judge:
         if cache is True:
             cache = Cache(self.settings.llm_cache_path) if self.settings.cache else None
         self.cache: Cache | None = cache or None
+        self._reached = False
+        """True once any model call has succeeded (connection failures before that are fatal)."""
         self.backoff = backoff
         self.litellm_params = litellm_params
         self.usage = Usage()
@@ -389,6 +407,7 @@ class Judge:
         # A local model enforces the timeout itself, from when it starts on the call (see local_llm).
         limit = None if self.is_local else self.settings.timeout
         last: BaseException | None = None
+        refused: str | None = None  # litellm may report a retry of a refused connection otherwise: keep the first
         for retry in range(self.settings.max_retries + 1):
             if retry:
                 stage.retries += 1
@@ -397,26 +416,41 @@ class Judge:
             hook = self._hook_params(info)  # outside the try: a test fake's own assertion must surface as is
             started = time.monotonic()
             try:
-                return await asyncio.wait_for(lt.acompletion(**call, **hook), timeout=limit)
+                response = await asyncio.wait_for(lt.acompletion(**call, **hook), timeout=limit)
+                self._reached = True
+                return response
             except Exception as exc:  # classified below; nothing is swallowed silently
                 last = exc
+                refused = refused or _connection_failure(exc)
                 inner = _ragkit_cause(exc)
                 if isinstance(inner, JudgeError):  # from the local provider: deterministic, so not retried
                     kind = type(inner) if type(inner) is not JudgeError else JudgeUnavailableError
                     raise kind(f"{self.model} failed on prompt '{name}': {inner}", model=self.model,
-                               prompt_name=name, attempts=retry + 1) from exc
+                               prompt_name=name, attempts=retry + 1,
+                               fatal=kind is JudgeUnavailableError) from exc
                 if self.is_local or not _retryable(exc):
                     kind = JudgeTimeoutError if _is_timeout(exc) else JudgeUnavailableError
                     raise kind(f"{self.model} failed on prompt '{name}': {_first_line(exc)}", model=self.model,
-                               prompt_name=name, attempts=retry + 1) from exc
+                               prompt_name=name, attempts=retry + 1, fatal=self._fatal(exc)) from exc
             finally:
                 stage.seconds += time.monotonic() - started
         attempts = self.settings.max_retries + 1
         kind = JudgeTimeoutError if _is_timeout(last) else JudgeUnavailableError
         timed_out = isinstance(last, asyncio.TimeoutError | TimeoutError)
         what = f"timed out after {self.settings.timeout:g} s" if timed_out else _first_line(last)
+        if refused and not self._reached:
+            raise JudgeUnavailableError(f"{self.model} cannot be reached ({attempts} attempts): {refused}",
+                                        model=self.model, prompt_name=name, attempts=attempts, fatal=True) from last
         raise kind(f"{self.model} failed on prompt '{name}' after {attempts} attempts: {what}", model=self.model,
-                   prompt_name=name, attempts=attempts) from last
+                   prompt_name=name, attempts=attempts, fatal=self._fatal(last)) from last
+
+    def _fatal(self, exc: BaseException | None) -> bool:
+        """Whether every other call would fail the same way: rejected credentials, an unknown model, or an
+        endpoint that has refused connections since the first call (one that answered before may be blipping)."""
+        lt = litellm_module()
+        if isinstance(exc, lt.AuthenticationError | lt.PermissionDeniedError | lt.NotFoundError):
+            return True
+        return _connection_failure(exc) is not None and not self._reached
 
 
 async def litellm_embed(model: str, texts: list[str], **params: Any) -> list[list[float]]:

@@ -150,6 +150,8 @@ class GenerationRun:
             except SkipScenario as exc:
                 return None, exc.reason, exc.detail
             except JudgeError as exc:
+                if exc.fatal:
+                    raise  # the model cannot be used at all: stop, rather than drop every candidate
                 return None, "judge_error", str(exc)
             except Exception as exc:  # one broken candidate never loses the run
                 log.debug("generator %s failed", name, exc_info=True)

@@ -231,6 +231,8 @@ async def personas_from_graph(
         try:
             named = (await judge.structured(PERSONA_PROMPT, data)).personas
         except JudgeError as exc:
+            if exc.fatal:
+                raise
             named = []
             notes.append(f"personas described from themes: the LLM call failed ({exc})")
         for i, persona in enumerate(named[: len(groups)]):

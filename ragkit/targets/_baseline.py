@@ -133,6 +133,8 @@ class BaselineRag:
                 text = await self.judge.text(answer_messages(sample.question, contexts), name="baseline_answer",
                                              max_tokens=self.max_tokens)
         except JudgeError as exc:
+            if exc.fatal:
+                raise  # the baseline's model cannot be used: every question would fail the same way
             return RagResponse(retrieved_contexts=contexts, latency_s=time.perf_counter() - started,
                                error=f"baseline answer failed: {exc}")
         return RagResponse(answer=text.strip(), retrieved_contexts=contexts,
