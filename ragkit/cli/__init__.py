@@ -25,6 +25,11 @@ COMMANDS = {
 }
 
 
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_GATE, EXIT_FAILED_SCORES = 0, 1, 2, 3, 4
+EXIT_CODES = """\b
+Exit codes: 0 ok, 1 run error (one line says why), 2 usage error (a bad option, argument or input), 3 the gate
+(--fail-under / --fail-over) did not pass, 4 more scores failed than --max-failed allows, 130 interrupted."""
+
 WORKFLOW = (
     # ragkit --help shows the commands in the order a user needs them
     ("The whole job", ("benchmark",)),
@@ -91,7 +96,7 @@ class OneLineUsageError(OneLineError):
     exit_code = 2
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES)
 @click.version_option(__version__, prog_name="ragkit")
 @click.option("--debug", is_flag=True, help="Show tracebacks for every error.")
 @click.pass_context

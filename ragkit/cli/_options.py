@@ -110,6 +110,11 @@ plugin_args_option = click.option("-A", "--arg", "plugin_args", multiple=True, m
                                        "true/false, a comma list or a string.")
 
 
+max_failed_option = click.option(
+    "--max-failed", type=click.FloatRange(0, 1), default=0.2, show_default=True, envvar="RAGKIT_MAX_FAILED",
+    show_envvar=True, help="Exit 4 when a larger share of the scores failed (judge or metric errors).")
+
+
 def output_option(help: str, **path: Any) -> Callable[[F], F]:  # noqa: A002  (click's name)
     """``-o/--output``: where this verb writes (a file or a folder, per verb)."""
     return click.option("-o", "--output", type=click.Path(**path), help=help)

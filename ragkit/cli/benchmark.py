@@ -13,6 +13,7 @@ import click
 from ragkit.cli._options import (
     build_target_options,
     json_option,
+    max_failed_option,
     model_options,
     output_option,
     parse_plugin_args,
@@ -84,9 +85,10 @@ def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
               help="Use this test set (JSONL) instead of generating one.")
 @click.option("--extractor", type=click.Choice(["llm", "fast"]), default="llm", show_default=True,
               help="Graph enrichment: the LLM, or fast (spaCy, no LLM).")
-@click.option("--fail-under", multiple=True, metavar="METRIC=VALUE", help="Exit 1 if the metric's mean is below.")
+@click.option("--fail-under", multiple=True, metavar="METRIC=VALUE", help="Exit 3 if the metric's mean is below.")
 @click.option("--fail-over", multiple=True, metavar="METRIC=VALUE",
-              help="Exit 1 if the metric's mean is above (for lower-is-better metrics).")
+              help="Exit 3 if the metric's mean is above (for lower-is-better metrics).")
+@max_failed_option
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), help="Continue an interrupted run.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @model_options
@@ -103,9 +105,10 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
     ragkit benchmark --resume runs/20240101-120000-baseline
     """
     from ragkit._sync import run_sync
+    from ragkit.cli import EXIT_FAILED_SCORES, EXIT_GATE
     from ragkit.llm import Embeddings, Judge
     from ragkit.pipeline import Pipeline
-    from ragkit.report import failures, parse_thresholds
+    from ragkit.report import failed_share, failures, parse_thresholds, too_many_failed
 
     fail_under = parse_thresholds(kw["fail_under"])
     fail_over = parse_thresholds(kw["fail_over"], "--fail-over")
@@ -124,8 +127,13 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
         run.close()
     gate = failures(summary, fail_under, fail_over)
     _show(summary, run, gate, kw)
+    share = failed_share((m.failed, m.scored + m.unscorable + m.failed) for m in summary.metrics.values())
+    unreliable = too_many_failed(share, kw["max_failed"])
+    if unreliable:
+        click.echo(f"FAILED: {unreliable}", err=True)
+        ctx.exit(EXIT_FAILED_SCORES)
     if gate:
-        ctx.exit(1)
+        ctx.exit(EXIT_GATE)
 
 
 def _open_run(ctx: click.Context, kw: dict[str, Any], fail_under: dict[str, float],

@@ -10,6 +10,7 @@ import click
 from ragkit._sync import run_sync
 from ragkit.cli._options import (
     json_option,
+    max_failed_option,
     model_options,
     output_option,
     parse_plugin_args,
@@ -93,12 +94,13 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
 @click.option("--all", "all_metrics", is_flag=True, help="Every metric the data has the fields for.")
 @click.option("--limit", type=int, help="Score only the first N samples.")
 @output_option("Write the full results as JSON.", dir_okay=False)
+@max_failed_option
 @model_options
 @json_option
 @quiet_option
 @progress_option
 def command(data: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], all_metrics: bool,
-            limit: int | None, output: str | None, as_json: bool, **kw: Any) -> None:
+            limit: int | None, output: str | None, as_json: bool, max_failed: float, **kw: Any) -> None:
     """Score DATA (ragkit JSONL, ragas-named JSONL/CSV, or RAGChecker JSON) with the chosen metrics."""
     from ragkit.evaluation import check_requirements, evaluate
     from ragkit.llm import Judge
@@ -128,3 +130,16 @@ def command(data: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], a
         _print_table(result, skipped)
         if output:
             click.echo(f"Results written to {output}", err=True)
+    _check_failed(result, max_failed)
+
+
+def _check_failed(result: Any, max_failed: float) -> None:
+    """Exit 4 when more of the scores failed than ``max_failed`` allows (the means would mislead)."""
+    from ragkit.cli import EXIT_FAILED_SCORES
+    from ragkit.report import failed_share, too_many_failed
+
+    share = failed_share((a.failed, a.count + a.unscorable + a.failed) for a in result.aggregates.values())
+    unreliable = too_many_failed(share, max_failed)
+    if unreliable:
+        click.echo(f"FAILED: {unreliable}", err=True)
+        click.get_current_context().exit(EXIT_FAILED_SCORES)

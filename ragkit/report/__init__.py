@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragkit.report._comparison import compare_runs, print_comparison, render_comparison
-from ragkit.report._gate import check_known, failures, parse_thresholds
+from ragkit.report._gate import check_known, failed_share, failures, parse_thresholds, too_many_failed
 from ragkit.report._html import render_report
 from ragkit.report._model import NOT_SCORED, Summary
 from ragkit.report._summary import summarize
@@ -14,6 +14,7 @@ __all__ = [
     "Summary",
     "check_known",
     "compare_runs",
+    "failed_share",
     "failures",
     "parse_thresholds",
     "print_comparison",
@@ -21,4 +22,5 @@ __all__ = [
     "render_comparison",
     "render_report",
     "summarize",
+    "too_many_failed",
 ]

@@ -37,6 +37,23 @@ def check_known(thresholds: Mapping[str, float], meta: Mapping[str, MetricMeta])
             raise ConfigError(f"threshold {name}={value:g} is outside the metric's range [{low:g}, {high:g}]")
 
 
+def failed_share(counts: Iterable[tuple[int, int]]) -> float:
+    """The share of scores that failed (judge or metric error), from (failed, attempted) per metric; scores that
+    do not apply to a sample count as attempted, not as failed."""
+    failed = attempted = 0
+    for f, a in counts:
+        failed, attempted = failed + f, attempted + a
+    return failed / attempted if attempted else 0.0
+
+
+def too_many_failed(share: float, max_failed: float) -> str | None:
+    """One line when more than ``max_failed`` of the scores failed, else None."""
+    if share > max_failed:
+        return (f"{share:.0%} of the scores failed (judge or metric errors), more than --max-failed "
+                f"{max_failed:g}: the means above are not trustworthy")
+    return None
+
+
 def failures(summary: Summary, fail_under: dict[str, float], fail_over: dict[str, float] | None = None) -> list[str]:
     """One line per failed threshold; empty when the gate passes. A metric with no scored sample fails."""
     lines = []

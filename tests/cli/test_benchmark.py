@@ -54,7 +54,7 @@ def test_gate_passes_and_prints_json(tmp_path: Path) -> None:
 def test_gate_fails_with_one_line_per_threshold(tmp_path: Path) -> None:
     res = bench(tmp_path, "-o", str(tmp_path / "run"), "--fail-under", "faithfulness=0.9", "--fail-under",
                 "hit_rate=0.5", "--fail-over", "faithfulness=0.5")
-    assert res.exit_code == 1
+    assert res.exit_code == 3  # the gate did not pass
     failed = [line for line in res.stderr.splitlines() if line.startswith("FAILED:")]
     assert failed == ["FAILED: faithfulness = 0.833 is below 0.9 (--fail-under faithfulness=0.9)",
                       "FAILED: faithfulness = 0.833 is above 0.5 (--fail-over faithfulness=0.5)"]

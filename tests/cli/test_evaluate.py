@@ -121,3 +121,14 @@ def test_malformed_data_names_the_line(tmp_path: Path, scripted: list[ScriptedJu
     data.write_text('{"user_input": "Q?", "response": "A"}\n{"user_input": "Q?", "retrieved_contexts": 3}\n')
     code, output = run(str(data), "-m", "faithfulness")
     assert code == 1 and f"{data} line 2: field 'retrieved_contexts' must be a list" in output
+
+
+def test_too_many_failed_scores_exit_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge that answers, but never validly: every score fails, and the exit code says the means mislead."""
+    monkeypatch.setattr("ragkit.llm.Judge", lambda *a, **k: ScriptedJudge(
+        lambda call: "not json", settings=Settings(model="openai/scripted-judge", max_retries=0, max_reasks=0)))
+    data = write_jsonl(tmp_path / "d.jsonl", [{"user_input": "Q?", "response": "A.", "retrieved_contexts": ["c"]}])
+    code, output = run(str(data), "-m", "faithfulness", "--no-progress")
+    assert code == 4 and "100% of the scores failed" in output and "--max-failed 0.2" in output
+    code, output = run(str(data), "-m", "faithfulness", "--no-progress", "--max-failed", "1")
+    assert code == 0, output
