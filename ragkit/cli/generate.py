@@ -210,9 +210,11 @@ def print_report(result: Any, output: Path, where: str) -> None:
             console.print(f"[yellow]{name}:[/yellow] {note}", highlight=False)
     for note in result.notes:
         console.print(f"[yellow]note:[/yellow] {note}", highlight=False)
+    from ragkit.text import printable
+
     examples = [(name, reason, detail) for name, r in result.report.items() for reason, detail in r.examples.items()]
     if examples:
         console.print("One dropped candidate per reason:", highlight=False)
         for name, reason, detail in examples:
-            line = " ".join(detail.split())
+            line = " ".join(printable(detail).split())  # candidate text comes from the documents and the model
             console.print(f"  {name} {reason}: {line[:200]}", highlight=False, markup=False)

@@ -136,6 +136,7 @@ def info(graph: Path, as_json: bool, top: int) -> None:
     from rich.table import Table
 
     from ragkit.kg import KnowledgeGraph
+    from ragkit.report import safe
 
     data = graph_info(KnowledgeGraph.load(graph), top=top)
     if as_json:
@@ -154,7 +155,7 @@ def info(graph: Path, as_json: bool, top: int) -> None:
     for col in ("entity", "type", "documents", "chunks"):
         table.add_column(col, justify="right" if col in ("documents", "chunks") else "left")
     for e in data["top_entities"]:
-        table.add_row(e["name"], e["type"], str(e["documents"]), str(e["chunks"]))
+        table.add_row(safe(e["name"]), safe(e["type"]), str(e["documents"]), str(e["chunks"]))
     console.print(table)
     if data["skipped"]:
         console.print(f"skipped files ({len(data['skipped'])}):")

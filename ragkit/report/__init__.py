@@ -7,7 +7,7 @@ from ragkit.report._gate import check_known, failed_share, failures, parse_thres
 from ragkit.report._html import render_report
 from ragkit.report._model import NOT_SCORED, Summary
 from ragkit.report._summary import summarize
-from ragkit.report._terminal import print_summary
+from ragkit.report._terminal import print_summary, safe
 
 __all__ = [
     "NOT_SCORED",
@@ -21,6 +21,7 @@ __all__ = [
     "print_summary",
     "render_comparison",
     "render_report",
+    "safe",
     "summarize",
     "too_many_failed",
 ]

@@ -9,8 +9,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragkit.report._model import GroupRow, Summary
+from ragkit.text import printable
 
 MAX_BREAKDOWN_METRICS = 6
+
+
+def safe(text: str) -> str:
+    """Document- or model-derived text for a rich console: no control sequences, no markup."""
+    return escape(printable(text))
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
@@ -19,7 +25,7 @@ def fmt(value: float | None, digits: int = 2) -> str:
 
 def _short(text: str, width: int = 70) -> str:
     text = " ".join(text.split())
-    return escape(text if len(text) <= width else text[: width - 1] + "…")
+    return safe(text if len(text) <= width else text[: width - 1] + "…")
 
 
 def metrics_table(summary: Summary) -> Table:
@@ -29,7 +35,7 @@ def metrics_table(summary: Summary) -> Table:
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for name, m in summary.metrics.items():
         ci = f"{fmt(m.low)}-{fmt(m.high)}" if m.low is not None else "-"
-        table.add_row(escape(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
+        table.add_row(safe(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
                       str(m.failed) if m.failed else "", "↑" if m.higher_is_better else "↓")
     return table
 
@@ -41,9 +47,9 @@ def breakdown_table(key: str, rows: list[GroupRow], names: list[str]) -> Table:
     table.add_column(key)
     table.add_column("n", justify="right")
     for name in shown:
-        table.add_column(escape(name), justify="right")
+        table.add_column(safe(name), justify="right")
     for row in rows:
-        table.add_row(escape(row.group), str(row.n), *(fmt(row.means.get(n)) for n in shown))
+        table.add_row(safe(row.group), str(row.n), *(fmt(row.means.get(n)) for n in shown))
     return table
 
 
@@ -54,14 +60,14 @@ def samples_tables(summary: Summary) -> list[Table]:
         for col in ("sample", "score", "generator", "question"):
             t.add_column(col, justify="right" if col == "score" else "left")
         for b in summary.worst:
-            t.add_row(escape(b.id), fmt(b.quality), escape(b.generator or ""), _short(b.question))
+            t.add_row(safe(b.id), fmt(b.quality), safe(b.generator or ""), _short(b.question))
         out.append(t)
     if summary.slowest:
         t = Table(title="Slowest answers", title_justify="left")
         for col in ("sample", "seconds", "question"):
             t.add_column(col, justify="right" if col == "seconds" else "left")
         for b in summary.slowest:
-            t.add_row(escape(b.id), fmt(b.latency_s, 1), _short(b.question))
+            t.add_row(safe(b.id), fmt(b.latency_s, 1), _short(b.question))
         out.append(t)
     return out
 
@@ -85,8 +91,8 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
     console = console or Console(stderr=True)
     c = summary.counts
     state = "" if summary.complete else " [yellow](incomplete: resume it with --resume)[/]"
-    console.print(f"[bold]Run[/] {escape(summary.run)}{state}")
-    console.print(f"target {escape(summary.target)} · judge {escape(summary.model)} · "
+    console.print(f"[bold]Run[/] {safe(summary.run)}{state}")
+    console.print(f"target {safe(summary.target)} · judge {safe(summary.model)} · "
                   f"{c.samples} samples ({c.requested} requested) · {c.responses} answered, "
                   f"{c.target_errors} target errors · {c.scored} scored, {c.eval_errors} with judge errors")
     if summary.metrics:
@@ -102,7 +108,7 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
     print_advice(summary.advice, console)
     if gate:
         for line in gate:
-            console.print(f"[red]FAIL[/] {escape(line)}")
+            console.print(f"[red]FAIL[/] {safe(line)}")
 
 
 def print_advice(advice: list[Any], console: Console) -> None:
@@ -112,5 +118,5 @@ def print_advice(advice: list[Any], console: Console) -> None:
     colour = {"high": "red", "medium": "yellow", "low": "cyan"}
     for a in advice:
         item = a if isinstance(a, dict) else a.model_dump()
-        console.print(f" [{colour.get(item['severity'], 'white')}]●[/] [bold]{escape(item['title'])}[/] "
-                      f"({escape(item['evidence'])}). {escape(item['detail'])}")
+        console.print(f" [{colour.get(item['severity'], 'white')}]●[/] [bold]{safe(item['title'])}[/] "
+                      f"({safe(item['evidence'])}). {safe(item['detail'])}")

@@ -26,3 +26,10 @@ def test_scripts_are_defined_once() -> None:
 def test_sentences_split_after_cjk_terminators_and_not_after_abbreviations() -> None:
     assert split_sentences("第一句。第二句！Third one.") == ["第一句。", "第二句！", "Third one."]
     assert split_sentences("See Dr. Smith. He is in.") == ["See Dr. Smith.", "He is in."]
+
+
+def test_printable_drops_control_sequences() -> None:
+    from ragkit.text import printable
+
+    assert printable("Title\x1b[2J\x07 rest\rmore\u202etxt.exe") == "Title[2J rest moretxt.exe"
+    assert printable("line one\n\tline two") == "line one\n\tline two"

@@ -1,0 +1,14 @@
+"""Text made safe for a terminal: document- and model-derived text never carries control sequences to it."""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+"""C0 and C1 controls (ESC, BEL, backspace, carriage return ...; tab and newline kept) and the invisible
+bidirectional overrides that can make printed text read differently from what it is."""
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (each replaced by a space where it separated words)."""
+    return _CONTROL.sub(lambda m: " " if m.group() in "\r\x0b\x0c" else "", text)
