@@ -1,12 +1,12 @@
 """The one exception tree of ragkit.
 
-    RagkitError                      anything ragkit raises on purpose; the CLI prints its message, exit 1
-    ├── ConfigError                  a bad setting, option or argument value
-    ├── PluginError                  a plugin is badly shaped or registered twice
+    RagkitError                      anything ragkit raises on purpose; the CLI prints its message in one line
+    ├── ConfigError                  a bad setting, option or argument value                     (bad input: exit 2)
+    ├── PluginError                  a plugin is badly shaped or registered twice                 (bad input: exit 2)
     │   └── UnknownPluginError       no metric / generator of that name (with did-you-mean)
-    ├── CorpusError                  a document folder or file cannot be used (carries ``path``)
-    ├── GraphError                   a knowledge-graph file is corrupt or from a newer ragkit
-    ├── DataError                    a test set / answers / results file is malformed (carries ``where``)
+    ├── CorpusError                  a document folder or file cannot be used (carries ``path``)  (bad input: exit 2)
+    ├── GraphError                   a knowledge-graph file is corrupt or from a newer ragkit     (bad input: exit 2)
+    ├── DataError                    a test set / answers / results file is malformed (``where``) (bad input: exit 2)
     │   └── MissingFieldError        samples lack fields that chosen metrics need
     ├── JudgeError                   the LLM behind the Judge failed
     │   ├── JudgeOutputError         invalid output after every re-ask (carries the raw output)
@@ -14,6 +14,8 @@
     │   └── JudgeUnavailableError    the model cannot be reached or loaded (auth, network, missing package)
     ├── TargetError                  the RAG system under test failed
     └── RunError                     a run directory cannot be created, read or resumed
+
+``BadInput`` is the common base of the five "bad input" classes; ``exit_code`` says how the CLI ends for each.
 """
 
 from __future__ import annotations
@@ -24,12 +26,21 @@ from pathlib import Path
 class RagkitError(Exception):
     """Base of every error that ragkit raises on purpose."""
 
+    exit_code = 1
+    """The CLI's exit code for it: 1 a run error, 2 bad input (the user's files, options or names)."""
 
-class ConfigError(RagkitError):
+
+class BadInput(RagkitError):
+    """Base of the errors that blame the input, not the run (exit code 2)."""
+
+    exit_code = 2
+
+
+class ConfigError(BadInput):
     """A setting, option or argument has a bad value."""
 
 
-class PluginError(RagkitError):
+class PluginError(BadInput):
     """A plugin is badly shaped or registered twice under one name."""
 
 
@@ -46,7 +57,7 @@ class UnknownPluginError(PluginError):
         super().__init__(f"Unknown {kind} '{name}'.{hint} Available: {listing}")
 
 
-class CorpusError(RagkitError):
+class CorpusError(BadInput):
     """A document folder or file cannot be used."""
 
     def __init__(self, path: str | Path, reason: str) -> None:
@@ -54,11 +65,11 @@ class CorpusError(RagkitError):
         super().__init__(f"{path}: {reason}")
 
 
-class GraphError(RagkitError):
+class GraphError(BadInput):
     """A knowledge-graph file is corrupt, or was written by a newer ragkit."""
 
 
-class DataError(RagkitError):
+class DataError(BadInput):
     """An input data file or object is malformed."""
 
     def __init__(self, where: str, reason: str) -> None:
@@ -121,3 +132,18 @@ class TargetError(RagkitError):
 
 class RunError(RagkitError):
     """A run directory cannot be created, read or resumed."""
+
+
+def validation_message(exc: Exception) -> str:
+    """A pydantic ValidationError (or a JSON error) in one line: ``field.path: what is wrong``, without the
+    documentation URL pydantic appends."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+        except Exception:  # not a pydantic error after all
+            first = None
+        if first:
+            loc = ".".join(str(p) for p in first.get("loc", ())) or "(record)"
+            return f"{loc}: {first.get('msg', 'invalid')}"
+    return " ".join(str(exc).split())[:300]

@@ -80,7 +80,7 @@ class LazyGroup(click.Group):
         except RagkitError as exc:
             if (ctx.obj or {}).get("debug"):
                 raise
-            raise OneLineError(str(exc)) from exc
+            raise (OneLineUsageError if exc.exit_code == 2 else OneLineError)(str(exc)) from exc
 
 
 class OneLineError(click.ClickException):
@@ -126,5 +126,5 @@ def main(argv: list[str] | None = None) -> Any:
     except RagkitError as exc:
         if debug:
             raise
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(1)
+        click.echo(f"Error: {' '.join(str(exc).split())}", err=True)
+        sys.exit(exc.exit_code)

@@ -22,7 +22,7 @@ from ragkit.cli._options import (
     quiet_option,
     settings_from,
 )
-from ragkit.errors import ConfigError
+from ragkit.errors import ConfigError, RunError
 
 GRAPH_SUFFIXES = (".json",)
 ARG_USAGE = "expected NAME.ARG=VALUE, as in multi_hop.same_document=no"
@@ -144,7 +144,7 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     if not kw["quiet"]:
         print_report(result, output, where)
     if not result.samples:
-        raise ConfigError("no samples were generated: " + ("; ".join(result.notes) or "see the table above"))
+        raise RunError("no samples were generated: " + ("; ".join(result.notes) or "see the table above"))
 
 
 def write_testset(output: Path, produce: Callable[[Callable[[Any], None]], Any]) -> Any:

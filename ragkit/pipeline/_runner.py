@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from ragkit._progress import Progress
 from ragkit._version import __version__
-from ragkit.errors import ConfigError, DataError, RagkitError, RunError
+from ragkit.errors import ConfigError, DataError, RagkitError, RunError, validation_message
 from ragkit.registry import info_of, spec_of
 from ragkit.report import NOT_SCORED
 from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, write_json_atomic
@@ -135,6 +135,8 @@ def read_testset(path: str | Path) -> list[TestSample]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise ConfigError(f"test set {path} cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), f"not UTF-8 text (byte {exc.start}): a test set is JSONL of TestSample") from None
     out: list[TestSample] = []
     seen: set[str] = set()
     for lineno, line in enumerate(lines, 1):
@@ -144,8 +146,7 @@ def read_testset(path: str | Path) -> list[TestSample]:
             raw = TestSample.model_validate_json(line) if '"test"' not in line[:20] else \
                 EvalSample.model_validate_json(line).test
         except ValueError as exc:
-            msg = str(exc).splitlines()
-            raise DataError(f"{path}:{lineno}", msg[2].strip() if len(msg) > 2 else msg[0]) from None
+            raise DataError(f"{path}:{lineno}", validation_message(exc)) from None
         if raw.id in seen:
             raise DataError(f"{path}:{lineno}", f"duplicate sample id {raw.id!r}")
         seen.add(raw.id)

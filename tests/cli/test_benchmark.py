@@ -67,7 +67,7 @@ def test_gate_on_unknown_metric_is_refused_before_any_work(tmp_path: Path) -> No
     assert res.exit_code == 2 and "outside the metric's range [0, 1]" in res.output
     assert not (tmp_path / "run").exists()
     res = bench(tmp_path, "-o", str(tmp_path / "run"), "--fail-under", "faithfulness")
-    assert res.exit_code == 1 and "expected METRIC=NUMBER" in res.output
+    assert res.exit_code == 2 and "expected METRIC=NUMBER" in res.output
 
 
 def test_resume_finished_run_costs_nothing_and_refuses_changed_options(tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_resume_finished_run_costs_nothing_and_refuses_changed_options(tmp_path:
     assert res.exit_code == 0, res.output
     assert len(JUDGES[-1].calls) == 0 and json.loads(res.stdout)["counts"]["scored"] == 6
     res = CliRunner().invoke(cli, ["benchmark", "--resume", str(run), "-n", "50", "--seed", "0"])
-    assert res.exit_code == 1 and "these differ: n (run: 6, given: 50)" in res.output
+    assert res.exit_code == 2 and "these differ: n (run: 6, given: 50)" in res.output
     res = CliRunner().invoke(cli, ["benchmark", "--resume", str(run), "--fail-under", "nope=1"])
     assert res.exit_code == 2 and "not in this run: nope" in res.output  # a usage error
     again = bench(tmp_path, "-o", str(run))
@@ -100,7 +100,7 @@ def test_run_then_evaluate(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "6 asked (0 already answered), 1 failed" in res.stderr
     res = CliRunner().invoke(cli, ["run", str(testset), "--target", target, "-o", str(out)])
-    assert res.exit_code == 1 and "already exists; pass --resume" in res.output
+    assert res.exit_code == 2 and "already exists; pass --resume" in res.output
     write_target(tmp_path / "rag_run.py", wrong=None, broken=None)
     res = CliRunner().invoke(cli, ["run", str(testset), "--target", target, "-o", str(out), "--resume",
                                    "--no-progress"])

@@ -99,13 +99,13 @@ def test_chosen_metrics_with_arguments_and_json(tmp_path: Path, scripted: list[S
 
 
 @pytest.mark.parametrize(("args", "message", "expected_code"), [
-    (["-m", "context_recall"], "metric 'context_recall' needs test.reference_answer, missing on 1 of 1 samples", 1),
-    (["-m", "faithfullness"], "Unknown metric 'faithfullness'. Did you mean: faithfulness", 1),
-    (["-m", "faithfulness", "-A", "faithfulness"], "expected NAME.ARG=VALUE", 2),  # malformed option: usage
-    (["-m", "faithfulness", "-A", "bleu.x=1"], "not chosen with -m", 1),
+    (["-m", "context_recall"], "metric 'context_recall' needs test.reference_answer, missing on 1 of 1 samples", 2),
+    (["-m", "faithfullness"], "Unknown metric 'faithfullness'. Did you mean: faithfulness", 2),
+    (["-m", "faithfulness", "-A", "faithfulness"], "expected NAME.ARG=VALUE", 2),
+    (["-m", "faithfulness", "-A", "bleu.x=1"], "not chosen with -m", 2),
     (["-m", "context_recall", "-A", "context_recall.reference=sideways"], "reference must be answer, contexts or ids",
-     1),
-    ([], "choose metrics with -m", 1),
+     2),
+    ([], "choose metrics with -m", 2),  # bad input, every kind of it: exit 2
 ])
 def test_usage_errors_are_one_line(tmp_path: Path, scripted: list[ScriptedJudge], args: list[str],
                                    message: str, expected_code: int) -> None:
@@ -120,7 +120,7 @@ def test_malformed_data_names_the_line(tmp_path: Path, scripted: list[ScriptedJu
     data = tmp_path / "bad.jsonl"
     data.write_text('{"user_input": "Q?", "response": "A"}\n{"user_input": "Q?", "retrieved_contexts": 3}\n')
     code, output = run(str(data), "-m", "faithfulness")
-    assert code == 1 and f"{data} line 2: field 'retrieved_contexts' must be a list" in output
+    assert code == 2 and f"{data} line 2: field 'retrieved_contexts' must be a list" in output
 
 
 def test_too_many_failed_scores_exit_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

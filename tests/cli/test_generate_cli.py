@@ -84,10 +84,10 @@ def test_weights_args_personas_and_json(graph_file, judges, tmp_path):
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["-g", "single_hopp=1"], 1, "Unknown generator 'single_hopp'. Did you mean: single_hop?"),
+    (["-g", "single_hopp=1"], 2, "Unknown generator 'single_hopp'. Did you mean: single_hop?"),
     (["-g", "single_hop=lots"], 2, "the weight must be a number"),
     (["-A", "single_hop"], 2, "expected NAME.ARG=VALUE"),
-    (["-A", "single_hop.bogus=1"], 1, "bad arguments for generator 'single_hop'"),
+    (["-A", "single_hop.bogus=1"], 2, "bad arguments for generator 'single_hop'"),
 ])
 def test_bad_options_give_one_clear_line(graph_file, judges, tmp_path, args, code, message):
     result = run("generate", str(graph_file), "-n", "2", "-o", str(tmp_path / "x.jsonl"), "--no-progress", *args)

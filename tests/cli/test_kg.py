@@ -66,7 +66,7 @@ def test_build_info_and_incremental_rebuild(corpus: Path, tmp_path: Path) -> Non
 def test_strict_fails_with_one_line(corpus: Path, tmp_path: Path) -> None:
     res = invoke("kg", "build", str(corpus), "-o", str(tmp_path / "kg.json"), "--extractor", "fast", "--strict",
                  "--no-progress")
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "strict mode: 1 file(s) skipped: broken.pdf: truncated PDF" in res.output
     assert "Traceback" not in res.output and not (tmp_path / "kg.json").exists()
 
@@ -75,9 +75,9 @@ def test_corrupt_existing_output_is_a_clear_error(corpus: Path, tmp_path: Path) 
     out = tmp_path / "kg.json"
     out.write_text("{ not json", encoding="utf-8")
     res = invoke("kg", "build", str(corpus), "-o", str(out), "--extractor", "fast", "--no-progress")
-    assert res.exit_code == 1 and "not a readable knowledge-graph JSON file" in res.output and "--rebuild" in res.output
+    assert res.exit_code == 2 and "not a readable knowledge-graph JSON file" in res.output and "--rebuild" in res.output
     res = invoke("kg", "info", str(out))
-    assert res.exit_code == 1 and "kg.json" in res.output
+    assert res.exit_code == 2 and "kg.json" in res.output
 
 
 def test_include_exclude_and_llm_extractor(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,4 +110,4 @@ def test_include_exclude_and_llm_extractor(corpus: Path, tmp_path: Path, monkeyp
 
 def test_nothing_to_build_is_a_usage_error(tmp_path: Path) -> None:
     res = invoke("kg", "build", "-o", str(tmp_path / "kg.json"))
-    assert res.exit_code == 1 and "give at least one document folder" in res.output
+    assert res.exit_code == 2 and "give at least one document folder" in res.output

@@ -96,7 +96,7 @@ def test_list_shows_the_direction_of_the_default_variant() -> None:
 
 def test_list_unknown_name_suggests() -> None:
     result = CliRunner().invoke(cli, ["list", "metrics", "faithfullness"])
-    assert result.exit_code == 1 and "faithfulness" in result.output
+    assert result.exit_code == 2 and "faithfulness" in result.output
 
 
 def test_list_generators(monkeypatch: pytest.MonkeyPatch) -> None:
