@@ -27,8 +27,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ragkit import Judge, Settings
+from ragkit.llm import litellm_module
 from ragkit.llm._cache import Cache
-from ragkit.llm._judge import litellm_module
 from ragkit.llm._local import LocalModel
 from ragkit.llm._prompts import Prompt
 

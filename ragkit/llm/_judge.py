@@ -1,4 +1,4 @@
-"""The Judge: every LLM call of ragkit goes through here. The only module that imports litellm."""
+"""The Judge: every LLM call of ragkit goes through here (litellm itself is imported once, in ``_calls``)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,29 @@ import contextvars
 import json
 import logging
 import random
-import re
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragkit import _offline  # noqa: F401  (must run before litellm is imported)
-from ragkit.errors import JudgeError, JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError, RagkitError
+from ragkit.errors import JudgeError, JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError
 from ragkit.llm._cache import Cache, content_key
+from ragkit.llm._calls import (
+    CallInfo,
+    Completion,
+    connection_failure,
+    describe,
+    first_line,
+    is_timeout,
+    json_payload,
+    litellm_module,
+    ragkit_cause,
+    retry_after,
+    retryable,
+)
 from ragkit.llm._logprobs import Scored, label_probs, plain_logprobs, tokens_from_plain
 from ragkit.llm._prompts import Prompt
 from ragkit.settings import Settings
@@ -31,125 +42,7 @@ Out = TypeVar("Out", bound=BaseModel)
 In = TypeVar("In", bound=BaseModel)
 
 _STAGE: contextvars.ContextVar[str] = contextvars.ContextVar("ragkit_stage", default="default")
-_litellm: Any = None
-
-
-def litellm_module() -> Any:
-    """Import litellm once, quietly, with the embedded ``local/`` provider registered."""
-    global _litellm
-    if _litellm is None:
-        import litellm
-
-        litellm.suppress_debug_info = True
-        litellm.telemetry = False
-        litellm.drop_params = True
-        from ragkit.llm._provider import register
-
-        register(litellm)
-        _litellm = litellm
-    return _litellm
-
-
-@dataclass(frozen=True)
-class CallInfo:
-    """What the Judge is about to send: handed to test hooks (the scripted fake)."""
-
-    prompt_name: str
-    data: BaseModel | None
-    messages: list[dict[str, str]]
-    attempt: int
-    """1 for the first ask, 2+ for re-asks after invalid output (retries of one ask share the number)."""
-
-
-@dataclass(frozen=True)
-class Completion:
-    text: str
-    finish_reason: str | None
-    logprobs: list[dict[str, Any]] | None = None
-
-
 _SECRET_PARTS = ("key", "secret", "token", "password", "headers", "mock_")
-
-
-def _retryable(exc: BaseException) -> bool:
-    lt = litellm_module()
-    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
-        return True
-    transient = (lt.RateLimitError, lt.Timeout, lt.APIConnectionError, lt.InternalServerError,
-                 lt.ServiceUnavailableError)
-    if isinstance(exc, transient):
-        return True
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
-def _connection_failure(exc: BaseException | None) -> str | None:
-    """How the endpoint could not be connected to at all (litellm may wrap that as a 500 "Connection error"), or
-    None: the innermost connection error's message, which names the address."""
-    seen: set[int] = set()
-    todo = [exc]
-    while todo:
-        current = todo.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, ConnectionError):
-            return f"{type(current).__name__}: {current}"
-        todo += [current.__cause__, current.__context__]
-    return None
-
-
-def _is_timeout(exc: BaseException | None) -> bool:
-    return isinstance(exc, asyncio.TimeoutError | TimeoutError) or isinstance(exc, litellm_module().Timeout)
-
-
-def _ragkit_cause(exc: BaseException) -> RagkitError | None:
-    """A RagkitError that litellm wrapped (the local provider raises them), if any."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, RagkitError):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
-
-
-def _retry_after(exc: BaseException) -> float:
-    """Seconds the provider asked us to wait (Retry-After header), else 0."""
-    with contextlib.suppress(Exception):
-        value = exc.response.headers.get("retry-after")  # type: ignore[attr-defined]
-        if value is not None:
-            return min(60.0, float(value))
-    return 0.0
-
-
-def _first_line(exc: BaseException | None) -> str:
-    text = str(exc) if exc is not None else ""
-    return f"{type(exc).__name__}: {text.splitlines()[0][:300] if text else ''}"
-
-
-def _json_payload(raw: str) -> str:
-    """The JSON object inside a reply (models sometimes wrap it in prose or code fences)."""
-    text = raw.strip()
-    fence = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
-    if fence:
-        text = fence.group(1).strip()
-    if not text.startswith("{"):
-        start, end = text.find("{"), text.rfind("}")
-        if start != -1 and end > start:
-            text = text[start : end + 1]
-    return text
-
-
-def _describe(exc: ValidationError | ValueError) -> str:
-    if isinstance(exc, ValidationError):
-        parts = []
-        for err in exc.errors()[:4]:
-            loc = ".".join(str(p) for p in err["loc"]) or "(root)"
-            parts.append(f"{loc}: {err['msg']}")
-        return "; ".join(parts)
-    return str(exc).splitlines()[0][:300]
 
 
 # One gate per event loop and judge; weak keys so that a closed loop never hands out a stale semaphore.
@@ -283,9 +176,9 @@ class Judge:
                 done = await self._complete(info, schema=schema, max_tokens=limit, top_logprobs=top_logprobs)
                 raw = done.text
                 try:
-                    out = prompt.output.model_validate_json(_json_payload(raw))
+                    out = prompt.output.model_validate_json(json_payload(raw))
                 except (ValidationError, ValueError) as exc:
-                    err = _describe(exc)
+                    err = describe(exc)
                     if done.finish_reason == "length":
                         err = "the reply was cut off at the token limit; " + err
                     errors.append(err)
@@ -412,7 +305,7 @@ class Judge:
             if retry:
                 stage.retries += 1
                 delay = min(30.0, self.backoff * 2 ** (retry - 1)) * (0.5 + random.random() / 2)
-                await asyncio.sleep(max(delay, _retry_after(last) if last is not None else 0.0))
+                await asyncio.sleep(max(delay, retry_after(last) if last is not None else 0.0))
             hook = self._hook_params(info)  # outside the try: a test fake's own assertion must surface as is
             started = time.monotonic()
             try:
@@ -421,23 +314,23 @@ class Judge:
                 return response
             except Exception as exc:  # classified below; nothing is swallowed silently
                 last = exc
-                refused = refused or _connection_failure(exc)
-                inner = _ragkit_cause(exc)
+                refused = refused or connection_failure(exc)
+                inner = ragkit_cause(exc)
                 if isinstance(inner, JudgeError):  # from the local provider: deterministic, so not retried
                     kind = type(inner) if type(inner) is not JudgeError else JudgeUnavailableError
                     raise kind(f"{self.model} failed on prompt '{name}': {inner}", model=self.model,
                                prompt_name=name, attempts=retry + 1,
                                fatal=kind is JudgeUnavailableError) from exc
-                if self.is_local or not _retryable(exc):
-                    kind = JudgeTimeoutError if _is_timeout(exc) else JudgeUnavailableError
-                    raise kind(f"{self.model} failed on prompt '{name}': {_first_line(exc)}", model=self.model,
+                if self.is_local or not retryable(exc):
+                    kind = JudgeTimeoutError if is_timeout(exc) else JudgeUnavailableError
+                    raise kind(f"{self.model} failed on prompt '{name}': {first_line(exc)}", model=self.model,
                                prompt_name=name, attempts=retry + 1, fatal=self._fatal(exc)) from exc
             finally:
                 stage.seconds += time.monotonic() - started
         attempts = self.settings.max_retries + 1
-        kind = JudgeTimeoutError if _is_timeout(last) else JudgeUnavailableError
+        kind = JudgeTimeoutError if is_timeout(last) else JudgeUnavailableError
         timed_out = isinstance(last, asyncio.TimeoutError | TimeoutError)
-        what = f"timed out after {self.settings.timeout:g} s" if timed_out else _first_line(last)
+        what = f"timed out after {self.settings.timeout:g} s" if timed_out else first_line(last)
         if refused and not self._reached:
             raise JudgeUnavailableError(f"{self.model} cannot be reached ({attempts} attempts): {refused}",
                                         model=self.model, prompt_name=name, attempts=attempts, fatal=True) from last
@@ -450,7 +343,7 @@ class Judge:
         lt = litellm_module()
         if isinstance(exc, lt.AuthenticationError | lt.PermissionDeniedError | lt.NotFoundError):
             return True
-        return _connection_failure(exc) is not None and not self._reached
+        return connection_failure(exc) is not None and not self._reached
 
 
 async def litellm_embed(model: str, texts: list[str], **params: Any) -> list[list[float]]:
@@ -466,6 +359,6 @@ async def litellm_embed(model: str, texts: list[str], **params: Any) -> list[lis
 def _valid(prompt: Prompt[In, Out], done: Completion) -> Out | None:
     """The reply as the prompt's output model, or None when it does not validate."""
     try:
-        return prompt.output.model_validate_json(_json_payload(done.text))
+        return prompt.output.model_validate_json(json_payload(done.text))
     except (ValidationError, ValueError):
         return None

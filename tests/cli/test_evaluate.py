@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from ragkit.cli import cli
 from ragkit.evaluation._evaluate import EvalResult
-from ragkit.llm._judge import CallInfo
+from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import ScriptedJudge
 

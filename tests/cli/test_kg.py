@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ragkit.cli import cli
-from ragkit.llm._judge import CallInfo
+from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -8,7 +8,7 @@ import pytest
 
 from ragkit.errors import JudgeError
 from ragkit.evaluation._claims import ClaimDetails, ClaimStore, MetricContext, Verdict, check_prompt, claim_details
-from ragkit.llm._judge import CallInfo
+from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import Delayed, ScriptedJudge, WithLogprobs
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample

@@ -10,7 +10,7 @@ import pytest
 
 from ragkit.errors import ConfigError, MissingFieldError, UnknownPluginError
 from ragkit.evaluation._evaluate import EvalResult, SampleResult, build_metric, evaluate, evaluate_sync, metric_key
-from ragkit.llm._judge import CallInfo
+from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 

@@ -12,8 +12,8 @@ import pytest
 
 from ragkit.errors import CorpusError
 from ragkit.kg import BuildOptions, BuildResult, KnowledgeGraph, build_graph
+from ragkit.llm import CallInfo
 from ragkit.llm._embeddings import Embeddings
-from ragkit.llm._judge import CallInfo
 from ragkit.testing import ScriptedJudge
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

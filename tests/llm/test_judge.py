@@ -14,8 +14,8 @@ from pydantic import BaseModel, Field
 
 from ragkit import Settings
 from ragkit.errors import JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError
+from ragkit.llm import litellm_module
 from ragkit.llm._cache import Cache
-from ragkit.llm._judge import litellm_module
 from ragkit.llm._prompts import Prompt
 from ragkit.testing import Delayed, ScriptedJudge
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragkit.evaluation._claims import MetricContext
-from ragkit.llm._judge import CallInfo
+from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 

@@ -14,7 +14,7 @@ import pytest
 
 from ragkit.evaluation._claims import ClaimStore
 from ragkit.evaluation._evaluate import evaluate
-from ragkit.llm._judge import CallInfo
+from ragkit.llm import CallInfo
 from ragkit.metrics import _ragchecker_math as rc
 from ragkit.metrics.ragchecker import REGISTRY_NAME, ragchecker_summary
 from ragkit.runs._datasets import load_samples
