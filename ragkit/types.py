@@ -170,6 +170,10 @@ class StageUsage(BaseModel):
         for name in type(self).model_fields:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
+    def since(self, before: StageUsage) -> StageUsage:
+        """The usage accumulated after the snapshot ``before`` was taken."""
+        return StageUsage(**{name: getattr(self, name) - getattr(before, name) for name in type(self).model_fields})
+
 
 class Usage(BaseModel):
     """LLM usage by stage."""

@@ -31,7 +31,7 @@ from ragkit.errors import ConfigError, JudgeError, MissingFieldError, UnknownPlu
 from ragkit.evaluation._claims import ClaimStore, MetricContext
 from ragkit.llm import Judge
 from ragkit.registry import MetricFn, MetricInfo, info_of, lookup, spec_of
-from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, Usage
+from ragkit.types import EvalSample, PluginSpec, Score, Usage
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -360,7 +360,7 @@ async def evaluate(
 
     done = [r for r in results if r is not None]
     after = judge.usage.stage("evaluate")
-    delta = StageUsage(**{f: getattr(after, f) - getattr(before, f) for f in StageUsage.model_fields})
+    delta = after.since(before)
     return EvalResult(
         samples=done, aggregates=aggregate(done, fns), metrics=[spec_of(fn) for fn in fns],
         usage=Usage(stages={"evaluate": delta}), claim_stats=dict(vars(store.stats)),

@@ -107,10 +107,6 @@ def corpus_hash(kg: Any) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
-def _usage_delta(after: StageUsage, before: StageUsage) -> StageUsage:
-    return StageUsage(**{k: getattr(after, k) - getattr(before, k) for k in StageUsage.model_fields})
-
-
 @contextlib.contextmanager
 def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[None]:
     """Time a stage and record it in log.jsonl (also when interrupted, marked as such)."""
@@ -123,7 +119,7 @@ def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[N
         note = "interrupted"
         raise
     finally:
-        usage = _usage_delta(judge.usage.total, before) if judge is not None else StageUsage()
+        usage = judge.usage.total.since(before) if judge is not None else StageUsage()
         run.add_stage(StageRecord(stage=name, seconds=round(time.monotonic() - started, 3),  # type: ignore[arg-type]
                                   items=counter[0], usage=usage, note=note))
 

@@ -49,10 +49,7 @@ def _usage_since(judge: Judge, before: dict[str, StageUsage]) -> Usage:
     for name, stage in judge.usage.stages.items():
         if not name.startswith("generate"):
             continue
-        diff = StageUsage()
-        old = before.get(name, StageUsage())
-        for field in StageUsage.model_fields:
-            setattr(diff, field, getattr(stage, field) - getattr(old, field))
+        diff = stage.since(before.get(name, StageUsage()))
         if diff.calls or diff.cache_hits or diff.failures:
             out.stages[name] = diff
     return out
