@@ -122,7 +122,7 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     from ragkit.llm import Embeddings
     from ragkit.synthesis import GenerateOptions, check_options, generate, load_personas
 
-    if output.exists() and not kw.pop("overwrite"):
+    if output.exists() and not kw["overwrite"]:
         raise click.BadParameter(f"{output} exists; pass --overwrite to replace it, or choose another -o",
                                  param_hint="-o")
     show = progress_enabled(kw)
