@@ -92,7 +92,7 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
               help="Metric to compute (repeatable); NAME[arg=value] picks a variant.")
 @plugin_args_option
 @click.option("--all", "all_metrics", is_flag=True, help="Every metric the data has the fields for.")
-@click.option("--limit", type=int, help="Score only the first N samples.")
+@click.option("--limit", type=click.IntRange(1), help="Score only the first N samples.")
 @output_option("Write the full results as JSON.", dir_okay=False)
 @max_failed_option
 @model_options

@@ -36,6 +36,7 @@ CASES = [
     (["evaluate", "{answers}", "-m", "exact_match", "-A", "exact_match"], "expected NAME.ARG=VALUE"),
     (["evaluate", "{answers}", "-m", "exact_match", "--concurrency", "0"], "--concurrency"),
     (["evaluate", "{answers}", "-m", "exact_match", "--max-failed", "2"], "--max-failed"),
+    (["evaluate", "{answers}", "-m", "exact_match", "--limit", "-1"], "--limit"),
     (["run", "{binary}", "--target", "{answers}", "-o", "{out}"], "binary.jsonl: not UTF-8 text"),
     (["run", "{empty}", "--target", "{answers}", "-o", "{out}"], "the test set is empty"),
     (["run", "{testset}", "--target", "nope_module:answer", "-o", "{out}"], "nope_module"),
