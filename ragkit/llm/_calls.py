@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,17 +67,7 @@ def retryable(exc: BaseException) -> bool:
 def connection_failure(exc: BaseException | None) -> str | None:
     """How the endpoint could not be connected to at all (litellm may wrap that as a 500 "Connection error"), or
     None: the innermost connection error's message, which names the address."""
-    seen: set[int] = set()
-    todo = [exc]
-    while todo:
-        current = todo.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, ConnectionError):
-            return f"{type(current).__name__}: {current}"
-        todo += [current.__cause__, current.__context__]
-    return None
+    return next((f"{type(e).__name__}: {e}" for e in _chain(exc) if isinstance(e, ConnectionError)), None)
 
 
 def is_timeout(exc: BaseException | None) -> bool:
@@ -85,14 +76,20 @@ def is_timeout(exc: BaseException | None) -> bool:
 
 def ragkit_cause(exc: BaseException) -> RagkitError | None:
     """A RagkitError that litellm wrapped (the local provider raises them), if any."""
+    return next((e for e in _chain(exc) if isinstance(e, RagkitError)), None)
+
+
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
+    """``exc`` and every exception it was raised from or while handling, each once (causes before contexts)."""
     seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, RagkitError):
-            return current
+    todo = [exc]
+    while todo:
+        current = todo.pop()
+        if current is None or id(current) in seen:
+            continue
         seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
+        yield current
+        todo += [current.__context__, current.__cause__]  # popped last-in first: the cause is followed first
 
 
 def retry_after(exc: BaseException) -> float:
