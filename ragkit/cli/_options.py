@@ -24,6 +24,13 @@ TARGET_HELP = ("The RAG system under test: module:function, http(s)://host/path 
                "precomputed answers, or 'baseline' (built-in BM25 / embedding RAG over DOCS).")
 
 
+def _stacked(fn: F, options: list[Any]) -> F:
+    """``fn`` decorated with ``options``, which then appear in ``--help`` in the order given."""
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
 def target_options(fn: F) -> F:
     """Add the target flags to a command."""
     options = [
@@ -45,9 +52,7 @@ def target_options(fn: F) -> F:
         click.option("--retrieval", type=click.Choice(["bm25", "embedding"]), default="bm25", show_default=True,
                      help="baseline: retrieval method."),
     ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
+    return _stacked(fn, options)
 
 
 def build_target_options(kw: dict[str, Any]) -> TargetOptions:
@@ -132,9 +137,7 @@ def model_options(fn: F) -> F:
         click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RAGKIT_CACHE_DIR", show_envvar=True,
                      help="Where LLM replies, embeddings and built graphs are cached."),
     ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
+    return _stacked(fn, options)
 
 
 def settings_from(kw: dict[str, Any]) -> Any:

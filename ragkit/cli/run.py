@@ -54,7 +54,7 @@ def command(**kw: Any) -> None:
     settings = settings_from(kw)
     kg = judge = embeddings = None
     if kw["target"] == "baseline":
-        judge, kg, embeddings = _baseline_parts(kw, settings)
+        judge, kg, embeddings = _baseline_parts(kw, settings, progress=show)
     target = make_target(kw["target"], options=options, kg=kg, judge=judge, embeddings=embeddings)
     writer = JsonlAppender(out)
 
@@ -76,7 +76,7 @@ def command(**kw: Any) -> None:
         click.echo(f"{len(todo)} asked ({len(done)} already answered), {failed} failed -> {out}", err=True)
 
 
-def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
+def _baseline_parts(kw: dict[str, Any], settings: Any, *, progress: bool) -> tuple[Any, Any, Any]:
     from ragkit._sync import run_sync
     from ragkit.kg import KnowledgeGraph
     from ragkit.llm import Embeddings, Judge
@@ -89,6 +89,6 @@ def _baseline_parts(kw: dict[str, Any], settings: Any) -> tuple[Any, Any, Any]:
         raise ConfigError("the baseline target needs --kg kg.json or --docs DIR to retrieve from")
     from ragkit.kg import BuildOptions, build_graph
 
-    options = BuildOptions(extractor="fast", progress=not kw["quiet"])
+    options = BuildOptions(extractor="fast", progress=progress)
     result = run_sync(build_graph(kw["docs"], options, judge=judge, embeddings=embeddings))
     return judge, result.kg, embeddings
