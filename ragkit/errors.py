@@ -134,16 +134,21 @@ class RunError(RagkitError):
     """A run directory cannot be created, read or resumed."""
 
 
-def validation_message(exc: Exception) -> str:
+def validation_error(exc: Exception, root: str = "(record)") -> tuple[str, str] | None:
+    """The first error of a pydantic ValidationError as (field path, what is wrong), ``root`` naming the whole
+    record; None for any other exception."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return None
+    try:
+        first = errors()[0]
+    except Exception:  # not a pydantic error after all
+        return None
+    return ".".join(str(p) for p in first.get("loc", ())) or root, str(first.get("msg", "invalid"))
+
+
+def validation_message(exc: Exception, root: str = "(record)") -> str:
     """A pydantic ValidationError (or a JSON error) in one line: ``field.path: what is wrong``, without the
     documentation URL pydantic appends."""
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        try:
-            first = errors()[0]
-        except Exception:  # not a pydantic error after all
-            first = None
-        if first:
-            loc = ".".join(str(p) for p in first.get("loc", ())) or "(record)"
-            return f"{loc}: {first.get('msg', 'invalid')}"
-    return " ".join(str(exc).split())[:300]
+    found = validation_error(exc, root)
+    return f"{found[0]}: {found[1]}" if found else " ".join(str(exc).split())[:300]

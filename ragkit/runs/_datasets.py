@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ragkit.errors import DataError
+from ragkit.errors import DataError, validation_error
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 if TYPE_CHECKING:
@@ -38,9 +38,8 @@ RAGAS_COLUMNS = ("user_input", "response", "retrieved_contexts", "reference", "r
 
 
 def _describe(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"]) or "(record)"
-    return f"field '{loc}': {err['msg']}"
+    loc, msg = validation_error(exc) or ("(record)", str(exc))
+    return f"field '{loc}': {msg}"
 
 
 def _blank(value: Any) -> bool:

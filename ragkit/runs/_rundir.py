@@ -26,7 +26,7 @@ from typing import IO, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragkit.errors import RunError
+from ragkit.errors import RunError, validation_message
 from ragkit.targets import TargetSpec
 from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, TestSample
 
@@ -145,9 +145,8 @@ def iter_jsonl(path: Path, model: type[M]) -> Iterator[M]:
             if lineno == len(lines):  # no newline after it: cut short by a crash
                 log.warning("%s:%d: skipped an incomplete last record (interrupted run)", path, lineno)
                 return
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"]) or "(line)"
-            raise RunError(f"{path}:{lineno}: invalid {model.__name__} record: {loc}: {err['msg']}") from None
+            raise RunError(f"{path}:{lineno}: invalid {model.__name__} record: "
+                           f"{validation_message(exc, root='(line)')}") from None
 
 
 class JsonlAppender:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from ragkit.errors import DataError, JudgeError
+from ragkit.errors import DataError, JudgeError, validation_message
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._phrasing import CJK, LENGTHS, STYLES, normalise_language
@@ -72,9 +72,7 @@ def load_personas(path: str | Path) -> list[Persona]:
         try:
             out.append(Persona.model_validate(item))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"]) or "entry"
-            raise DataError(f"{path}: persona {i}", f"{loc}: {err['msg']}") from None
+            raise DataError(f"{path}: persona {i}", validation_message(exc, root="entry")) from None
     return out
 
 
