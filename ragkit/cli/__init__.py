@@ -25,7 +25,7 @@ COMMANDS = {
 }
 
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_GATE, EXIT_FAILED_SCORES = 0, 1, 2, 3, 4
+EXIT_GATE, EXIT_FAILED_SCORES = 3, 4  # 1 and 2 come with the error itself (RagkitError.exit_code)
 EXIT_CODES = """\b
 Exit codes: 0 ok, 1 run error (one line says why), 2 usage error (a bad option, argument or input), 3 the gate
 (--fail-under / --fail-over) did not pass, 4 more scores failed than --max-failed allows, 130 interrupted."""
