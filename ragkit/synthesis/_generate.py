@@ -102,7 +102,8 @@ async def generate(
     result.report = {k: GeneratorReport(name=generator_name(gens[k]), weight=w, requested=quotas[k])
                      for k, w in weights.items()}
     before = {k: v.model_copy() for k, v in judge.usage.stages.items()}
-    if n > 0 and kg.chunks():
+    has_chunks = bool(kg.chunks())  # a walk over the graph's nodes: once
+    if n > 0 and has_chunks:
         critic = Critic(kg, judge, embeddings, duplicate_threshold=options.duplicate_threshold,
                         llm_check=options.llm_critic)
         run = GenerationRun(kg, n, judge, critic, gens, result, on_sample)
@@ -112,7 +113,7 @@ async def generate(
         result.usage = _usage_since(judge, before)
         for name, report in result.report.items():
             report.usage = result.usage.stages.get(f"generate/{name}", StageUsage())
-    elif not kg.chunks():
+    elif not has_chunks:
         skipped = f"; {len(kg.info.skipped)} files were skipped while building it" if kg.info.skipped else ""
         result.notes.append(f"no samples: the graph has no chunks ({len(kg.documents())} documents{skipped})")
     result.seconds = time.monotonic() - started
