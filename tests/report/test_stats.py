@@ -57,3 +57,13 @@ def test_verdicts() -> None:
     assert verdict(paired_bootstrap(a, worse)) == "worse"
     assert verdict(paired_bootstrap([0.1], [0.9])) == "not enough data"
     assert verdict(None) == "not enough data"
+
+
+def test_roc_auc_is_the_share_of_positive_negative_pairs_ranked_right() -> None:
+    from ragkit.report import roc_auc
+
+    assert roc_auc([0.9, 0.8, 0.1], [True, True, False]) == 1.0
+    assert roc_auc([0.1, 0.9], [True, False]) == 0.0
+    # one tie among four pairs counts a half: (1 + 1 + 1 + 0.5) / 4
+    assert roc_auc([0.9, 0.5, 0.5, 0.2], [True, True, False, False]) == 0.875
+    assert roc_auc([0.3, 0.4], [True, True]) is None

@@ -1,0 +1,176 @@
+"""Do the scores rank right above wrong? ROC-AUC of the claim metrics on labelled cases in four languages.
+
+Usage (from the repo root):
+
+    .venv/bin/python bench/validity.py                     # embedded judge, every case
+    .venv/bin/python bench/validity.py --lang zh --out /tmp/validity.jsonl
+    .venv/bin/python bench/validity.py --model openai/gpt-4o-mini
+
+The cases (``bench/validity_cases.json``, written by hand, fictional facts so that the judge cannot answer from
+memory) each hold a question, its gold passages (two for a two-passage fact), distractor passages, a reference
+answer, and four answers: the reference itself, a right answer worded differently, a wrong answer that the
+passages contradict, and an unsupported one that they never mention. From each case:
+
+- faithfulness, factual and answer correctness score the four answers with the gold passages and one distractor
+  retrieved; the reference and the right answer are labelled good, the wrong and the unsupported ones bad.
+- context recall scores three retrieved sets: every gold passage plus a distractor (good), the distractors only
+  (bad) and, for a two-passage fact, one gold passage plus a distractor (reported apart, in no AUC).
+
+Reported: ROC-AUC per metric over all cases, per language and for two-passage facts; the mean score of each
+label; context recall's mean where every gold passage is retrieved; the lowest score of an answer identical to
+the reference. Timings are given beside one raw llama.cpp call of the same size timed in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ragkit.evaluation import evaluate_sync
+from ragkit.llm import Judge
+from ragkit.report import roc_auc
+from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
+
+CASES = Path(__file__).with_name("validity_cases.json")
+ANSWERS = {"reference": True, "right": True, "wrong": False, "unsupported": False}
+ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness")
+
+
+def _contexts(case: dict[str, Any], which: list[tuple[str, int]]) -> list[ContextRef]:
+    return [ContextRef(chunk_id=f"{case['id']}:{kind}{i}", text=case["gold" if kind == "g" else "distractors"][i])
+            for kind, i in which]
+
+
+def answer_samples(case: dict[str, Any]) -> list[EvalSample]:
+    """The four answers of a case, each with the gold passages and the first distractor retrieved."""
+    gold = [("g", i) for i in range(len(case["gold"]))]
+    test = TestSample(id="", question=case["question"], reference_answer=case["reference"],
+                      reference_contexts=_contexts(case, gold))
+    retrieved = _contexts(case, [*gold, ("d", 0)])
+    return [EvalSample(test=test.model_copy(update={"id": f"{case['id']}:{kind}"}),
+                       response=RagResponse(answer=case[kind], retrieved_contexts=retrieved))
+            for kind in ANSWERS]
+
+
+def recall_samples(case: dict[str, Any]) -> list[EvalSample]:
+    """The retrieved sets a case's context recall is scored on: all gold, none, and (two passages) one."""
+    gold = [("g", i) for i in range(len(case["gold"]))]
+    sets = {"all": [*gold, ("d", 0)], "none": [("d", 0), ("d", 1)]}
+    if len(gold) > 1:
+        sets["partial"] = [gold[-1], ("d", 0)]
+    test = TestSample(id="", question=case["question"], reference_answer=case["reference"],
+                      reference_contexts=_contexts(case, gold))
+    return [EvalSample(test=test.model_copy(update={"id": f"{case['id']}:recall-{name}"}),
+                       response=RagResponse(answer=case["right"], retrieved_contexts=_contexts(case, which)))
+            for name, which in sets.items()]
+
+
+def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
+    """One row per (case, answer or retrieved set, metric): the score and its label."""
+    by_id = {c["id"]: c for c in cases}
+    rows: list[dict[str, Any]] = []
+    answers = [s for c in cases for s in answer_samples(c)]
+    recalls = [s for c in cases for s in recall_samples(c)]
+    for samples, metrics in ((answers, ANSWER_METRICS), (recalls, ("context_recall",))):
+        result = evaluate_sync(samples, list(metrics), judge=judge, progress=sys.stderr.isatty())
+        for sample in result.samples:
+            case_id, kind = sample.sample_id.split(":")
+            case = by_id[case_id]
+            for key, score in sample.scores.items():
+                label = ANSWERS.get(kind) if kind in ANSWERS else {"recall-all": True, "recall-none": False}.get(kind)
+                rows.append({"case": case_id, "lang": case["lang"], "hops": case["hops"], "kind": kind,
+                             "metric": key, "label": label, "value": score.value,
+                             "explanation": score.explanation})
+    return rows
+
+
+def _auc(rows: list[dict[str, Any]]) -> str:
+    scored = [r for r in rows if r["label"] is not None and r["value"] is not None]
+    auc = roc_auc([r["value"] for r in scored], [r["label"] for r in scored])
+    return "–" if auc is None else f"{auc:.2f}"
+
+
+def _mean(rows: list[dict[str, Any]]) -> str:
+    values = [r["value"] for r in rows if r["value"] is not None]
+    return "–" if not values else f"{sum(values) / len(values):.2f} (n={len(values)})"
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    """The markdown tables for bench/README.md."""
+    by_metric: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_metric[r["metric"]].append(r)
+    langs = sorted({r["lang"] for r in rows})
+    lines = ["| metric | AUC all | " + " | ".join(f"AUC {lang}" for lang in langs)
+             + " | AUC two-passage | mean good | mean bad | unscorable |",
+             "|---|---:|" + "---:|" * len(langs) + "---:|---:|---:|---:|"]
+    for metric, mrows in by_metric.items():
+        cells = [_auc(mrows)] + [_auc([r for r in mrows if r["lang"] == lang]) for lang in langs]
+        cells.append(_auc([r for r in mrows if r["hops"] == 2]))
+        cells += [_mean([r for r in mrows if r["label"] is True]), _mean([r for r in mrows if r["label"] is False])]
+        cells.append(str(sum(1 for r in mrows if r["value"] is None)))
+        lines.append(f"| {metric} | " + " | ".join(cells) + " |")
+    recall = by_metric.get("context_recall", [])
+    lines.append("")
+    kind = {k: _mean([r for r in recall if r["kind"] == f"recall-{k}"]) for k in ("all", "partial", "none")}
+    lines.append(f"- context recall, every gold passage retrieved: {kind['all']}; one of two: {kind['partial']}; "
+                 f"none: {kind['none']}")
+    for metric in ("factual_correctness", "answer_correctness"):
+        same = [r["value"] for r in by_metric.get(metric, []) if r["kind"] == "reference" and r["value"] is not None]
+        if same:
+            lines.append(f"- {metric} of an answer identical to the reference: min {min(same):.2f}, "
+                         f"mean {sum(same) / len(same):.2f} (n={len(same)})")
+    return "\n".join(lines)
+
+
+def raw_call_seconds(judge: Judge) -> float | None:
+    """One raw llama.cpp call (a claim check of typical size) timed in this run, for machine speed."""
+    if not judge.is_local:
+        return None
+    from ragkit.llm._local import LocalModel  # a bench may time the engine under the Judge directly
+
+    settings = judge.settings
+    model = LocalModel.get(judge.model.removeprefix("local/"), model_dir=settings.model_dir,
+                           threads=settings.threads, context_size=settings.context_size)
+    messages = [{"role": "system", "content": "Decide whether the passage supports the claim. Reply in JSON."},
+                {"role": "user", "content": "Passage: The Harlow Footbridge was designed by Mara Quill and "
+                 "opened in 1932.\nClaim: Mara Quill designed the Harlow Footbridge."}]
+    fmt = {"type": "json_object", "schema": {"type": "object", "properties": {"verdict": {"type": "string"}}}}
+    model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)  # warm
+    started = time.monotonic()
+    model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)
+    return time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default=None, help="any litellm model string (default: the embedded judge)")
+    parser.add_argument("--lang", action="append", help="only cases in this language (repeatable)")
+    parser.add_argument("--case", action="append", help="only this case id (repeatable)")
+    parser.add_argument("--out", type=Path, help="write every row as JSON lines here")
+    parser.add_argument("--no-cache", action="store_true", help="ask the judge even when a reply is cached")
+    args = parser.parse_args()
+
+    cases = json.loads(CASES.read_text(encoding="utf-8"))
+    cases = [c for c in cases if (not args.lang or c["lang"] in args.lang) and (not args.case or c["id"] in args.case)]
+    judge = Judge(args.model, cache=not args.no_cache)
+    raw = raw_call_seconds(judge)
+    started = time.monotonic()
+    rows = rows_of(cases, judge)
+    seconds = time.monotonic() - started
+    if args.out:
+        args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    usage = judge.usage.stage("evaluate")
+    print(report(rows))
+    print(f"\n{len(cases)} cases, {len(rows)} scores, judge {judge.model}: {usage.calls} calls, "
+          f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens, {seconds:.0f} s"
+          + (f"; one raw llama.cpp call in the same run: {raw:.2f} s" if raw is not None else ""))
+
+
+if __name__ == "__main__":
+    main()
