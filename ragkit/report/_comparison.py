@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragkit.report._html import esc, fmt, page
-from ragkit.report._stats import paired_bootstrap, verdict
+from ragkit.report._stats import SMALL_N, paired_bootstrap, verdict
 from ragkit.runs import MetricMeta, RunDir, metric_keys
 
 
@@ -83,11 +83,19 @@ def compare_runs(a: RunDir, b: RunDir, *, seed: int = 0) -> Comparison:
         ))
     return Comparison(run_a=str(a.path), run_b=str(b.path), target_a=a.spec.target.name, target_b=b.spec.target.name,
                       shared=len(shared), only_a=len(ka) - len(shared), only_b=len(kb) - len(shared), matched_by=by,
-                      metrics=diffs, warnings=warnings)
+                      metrics=diffs, warnings=warnings + _small_n(diffs))
 
 
 def _ci(d: MetricDiff) -> str:
     return f"{d.low:+.3f} … {d.high:+.3f}" if d.low is not None and d.high is not None else "–"
+
+
+def _small_n(diffs: list[MetricDiff]) -> list[str]:
+    small = [d.n for d in diffs if 1 < d.n < SMALL_N]
+    if not small:
+        return []
+    return [f"only {min(small)} shared samples for some metrics (n < {SMALL_N}): the intervals are wide, and only "
+            "a large difference can show as better or worse"]
 
 
 def print_comparison(c: Comparison, console: Console | None = None) -> None:

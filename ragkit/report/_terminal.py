@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragkit.report._model import GroupRow, Summary
+from ragkit.report._stats import SMALL_N
 from ragkit.text import printable
 
 MAX_BREAKDOWN_METRICS = 6
@@ -29,7 +30,7 @@ def _short(text: str, width: int = 70) -> str:
 
 
 def metrics_table(summary: Summary) -> Table:
-    table = Table(title="Scores (mean, 95% bootstrap CI)", title_justify="left")
+    table = Table(title="Scores (mean, 95% BCa bootstrap CI, n scored)", title_justify="left")
     for col, just in (("metric", "left"), ("mean", "right"), ("95% CI", "right"), ("scored", "right"),
                       ("unscorable", "right"), ("failed", "right"), ("better", "center")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
@@ -37,6 +38,11 @@ def metrics_table(summary: Summary) -> Table:
         ci = f"{fmt(m.low)}-{fmt(m.high)}" if m.low is not None else "-"
         table.add_row(safe(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
                       str(m.failed) if m.failed else "", "↑" if m.higher_is_better else "↓")
+    small = [m.scored for m in summary.metrics.values() if 1 < m.scored < SMALL_N]
+    if small:
+        table.caption = (f"n < {SMALL_N} (as few as {min(small)}): the intervals are wide; a difference smaller "
+                         "than them is noise")
+        table.caption_justify = "left"
     return table
 
 

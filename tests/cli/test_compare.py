@@ -26,8 +26,8 @@ def test_compare_known_difference(tmp_path: Path) -> None:
     assert data["shared"] == 15 and data["matched_by"] == "id"
     assert by["faithfulness"]["verdict"] == "better" and by["faithfulness"]["low"] > 0
     # identical scores otherwise: no difference detected
-    assert by["context_recall"]["verdict"] == "no detectable difference" and by["context_recall"]["diff"] == 0
-    assert by["hallucination"]["verdict"] == "no detectable difference"
+    assert by["context_recall"]["verdict"] == "no significant difference" and by["context_recall"]["diff"] == 0
+    assert by["hallucination"]["verdict"] == "no significant difference"
     assert "better" in out.read_text() and "B − A per metric" in res.stderr
 
     res = invoke("compare", str(better.path), str(a.path), "--json")
@@ -69,4 +69,4 @@ def test_report_command(tmp_path: Path) -> None:
     res = invoke("report", str(run.path), "-o", str(out), "--json")
     assert res.exit_code == 0
     assert json.loads(res.stdout)["counts"]["samples"] == 6
-    assert out.read_text().startswith("<!DOCTYPE html>") and "Scores (mean, 95% bootstrap CI)" in res.stderr
+    assert out.read_text().startswith("<!DOCTYPE html>") and "Scores (mean, 95% BCa bootstrap CI" in res.stderr

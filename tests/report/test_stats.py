@@ -52,7 +52,7 @@ def test_verdicts() -> None:
     rng = np.random.default_rng(4)
     a = rng.uniform(0, 1, 25).tolist()
     noise = (np.array(a) + rng.normal(0, 0.1, 25)).tolist()
-    assert verdict(paired_bootstrap(a, noise)) == "no detectable difference"
+    assert verdict(paired_bootstrap(a, noise)) == "no significant difference"
     worse = [x - 0.3 for x in a]
     assert verdict(paired_bootstrap(a, worse)) == "worse"
     assert verdict(paired_bootstrap([0.1], [0.9])) == "not enough data"
@@ -67,3 +67,16 @@ def test_roc_auc_is_the_share_of_positive_negative_pairs_ranked_right() -> None:
     # one tie among four pairs counts a half: (1 + 1 + 1 + 0.5) / 4
     assert roc_auc([0.9, 0.5, 0.5, 0.2], [True, True, False, False]) == 0.875
     assert roc_auc([0.3, 0.4], [True, True]) is None
+
+
+def test_small_samples_get_a_bca_interval_and_a_warning_beside_it() -> None:
+    from ragkit.report._model import MetricSummary, Summary
+    from ragkit.report._terminal import metrics_table
+
+    scores = [1.0, 1.0, 1.0, 0.0, 1.0, 1.0]  # piled up at 1: the interval is lopsided, not symmetric
+    ci = bootstrap_ci(scores)
+    assert ci is not None and ci.low is not None and ci.high is not None
+    assert ci.low < ci.mean <= ci.high <= 1.0 and ci.mean - ci.low > ci.high - ci.mean
+    summary = Summary.model_construct(metrics={"faithfulness": MetricSummary(
+        mean=ci.mean, low=ci.low, high=ci.high, scored=6, unscorable=0, failed=0, higher_is_better=True)})
+    assert "n < 30 (as few as 6)" in str(metrics_table(summary).caption)
