@@ -1,7 +1,8 @@
 """Lexical overlap of the answer with the reference answer: BLEU, ROUGE-L, chrF, exact match, presence.
 
-No LLM. Tokenisation is language-aware (``ragkit.text``: jieba words for Chinese, characters for Japanese,
-syllables for Korean, words elsewhere), so CJK answers are not scored as one giant token.
+No LLM. BLEU and chrF are sacrebleu's own sentence scores (÷ 100). ROUGE-L runs on ``ragkit.text.tokens``: jieba
+words for Chinese, MeCab words for Japanese, MeCab-ko morphemes for Korean, words elsewhere, so that CJK answers
+are not scored as one giant token.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ def _pairwise(compute: Callable[[str, str], float]) -> MetricFn:
 def bleu() -> MetricFn:
     """Sentence BLEU-4 of the answer against the reference, in [0, 1] (1.0 = identical wording).
 
-    Clipped n-gram precisions p_n (n ≤ 4, exp smoothing, effective order), brevity penalty
-    BP = min(1, e^(1 − |ref| / |hyp|)), BLEU = BP · exp(mean_n log p_n). ragas runs sacrebleu's corpus BLEU
-    on ". "-split sentences; this is the per-sample sentence form on language-aware tokens.
+    sacrebleu's ``sentence_bleu`` ÷ 100: clipped n-gram precisions p_n (n ≤ 4, exp smoothing, effective order),
+    brevity penalty BP = min(1, e^(1 − |ref| / |hyp|)), BLEU = BP · exp(mean_n log p_n), with sacrebleu's tokenizer
+    for the reference's language (``zh``, ``ja-mecab``, ``ko-mecab``, else ``13a``). ragas runs sacrebleu's corpus
+    BLEU on ". "-split sentences; this is the per-sample sentence score.
     """
     return _pairwise(lexical.bleu)
 
@@ -45,7 +47,8 @@ def rouge_l() -> MetricFn:
 
 @metric(requires=REQUIRES)
 def chrf() -> MetricFn:
-    """chrF (character 6-gram F-beta, β = 2) of the answer against the reference, in [0, 1]."""
+    """chrF of the answer against the reference, in [0, 1]: sacrebleu's ``sentence_chrf`` ÷ 100 (character
+    n-grams n ≤ 6, precision and recall averaged over the orders, then F-beta with β = 2)."""
     return _pairwise(lexical.chrf)
 
 

@@ -6,10 +6,11 @@
   sizes and prompt budgets.
 - ``split_sentences``: sentences after CJK terminators (no space needed) or ``. ! ?`` followed by a space and a
   non-lowercase character (common abbreviations and initials skipped), and at line breaks.
-- ``search_terms``: retrieval terms: lower-cased words without English stop words; runs of Han or kana become
-  character unigrams and bigrams (no segmenter needed, robust to segmentation errors).
-- Word-level tokens for overlap scores (``tokens``, jieba words for Chinese) live with those scores in
-  ``_lexical``.
+- ``search_terms``: retrieval terms (BM25): the word tokens of ``_lexical.tokens`` (jieba words for Chinese, MeCab
+  words for Japanese, MeCab-ko morphemes for Korean, so that particles come off their nouns) without English stop
+  words, plus the character bigrams of Han and kana runs, which match across a segmentation that differs between
+  a query and a document.
+- Word-level tokens for overlap scores (``tokens``) live with those scores in ``_lexical``.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from __future__ import annotations
 import math
 import re
 
-from ragkit.text._scripts import CJK_CHAR, HAN, IDEOGRAPHIC, KANA
+from ragkit.text._lexical import normalise, tokens
+from ragkit.text._scripts import CJK_CHAR, HAN, KANA
 
 _UNIT = re.compile(f"[{HAN}{KANA}]|[^\\W_{HAN}{KANA}]+")
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
-_TERM = re.compile(f"[{HAN}{KANA}]+|[^\\W_]+", re.UNICODE)
+_IDEOGRAPHIC_RUN = re.compile(f"[{HAN}{KANA}]+")
 _STOP = frozenset(
     "a an and are as at be by do does for from has have how in is it its of on or that the this to was were what "
     "when where which who why with".split()
@@ -54,15 +56,11 @@ def count_tokens(text: str) -> int:
 
 
 def search_terms(text: str) -> list[str]:
-    """Retrieval terms: lower-cased words without English stop words; Han / kana runs as unigrams and bigrams."""
-    out: list[str] = []
-    for match in _TERM.finditer(text.lower()):
-        tok = match.group(0)
-        if IDEOGRAPHIC.match(tok):
-            out.extend(tok)
-            out.extend(tok[i : i + 2] for i in range(len(tok) - 1))
-        elif tok not in _STOP:
-            out.append(tok)
+    """Retrieval terms: word tokens without English stop words, plus the bigrams of Han and kana runs."""
+    out = [t for t in tokens(text) if t not in _STOP]
+    for match in _IDEOGRAPHIC_RUN.finditer(normalise(text)):
+        run = match.group(0)
+        out.extend(run[i : i + 2] for i in range(len(run) - 1))
     return out
 
 

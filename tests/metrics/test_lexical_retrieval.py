@@ -18,9 +18,10 @@ def test_tokens_by_script() -> None:
     zh = lexical.tokens("龙坞茶园建于2010年，面积约320亩。")
     assert "龙坞" in "".join(zh) and len(zh) > 4 and "，" not in zh  # words, not one giant token
     assert all(len(t) <= 4 for t in zh)
-    # kana → Japanese: characters
-    assert lexical.tokens("東京タワーは高い") == ["東", "京", "タ", "ワ", "ー", "は", "高", "い"]
-    assert lexical.tokens("서울에 갔다") == ["서", "울", "에", "갔", "다"]
+    # kana → Japanese: MeCab words; Korean: MeCab-ko morphemes, particles off their nouns
+    assert lexical.tokens("東京タワーは高い") == ["東京", "タワー", "は", "高い"]
+    assert lexical.tokens("서울에 갔다") == ["서울", "에", "갔", "다"]
+    assert set(lexical.tokens("서울은 크다")) & set(lexical.tokens("서울에 갔다")) == {"서울"}
     assert lexical.tokens("ＡＢＣ１２３") == ["abc123"]  # NFKC folds full-width forms
 
 
@@ -28,7 +29,8 @@ def test_bleu_rouge_chrf_hand_values() -> None:
     hyp, ref = "the cat sat on the mat", "the cat sat on a mat"
     assert lexical.bleu(hyp, ref) == pytest.approx((5 / 6 * 3 / 5 * 1 / 2 * 1 / 3) ** 0.25)
     assert lexical.rouge_l(hyp, ref) == pytest.approx(5 / 6)
-    assert lexical.chrf("ab", "abc") == pytest.approx((10 / 14 + 2.5 / 4.5) / 2)
+    # chrF (sacrebleu): P and R averaged over the orders, then F2: P = 1, R = (2/3 + 1/2) / 2 = 7/12 → 7/11
+    assert lexical.chrf("ab", "abc") == pytest.approx(7 / 11)
     for fn in (lexical.bleu, lexical.rouge_l, lexical.chrf):
         assert fn(ref, ref) == pytest.approx(1.0)
         assert fn("xyz xy", ref) == 0.0
@@ -62,7 +64,7 @@ CASES = [
     ("string_presence", "答案是上海。", "上海", 1.0),
     ("rouge_l", "the cat sat on the mat", "the cat sat on a mat", 5 / 6),
     ("bleu", "the cat sat on a mat", "the cat sat on a mat", 1.0),
-    ("chrf", "ab", "abc", (10 / 14 + 2.5 / 4.5) / 2),
+    ("chrf", "ab", "abc", 7 / 11),
 ]
 
 
@@ -116,3 +118,17 @@ def test_no_llm_metrics_declare_it() -> None:
                 "recall_at_k", "semantic_similarity"):
         assert info_of(build_metric(key)).needs_llm is False
     ScriptedJudge([])  # constructing the fake costs nothing
+
+
+@pytest.mark.parametrize(("hyp", "ref", "tokenize"), [
+    ("The plant opened in 2021, in Porto.", "The Porto plant opened in 2021.", "13a"),  # punctuation is a token
+    ("岚山冷泡茶2022年6月18日在上海发布。", "岚山冷泡茶于2022年6月18日在上海发布。", "zh"),
+    ("本と雑誌、それにDVDとCDが借りられます。", "本、雑誌、DVD、CDを借りることができる。", "ja-mecab"),
+    ("박서준이라는 건축가가 한빛교를 설계했습니다.", "한빛교는 건축가 박서준이 설계했다.", "ko-mecab"),
+])
+def test_bleu_and_chrf_equal_sacrebleus_own_numbers(hyp: str, ref: str, tokenize: str) -> None:
+    import sacrebleu
+
+    expected = sacrebleu.sentence_bleu(hyp, [ref], tokenize=tokenize, use_effective_order=True).score / 100
+    assert lexical.bleu(hyp, ref) == pytest.approx(expected, abs=1e-12)
+    assert lexical.chrf(hyp, ref) == pytest.approx(sacrebleu.sentence_chrf(hyp, [ref]).score / 100, abs=1e-12)

@@ -14,7 +14,8 @@ def test_units_count_words_and_ideographs() -> None:
 
 def test_search_terms_drop_stop_words_and_index_ideograph_bigrams() -> None:
     assert search_terms("Where is the Porto plant?") == ["porto", "plant"]
-    assert search_terms("西湖龙井") == ["西", "湖", "龙", "井", "西湖", "湖龙", "龙井"]
+    assert search_terms("西湖龙井") == ["西湖", "龙井", "西湖", "湖龙", "龙井"]  # jieba words, then bigrams
+    assert search_terms("한빛교는 누가") == ["한빛", "교", "는", "누가"]  # the particle comes off the noun
 
 
 def test_scripts_are_defined_once() -> None:
