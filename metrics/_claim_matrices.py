@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ragkit.evaluation import MetricContext, claim_details
+from ragkit.evaluation import Attribution, MetricContext, claim_details
 from ragkit.types import EvalSample
 
 from ._ragchecker_math import Supports
@@ -29,6 +29,13 @@ class Collected:
         return None
 
 
+def _grid(attributions: list[Attribution] | None, n_contexts: int) -> list[list[float]] | None:
+    """Per-context supports (claims × contexts) from the attributions, None when they were not computed."""
+    if attributions is None:
+        return None
+    return [[v.support for v in a.row(n_contexts)] for a in attributions]
+
+
 async def collect(sample: EvalSample, ctx: MetricContext, needs: Iterable[str]) -> Collected:
     """Compute (through the memoised store) only the matrices in ``needs``."""
     needs = set(needs)
@@ -42,10 +49,10 @@ async def collect(sample: EvalSample, ctx: MetricContext, needs: Iterable[str]) 
     sup = Supports(
         resp_vs_ref=[v.support for v in got["response_vs_reference"]] if "response_vs_reference" in got else None,
         ref_vs_resp=[v.support for v in got["reference_vs_response"]] if "reference_vs_response" in got else None,
-        resp_vs_ctx=[[v.support for v in row] for row in got["response_vs_contexts"]]
-        if "response_vs_contexts" in got else None,
-        ref_vs_ctx=[[v.support for v in row] for row in got["reference_vs_contexts"]]
-        if "reference_vs_contexts" in got else None,
+        resp_vs_ctx=_grid(got.get("response_vs_contexts"), len(sample.response.retrieved_contexts)),
+        ref_vs_ctx=_grid(got.get("reference_vs_contexts"), len(sample.response.retrieved_contexts)),
+        resp_vs_set=[a.support for a in got["response_vs_contexts"]] if "response_vs_contexts" in got else None,
+        ref_vs_set=[a.support for a in got["reference_vs_contexts"]] if "reference_vs_contexts" in got else None,
     )
     details = claim_details(sample, response_claims=resp if any(n.startswith("response_") for n in needs) else (),
                             reference_claims=ref if any(n.startswith("reference_") for n in needs) else (), **got)

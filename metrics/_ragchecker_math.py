@@ -4,8 +4,13 @@ Inputs are supports in [0, 1] (0/1 when verdicts are binary), named after what i
 
 - ``resp_vs_ref[a]``: response claim a entailed by the reference answer (RAGChecker ``answer2response``)
 - ``ref_vs_resp[g]``: reference claim g entailed by the response (``response2answer``)
-- ``resp_vs_ctx[a][k]``: response claim a entailed by retrieved chunk k (``retrieved2response``)
-- ``ref_vs_ctx[g][k]``: reference claim g entailed by retrieved chunk k (``retrieved2answer``)
+- ``resp_vs_ctx[a][k]``: response claim a attributed to retrieved chunk k (``retrieved2response``, per chunk)
+- ``ref_vs_ctx[g][k]``: reference claim g attributed to retrieved chunk k (``retrieved2answer``, per chunk)
+- ``resp_vs_set[a]``, ``ref_vs_set[g]``: the claim entailed by the retrieved chunks read together
+
+RAGChecker checks each claim against each chunk and takes "any chunk" as the max; here "found in the retrieved
+set" is the set-level support, so that a fact needing two chunks at once counts as found. Where a formula asks
+which chunk (relevant chunks, context precision, noise sensitivity), the per-chunk attribution is used.
 
 Each function returns None when the claims it averages over are missing (RAGChecker returns 0 there).
 """
@@ -27,14 +32,19 @@ class Supports:
     ref_vs_resp: Vector | None = None
     resp_vs_ctx: Grid | None = None
     ref_vs_ctx: Grid | None = None
+    resp_vs_set: Vector | None = None
+    ref_vs_set: Vector | None = None
 
 
 def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def _any(row: Sequence[float]) -> float:
-    return max(row, default=0.0)
+def _found(vector: Vector | None, grid: Grid | None) -> list[float]:
+    """Support of each claim by the retrieved set (the max over chunks when no set-level support is given)."""
+    if vector is not None:
+        return list(vector)
+    return [max(row, default=0.0) for row in grid or []]
 
 
 def _relevant_chunks(s: Supports, n_ctx: int) -> list[float]:
@@ -62,8 +72,8 @@ def f1(s: Supports) -> float | None:
 
 
 def claim_recall(s: Supports) -> float | None:
-    """mean_g max_k ref_vs_ctx[g][k]: share of reference claims found in at least one chunk."""
-    return _mean([_any(row) for row in s.ref_vs_ctx or []])
+    """mean_g ref_vs_set[g]: share of reference claims found in the retrieved chunks."""
+    return _mean(_found(s.ref_vs_set, s.ref_vs_ctx))
 
 
 def context_precision(s: Supports) -> float | None:
@@ -74,8 +84,8 @@ def context_precision(s: Supports) -> float | None:
 
 
 def context_utilization(s: Supports) -> float | None:
-    """Σ_g recalled_g · ref_vs_resp[g] / Σ_g recalled_g, recalled_g = max_k ref_vs_ctx[g][k]."""
-    recalled = [_any(row) for row in s.ref_vs_ctx or []]
+    """Σ_g recalled_g · ref_vs_resp[g] / Σ_g recalled_g, recalled_g = ref_vs_set[g]."""
+    recalled = _found(s.ref_vs_set, s.ref_vs_ctx)
     used = list(s.ref_vs_resp or [])
     total = sum(recalled)
     if not recalled or total == 0:
@@ -106,17 +116,17 @@ def noise_sensitivity(s: Supports, *, relevant: bool) -> float | None:
 
 
 def faithfulness(s: Supports) -> float | None:
-    """mean_a max_k resp_vs_ctx[a][k]: share of response claims some chunk entails."""
-    return _mean([_any(row) for row in s.resp_vs_ctx or []])
+    """mean_a resp_vs_set[a]: share of response claims the retrieved chunks entail."""
+    return _mean(_found(s.resp_vs_set, s.resp_vs_ctx))
 
 
 def hallucination(s: Supports) -> float | None:
-    """mean_a (1 − max_k resp_vs_ctx[a][k]) · (1 − resp_vs_ref[a]): wrong claims that no chunk supports."""
-    grid, correct = s.resp_vs_ctx or [], list(s.resp_vs_ref or [])
-    return _mean([(1 - _any(row)) * (1 - ok) for row, ok in zip(grid, correct, strict=True)])
+    """mean_a (1 − resp_vs_set[a]) · (1 − resp_vs_ref[a]): wrong claims that the chunks do not support."""
+    found, correct = _found(s.resp_vs_set, s.resp_vs_ctx), list(s.resp_vs_ref or [])
+    return _mean([(1 - f) * (1 - ok) for f, ok in zip(found, correct, strict=True)])
 
 
 def self_knowledge(s: Supports) -> float | None:
-    """mean_a (1 − max_k resp_vs_ctx[a][k]) · resp_vs_ref[a]: correct claims that no chunk supports."""
-    grid, correct = s.resp_vs_ctx or [], list(s.resp_vs_ref or [])
-    return _mean([(1 - _any(row)) * ok for row, ok in zip(grid, correct, strict=True)])
+    """mean_a (1 − resp_vs_set[a]) · resp_vs_ref[a]: correct claims that the chunks do not support."""
+    found, correct = _found(s.resp_vs_set, s.resp_vs_ctx), list(s.resp_vs_ref or [])
+    return _mean([(1 - f) * ok for f, ok in zip(found, correct, strict=True)])

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragkit.evaluation import Matrix, Verdict
+from ragkit.evaluation import Attribution
 from ragkit.types import Score
 
 
-def row_support(row: Sequence[Verdict]) -> float:
-    """Support of a claim by any passage of a row: the max, 0.0 for an empty row."""
-    return max((v.support for v in row), default=0.0)
-
-
-def column_support(matrix: Matrix, col: int) -> float:
-    """Support of a passage for any claim: the max over a column, 0.0 when there are no claims."""
-    return max((row[col].support for row in matrix), default=0.0)
+def column_support(attributions: Sequence[Attribution], k: int) -> float:
+    """Support of context ``k`` for any claim (the max over claims that name it), 0.0 when there are no claims."""
+    return max((a.against(k).support for a in attributions), default=0.0)
 
 
 def mean(values: Sequence[float]) -> float:

@@ -9,13 +9,14 @@ from ragkit.evaluation import MetricContext, claim_details
 from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
+from ._ids import rank_ids
 from ._shared import average_precision, column_support, string_similarity, unscorable
 
 REQUIRES = {
     "answer": ("test.reference_answer", "response.retrieved_contexts"),
     "response": ("response.answer", "response.retrieved_contexts"),
     "contexts": ("test.reference_contexts", "response.retrieved_contexts"),
-    "ids": ("test.reference_contexts[].chunk_id", "response.retrieved_contexts[].chunk_id"),
+    "ids": ("test.reference_contexts[].chunk_id", "response.retrieved_contexts"),
 }
 
 
@@ -50,9 +51,11 @@ def context_precision(
         if not retrieved:
             return unscorable("no retrieved contexts")
         if reference == "ids":
-            ref_ids = {c.chunk_id for c in sample.test.reference_contexts if c.chunk_id}
-            rel = [1.0 if c.chunk_id in ref_ids else 0.0 for c in retrieved]
-            return _result(rel, {})
+            ranking = rank_ids(sample, ctx.reference_ids)
+            if isinstance(ranking, str):
+                return unscorable(ranking)
+            rel = [1.0 if cid in ranking.relevant else 0.0 for cid in ranking.ranked]
+            return _result(rel, {"matched_by_text": ranking.by_text})
         if reference == "contexts":
             refs = [c.text for c in sample.test.reference_contexts]
             sims = [max((string_similarity(c.text, r) for r in refs), default=0.0) for c in retrieved]

@@ -9,12 +9,13 @@ from ragkit.evaluation import MetricContext, claim_details
 from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
-from ._shared import mean, row_support, string_similarity, unscorable
+from ._ids import rank_ids
+from ._shared import mean, string_similarity, unscorable
 
 REQUIRES = {
     "answer": ("test.reference_answer", "response.retrieved_contexts"),
     "contexts": ("test.reference_contexts", "response.retrieved_contexts"),
-    "ids": ("test.reference_contexts[].chunk_id", "response.retrieved_contexts[].chunk_id"),
+    "ids": ("test.reference_contexts[].chunk_id", "response.retrieved_contexts"),
 }
 
 
@@ -22,12 +23,13 @@ REQUIRES = {
 def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer", threshold: float = 0.5) -> MetricFn:
     """Share of the reference covered by the retrieved contexts (1.0 = everything needed was retrieved).
 
-    - ``reference="answer"``: ``CR = (1/|G|) Σ_{g ∈ G} max_k support(ctx_k ⊨ g)`` over the reference answer's
-      claims ``G`` (ragas checks reference sentences against the joined contexts; here claims against each
-      context, the shared ``reference_vs_contexts`` matrix, so this equals RAGChecker's claim recall).
+    - ``reference="answer"``: ``CR = (1/|G|) Σ_{g ∈ G} support(contexts ⊨ g)`` over the reference answer's
+      claims ``G``, the contexts read together so that a fact that needs two of them counts as found (the
+      shared ``reference_vs_contexts`` attribution; this equals RAGChecker's claim recall).
     - ``reference="contexts"``: ``CR = mean_r [max_k sim(r, ctx_k) > threshold]`` over the reference contexts,
       sim = 1 − normalised Levenshtein distance (ragas's non-LLM context recall).
-    - ``reference="ids"``: ``CR = |ref_ids ∩ retrieved_ids| / |ref_ids|``.
+    - ``reference="ids"``: ``CR = |ref_ids ∩ retrieved_ids| / |ref_ids|``, each retrieved context matched to a
+      reference chunk by id or, for a target with ids of its own, by text (unscorable when neither can match).
 
     No retrieved contexts scores 0; a reference without claims is unscorable.
     """
@@ -37,11 +39,14 @@ def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer"
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         retrieved = sample.response.retrieved_contexts
         if reference == "ids":
-            ref_ids = {c.chunk_id for c in sample.test.reference_contexts if c.chunk_id}
-            found = ref_ids & {c.chunk_id for c in retrieved if c.chunk_id}
-            return Score(value=len(found) / len(ref_ids),
-                         explanation=f"{len(found)} of {len(ref_ids)} reference chunks retrieved",
-                         details={"found": sorted(found), "missed": sorted(ref_ids - found)})
+            ranking = rank_ids(sample, ctx.reference_ids)
+            if isinstance(ranking, str):
+                return unscorable(ranking)
+            found = ranking.relevant & set(ranking.ranked)
+            return Score(value=len(found) / len(ranking.relevant),
+                         explanation=f"{len(found)} of {len(ranking.relevant)} reference chunks retrieved",
+                         details={"found": sorted(found), "missed": sorted(ranking.relevant - found),
+                                  "matched_by_text": ranking.by_text})
         if reference == "contexts":
             refs = [c.text for c in sample.test.reference_contexts]
             best = [max((string_similarity(r, c.text) for c in retrieved), default=0.0) for r in refs]
@@ -52,11 +57,12 @@ def context_recall(*, reference: Literal["answer", "contexts", "ids"] = "answer"
         claims = await view.reference_claims()
         if not claims:
             return unscorable("the reference answer contains no checkable claims")
-        matrix = await view.reference_vs_contexts()
-        value = mean([row_support(row) for row in matrix])
-        found_n = sum(1 for row in matrix if row_support(row) >= 0.5)
+        attributions = await view.reference_vs_contexts()
+        value = mean([a.support for a in attributions])
+        found_n = sum(1 for a in attributions if a.support >= 0.5)
         return Score(value=value, explanation=f"{found_n} of {len(claims)} reference claims found in the contexts",
-                     details={"claims": claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)})
+                     details={"claims": claim_details(sample, reference_claims=claims,
+                                                      reference_vs_contexts=attributions)})
 
     matrices = ("reference_vs_contexts",) if reference == "answer" else ()
     return variant(score, requires=REQUIRES[reference], uses=matrices)

@@ -6,18 +6,17 @@ from ragkit.evaluation import MetricContext, claim_details
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
-from ._shared import mean, row_support, unscorable
+from ._shared import mean, unscorable
 
 
 @metric(requires=("response.answer", "response.retrieved_contexts"), uses=("response_vs_contexts",))
 def faithfulness() -> MetricFn:
-    """Share of the answer's claims that some retrieved context entails (1.0 = fully grounded).
+    """Share of the answer's claims that the retrieved contexts entail (1.0 = fully grounded).
 
-    ``F = (1/|A|) Σ_{a ∈ A} max_k support(ctx_k ⊨ a)`` with ``A`` the response claims. Unlike ragas, which
-    checks every claim against all contexts joined into one premise, each claim is checked against each context
-    (the shared ``response_vs_contexts`` matrix, RAGChecker's retrieved2response), so the details say which chunk
-    supports which claim; this is RAGChecker's faithfulness. An answer without claims is unscorable (None); an
-    answer with claims but no retrieved contexts scores 0.
+    ``F = (1/|A|) Σ_{a ∈ A} support(contexts ⊨ a)`` with ``A`` the response claims and the contexts read
+    together (the shared ``response_vs_contexts`` attribution, RAGChecker's retrieved2response): a claim that
+    needs two contexts at once is supported, and the details say which contexts the judge named for each claim.
+    An answer without claims is unscorable (None); an answer with claims but no retrieved contexts scores 0.
     """
 
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
@@ -25,13 +24,14 @@ def faithfulness() -> MetricFn:
         claims = await view.response_claims()
         if not claims:
             return unscorable("the answer contains no checkable claims")
-        matrix = await view.response_vs_contexts()
-        value = mean([row_support(row) for row in matrix])
-        supported = sum(1 for row in matrix if row_support(row) >= 0.5)
+        attributions = await view.response_vs_contexts()
+        value = mean([a.support for a in attributions])
+        supported = sum(1 for a in attributions if a.support >= 0.5)
         note = f"{supported} of {len(claims)} answer claims supported by a retrieved context"
         if not view.contexts:
             note += " (no retrieved contexts)"
         return Score(value=value, explanation=note,
-                     details={"claims": claim_details(sample, response_claims=claims, response_vs_contexts=matrix)})
+                     details={"claims": claim_details(sample, response_claims=claims,
+                                                      response_vs_contexts=attributions)})
 
     return score

@@ -1,7 +1,8 @@
 """Retrieval quality by chunk ids: hit rate, recall@k, MRR, nDCG@k. No LLM.
 
 Relevant chunks are the ids of ``test.reference_contexts``; the ranking is ``response.retrieved_contexts``
-in order. Every retrieved and reference context needs a ``chunk_id``.
+in order, each mapped to a reference chunk by its id or, when the target uses ids of its own or none, by its
+text (``_ids``). When no retrieved context can be matched either way, the sample is unscorable, never 0.
 """
 
 from __future__ import annotations
@@ -14,12 +15,10 @@ from ragkit.evaluation import MetricContext
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
-REQUIRES = ("test.reference_contexts[].chunk_id", "response.retrieved_contexts[].chunk_id")
+from ._ids import rank_ids
+from ._shared import unscorable
 
-
-def _ranked(sample: EvalSample) -> tuple[list[str], set[str]]:
-    ranked = [c.chunk_id or "" for c in sample.response.retrieved_contexts]
-    return ranked, {c.chunk_id for c in sample.test.reference_contexts if c.chunk_id}
+REQUIRES = ("test.reference_contexts[].chunk_id", "response.retrieved_contexts")
 
 
 def _check_k(name: str, k: int | None) -> None:
@@ -29,9 +28,12 @@ def _check_k(name: str, k: int | None) -> None:
 
 def _build(compute: Callable[[list[str], set[str]], float]) -> MetricFn:
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
-        ranked, relevant = _ranked(sample)
-        hits = [i + 1 for i, cid in enumerate(ranked) if cid in relevant]
-        return Score(value=compute(ranked, relevant), details={"relevant_ranks": hits})
+        found = rank_ids(sample, ctx.reference_ids)
+        if isinstance(found, str):
+            return unscorable(found)
+        hits = [i + 1 for i, cid in enumerate(found.ranked) if cid in found.relevant]
+        return Score(value=compute(found.ranked, found.relevant), explanation=found.note() if found.by_text else None,
+                     details={"relevant_ranks": hits, "matched_by_text": found.by_text})
 
     return score
 

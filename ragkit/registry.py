@@ -94,13 +94,13 @@ class MetricInfo:
             return "llm"
         return "embeddings" if "embeddings" in self.uses else "none"
 
-    def estimated_calls(self, contexts: int = 4) -> float:
-        """``calls`` when declared; otherwise one split per text whose claims it reads plus one check per
-        (passage, claim list): ``contexts`` checks for a ``*_vs_contexts`` matrix, one for the others."""
+    def estimated_calls(self) -> float:
+        """``calls`` when declared; otherwise one split per text whose claims it reads (both texts for a check
+        of one answer against the other) plus one call per claim check: the contexts are attributed together."""
         if self.calls is not None:
             return self.calls
-        texts = {m.split("_vs_")[0] for m in self.matrices}
-        return float(len(texts) + sum(contexts if m.endswith("contexts") else 1 for m in self.matrices))
+        texts = {side for m in self.matrices for side in m.split("_vs_") if side != "contexts"}
+        return float(len(texts) + len(self.matrices))
 
     def arguments(self) -> dict[str, Any]:
         """The factory's keyword arguments and their defaults."""

@@ -193,3 +193,45 @@ def completion(content: str, *, prompt_tokens: int = 31, completion_tokens: int 
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }
+
+
+def contains(passage: str, claim: str) -> str:
+    """A rule for scripted verdicts: "supported" when the passage contains the claim, else "not_mentioned".
+
+    Case-insensitive, the final period dropped; a short answer's claim ("Where is Acme based? Manchester.") counts
+    by its answer part, after the question.
+    """
+    answer = claim.rsplit("? ", 1)[-1].rsplit("？ ", 1)[-1]
+    return "supported" if answer.lower().rstrip(".") in passage.lower() else "not_mentioned"
+
+
+def claim_reply(
+    call: CallInfo,
+    *,
+    claims: Callable[[str], list[str]],
+    label: Callable[[str, str], str] = contains,
+    entities: Callable[[str], list[str]] = lambda text: [],
+) -> dict[str, Any] | None:
+    """What a judge that follows rules replies to the claim engine's prompts; None for any other prompt.
+
+    ``claims(text)`` and ``entities(text)`` give a text's split; ``label(passage, claim)`` is "supported",
+    "contradicted" or "not_mentioned" (by default, :func:`contains`). An attribution names the passages that
+    support the claim or, when none does, the ones that contradict it.
+
+    Examples:
+        >>> judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text]))
+    """
+    data: Any = call.data
+    if call.prompt_name == "claims.split":
+        return {"claims": claims(data.text), "entities": entities(data.text)}
+    if call.prompt_name == "claims.check":
+        return {str(i): label(data.passage, c) for i, c in enumerate(data.claims)}
+    if call.prompt_name != "claims.attribute":
+        return None
+    out: dict[str, Any] = {}
+    for i, claim in enumerate(data.claims):
+        labels = [label(p, claim) for p in data.passages]
+        verdict = next((v for v in ("supported", "contradicted") if v in labels), "not_mentioned")
+        by = [k for k, got in enumerate(labels) if got == verdict] if verdict != "not_mentioned" else []
+        out[str(i)] = {"passages": by, "verdict": verdict}
+    return out

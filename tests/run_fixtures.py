@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ragkit.runs._rundir import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord
 from ragkit.targets._target import TargetSpec
+from ragkit.testing import claim_reply
 from ragkit.types import ContextRef, EvalSample, PluginSpec, RagResponse, Score, StageUsage, TestSample
 
 PAYLOAD = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned2'\">"
@@ -113,11 +114,9 @@ def sentences(text: str) -> list[str]:
 def rule_reply(call) -> object:
     """Replies that follow simple rules (claims are sentences; a passage supports a claim it contains)."""
     data = call.data
-    if call.prompt_name == "claims.split":
-        return {"claims": sentences(data.text), "entities": []}
-    if call.prompt_name == "claims.check":
-        return {str(i): "supported" if c.lower().rstrip(".") in data.passage.lower() else "not_mentioned"
-                for i, c in enumerate(data.claims)}
+    reply = claim_reply(call, claims=sentences)
+    if reply is not None:
+        return reply
     if call.prompt_name == "answer_relevancy.reverse":
         return {"questions": [f"What about {data.answer[:60]}?"], "noncommittal": False}
     if call.prompt_name == "baseline_answer":

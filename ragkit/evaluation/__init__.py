@@ -15,10 +15,11 @@ from ragkit.evaluation._evaluate import (
     key_of,
     parse_value,
 )
-from ragkit.evaluation._verdicts import ClaimDetails, Matrix, Verdict, claim_details
+from ragkit.evaluation._verdicts import Attribution, ClaimDetails, Matrix, Verdict, claim_details
 
 __all__ = [
     "Aggregate",
+    "Attribution",
     "ClaimDetails",
     "ClaimRow",
     "ClaimStore",

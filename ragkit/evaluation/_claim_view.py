@@ -24,6 +24,8 @@ class ClaimRow:
     contradicted_by: list[int] = field(default_factory=list)
     checked: bool = False
     """Checked against the retrieved contexts (False: only against the reference / the answer)."""
+    together: str | None = None
+    """Verdict against the retrieved contexts read together (a fact may need several of them at once)."""
     cross: str | None = None
     """Verdict against the other text: the reference for an answer claim, the answer for a reference claim."""
 
@@ -59,6 +61,10 @@ def _merge(view: ClaimView, payload: Any) -> None:
         if row is None:
             row = index[(source, raw["text"])] = ClaimRow(raw["text"])
             (view.answer_claims if source == "response" else view.reference_claims).append(row)
+        together = _label(raw.get("together"))
+        if together is not None:
+            row.checked = True
+            row.together = together
         found = raw.get("verdicts")
         verdicts: list[Any] = found if isinstance(found, list) else []
         for (kind, rank), v in zip(kinds, verdicts, strict=False):

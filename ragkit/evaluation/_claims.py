@@ -1,168 +1,73 @@
-"""The shared claim engine: split texts into atomic claims and check claims against passages, once per run.
+"""The shared claim engine: split texts into atomic claims, then check them, once per run.
 
-Two primitives carry most metrics:
+Three primitives carry most metrics:
 
 - ``split(text, question=...)``: one LLM call per text → atomic, self-contained claims in the text's language
-  (pronouns resolved, the answer entity kept), plus the named entities of the text.
-- ``check(passage, claims)``: one LLM call per (passage, group of ≤ ``group_size`` claims) → a ``Verdict`` per
-  claim: ``entailed`` / ``contradicted`` / ``neutral``.
+  (pronouns resolved, lists taken apart, the answer entity kept), plus the named entities of the text. A short
+  answer ("Oslo.") becomes one claim that restates the question with it, so that it can be checked on its own.
+- ``attribute(passages, claims)``: one LLM call per group of ≤ ``group_size`` claims with every retrieved context
+  in view → an ``Attribution`` per claim: the verdict on the set, and the contexts it needs. A fact that needs two
+  passages together (what the multi-hop generator asks) is supported by the set though by neither alone.
+- ``check(passage, claims, question=...)``: one LLM call per group → a ``Verdict`` per claim against one text, the
+  reference or the response, read as an answer to the question.
 
-Both are memoised by content hash for the whole run in an asyncio-safe memo: concurrent requests for the same key
-await one task, so asking for faithfulness, context recall, noise sensitivity and the RAGChecker family on one
-sample splits each text once and checks each (passage, claim group) once.
+A claim whose normalised text equals a claim or a sentence of the passage is supported without a call: an answer
+identical to the reference scores 1.0 whatever the judge would have said. Everything is memoised by content hash
+for the whole run in an asyncio-safe memo: concurrent requests for the same key await one task, so faithfulness,
+context recall, noise sensitivity and the RAGChecker family on one sample split each text once and check each
+claim list once.
 
 ``SampleClaims`` is the per-sample view the metrics read: the claims of the response and of the reference, and the
-four claim × passage matrices (named after what is checked against what):
+four claim checks (named after what is checked against what):
 
-==========================  =================================  ==========================  ====================
-matrix                      claims                             checked against             RAGChecker name
-==========================  =================================  ==========================  ====================
-``response_vs_contexts``    response claims                    each retrieved context      retrieved2response
-``reference_vs_contexts``   reference claims                   each retrieved context      retrieved2answer
-``response_vs_reference``   response claims                    the reference answer        answer2response
-``reference_vs_response``   reference claims                   the response                response2answer
-==========================  =================================  ==========================  ====================
+==========================  ===============  ==================================  ====================
+check                       claims           checked against                     RAGChecker name
+==========================  ===============  ==================================  ====================
+``response_vs_contexts``    response claims  the retrieved contexts (attribution)  retrieved2response
+``reference_vs_contexts``   reference claims the retrieved contexts (attribution)  retrieved2answer
+``response_vs_reference``   response claims  the reference answer                  answer2response
+``reference_vs_response``   reference claims the response                          response2answer
+==========================  ===============  ==================================  ====================
 
-By default each context is checked against the response claims and against the reference claims separately, so
-that a verdict on a reference claim never depends on the answer being scored: retrieval metrics (context recall,
-claim recall, context precision) are then identical for two systems that retrieved the same contexts, and shared
-across their runs by the memo and the cache. ``ClaimStore(joint_contexts=True)`` checks each context once against
-both lists together instead, which halves the calls per context at the price of that independence (measured: a
-small judge's verdicts on one claim shift with the other claims in the list).
+By default the response claims and the reference claims are attributed separately, so that a verdict on a
+reference claim never depends on the answer being scored: retrieval metrics (context recall, claim recall,
+context precision) are then identical for two systems that retrieved the same contexts, and shared across their
+runs by the memo and the cache. ``ClaimStore(joint_contexts=True)`` attributes both lists in one call instead.
 
-The verdict types and the ``Score.details["claims"]`` payload live in ``_verdicts``; they are re-exported
-here (``from ragkit.evaluation._claims import Verdict, ClaimDetails, claim_details`` keeps working).
+The verdict types and the ``Score.details["claims"]`` payload live in ``_verdicts``, the prompts in
+``_claim_prompts``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import enum
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
-
-from pydantic import BaseModel, Field, StringConstraints
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ragkit.errors import JudgeError
-from ragkit.evaluation._verdicts import (  # noqa: F401  (ClaimDetails, ClaimRow, PassageRef, claim_details: re-exported)
-    ClaimDetails,
-    ClaimRow,
-    Label,
-    Matrix,
-    PassageRef,
-    Verdict,
-    claim_details,
+from ragkit.evaluation._claim_prompts import (
+    LABEL,
+    SPLIT,
+    AttributeInput,
+    CheckInput,
+    Judgement,
+    SplitInput,
+    attribute_prompt,
+    check_prompt,
 )
-from ragkit.llm import Judge, Prompt, content_key, numbered_labels
+from ragkit.evaluation._verdicts import Attribution, Verdict
+from ragkit.llm import Judge, content_key
+from ragkit.text import count_tokens, normalise, split_sentences
 
 if TYPE_CHECKING:
     from ragkit.llm import Embeddings
     from ragkit.types import EvalSample
 
-MatrixName = Literal["response_vs_contexts", "reference_vs_contexts", "response_vs_reference",
-                     "reference_vs_response"]
 T = TypeVar("T")
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 """Bumped when a prompt changes: part of every memo key, so old cached results are never mixed in."""
-
-
-# -- prompts --------------------------------------------------------------------------------------
-
-ClaimText = Annotated[str, StringConstraints(max_length=300)]
-EntityText = Annotated[str, StringConstraints(max_length=80)]
-
-
-class SplitInput(BaseModel):
-    question: str
-    text: str
-
-
-class SplitOutput(BaseModel):
-    claims: list[ClaimText] = Field(max_length=32)
-    entities: list[EntityText] = Field(default_factory=list, max_length=12)
-
-
-SPLIT = Prompt(
-    name="claims.split",
-    instruction="""\
-Break the text into atomic claims: short factual statements that can each be checked on their own.
-- One fact per claim: a sentence that states several facts (a date and a place, two names, a number and a \
-cause) gives several claims. Keep every fact of the text.
-- Each claim must make sense alone: replace pronouns and vague words ("it", "she", "this", "there") with the \
-names they stand for.
-- Keep the answer: when the text answers the question, the claim must contain the answer itself (the name, \
-number or date) and what it answers.
-- Copy names, numbers and units exactly. Add nothing that is not in the text; do not correct it.
-- Write the claims in the language of the text.
-- Apologies, refusals ("I don't know", "I could not find it"), hedges and greetings are not claims: a text \
-made only of those has an empty claim list.
-Also list the named entities of the text (people, organisations, places, products, dates, amounts), copied \
-exactly as they are written.""",
-    input=SplitInput,
-    output=SplitOutput,
-    examples=(
-        (
-            SplitInput(
-                question="Who designed the Harbour Bridge and when did it open?",
-                text="It was designed by Lena Ortiz. The bridge opened in 1932, and it cost 4 million dollars.",
-            ),
-            SplitOutput(
-                claims=[
-                    "The Harbour Bridge was designed by Lena Ortiz.",
-                    "The Harbour Bridge opened in 1932.",
-                    "The Harbour Bridge cost 4 million dollars.",
-                ],
-                entities=["Harbour Bridge", "Lena Ortiz", "1932", "4 million dollars"],
-            ),
-        ),
-        (
-            SplitInput(question="What does the Model Z cost?", text="Sorry, I could not find that in the documents."),
-            SplitOutput(claims=[], entities=[]),
-        ),
-    ),
-    max_tokens=1200,
-)
-
-
-class CheckInput(BaseModel):
-    passage: str
-    claims: list[str]
-
-
-# The labels the judge writes: distinct first words, so the first label token decides their probability.
-class _Judgement(str, enum.Enum):
-    supported = "supported"
-    contradicted = "contradicted"
-    not_mentioned = "not_mentioned"
-
-
-_LABEL: dict[str, Label] = {"supported": "entailed", "contradicted": "contradicted", "not_mentioned": "neutral"}
-
-_CHECK_INSTRUCTION = """\
-For each numbered claim, decide what the passage says about it:
-- "supported": the passage states the fact in the claim (same names, numbers and dates).
-- "contradicted": the passage states a different value for the same fact (another date, number, name or place).
-- "not_mentioned": the passage does not state this fact, even if it talks about the same topic.
-Use only the passage; ignore what you know. Give a label for every claim number."""
-
-
-_CHECK_PROMPTS: dict[int, Prompt[CheckInput, Any]] = {}
-
-
-def check_prompt(n: int) -> Prompt[CheckInput, Any]:
-    """The check prompt for a group of ``n`` claims (its output schema has exactly ``n`` labels)."""
-    if n not in _CHECK_PROMPTS:
-        _CHECK_PROMPTS[n] = Prompt(
-            name="claims.check",
-            instruction=_CHECK_INSTRUCTION,
-            input=CheckInput,
-            output=numbered_labels(f"Verdicts{n}", n, _Judgement, prefix="c", optional=True,
-                                   bare_labels=True),
-            max_tokens=16 + 12 * n,
-        )
-    return _CHECK_PROMPTS[n]
 
 
 # -- the store ------------------------------------------------------------------------------------
@@ -173,6 +78,7 @@ class ClaimStats:
     """What the claim engine did in a run."""
 
     split_calls: int = 0
+    attribute_calls: int = 0
     check_calls: int = 0
     memo_hits: int = 0
     padded_verdicts: int = 0
@@ -193,12 +99,14 @@ class ClaimStore:
     Examples:
         >>> store = ClaimStore(judge)
         >>> claims = await store.split("Paris is the capital of France.", question="What is France's capital?")
-        >>> verdicts = await store.check("France's capital is Paris.", claims)
+        >>> verdicts = await store.check("Paris.", claims, question="What is France's capital?")
+        >>> attributions = await store.attribute(["Paris is in France.", "Paris is the capital."], claims)
     """
 
     def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = 32,
-                 joint_contexts: bool = False) -> None:
+                 joint_contexts: bool = False, window_tokens: int = 3000) -> None:
         self.judge = judge
+        self.window_tokens = window_tokens
         self.joint_contexts = joint_contexts
         self.group_size = max(1, group_size)
         self.max_claims = max_claims
@@ -232,7 +140,10 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            return Split(_clean(out.claims)[: self.max_claims], _clean(out.entities))
+            claims = _clean(out.claims)[: self.max_claims]
+            if claims and question and is_short_answer(text):
+                claims = [restate(question, text)]
+            return Split(claims, _clean(out.entities))
 
         return await self._once(key, run)
 
@@ -244,42 +155,96 @@ class ClaimStore:
         """Named entities of ``text``; they come with the split, so they cost no extra call."""
         return (await self.split_full(text, question)).entities
 
-    async def check(self, passage: str, claims: Sequence[str]) -> list[Verdict]:
-        """A verdict per claim against ``passage``: one call per group of ≤ ``group_size`` claims, memoised."""
+    async def check(self, passage: str, claims: Sequence[str], *, question: str | None = None,
+                    known: Sequence[str] = ()) -> list[Verdict]:
+        """A verdict per claim against ``passage``, read as an answer to ``question``.
+
+        A claim equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
+        is entailed without a call; the others go to the judge in groups of ≤ ``group_size``, memoised.
+        """
         claims = list(claims)
-        if not claims:
-            return []
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
-        groups = [claims[i : i + self.group_size] for i in range(0, len(claims), self.group_size)]
-        results = await asyncio.gather(*(self._check_group(passage.strip(), g) for g in groups))
-        return [v for part in results for v in part]
+        same = _restated(passage, known)
+        verdicts: list[Verdict | None] = [Verdict(label="entailed") if normalise(c) in same else None for c in claims]
+        ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
+        groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
+        results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g)
+                                         for g in groups))
+        asked = iter(v for part in results for v in part)
+        return [v if v is not None else next(asked) for v in verdicts]
 
-    async def _check_group(self, passage: str, claims: list[str]) -> list[Verdict]:
-        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, claims)
+    async def _check_group(self, passage: str, question: str, claims: list[str]) -> list[Verdict]:
+        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims)
 
         async def run() -> list[Verdict]:
             self.stats.check_calls += 1
-            scored = await self.judge.structured_scored(check_prompt(len(claims)),
-                                                        CheckInput(passage=passage, claims=claims))
-            verdicts = []
-            for i in range(len(claims)):
-                value = getattr(scored.output, f"c{i}", None)
-                if value is None:
-                    self.stats.padded_verdicts += 1
-                    verdicts.append(Verdict(label="neutral", padded=True))
-                    continue
-                prob = scored.label(str(i))
-                p = prob.expected({"supported": 1.0}) if prob is not None else None
-                verdicts.append(Verdict(label=_LABEL[_Judgement(value).value], p=p))
-            return verdicts
+            scored = await self.judge.structured_scored(
+                check_prompt(len(claims)), CheckInput(question=question, passage=passage, claims=claims))
+            return [self._verdict(getattr(scored.output, f"c{i}", None), scored.label(str(i)))
+                    for i in range(len(claims))]
 
         return await self._once(key, run)
 
-    async def matrix(self, passages: Sequence[str], claims: Sequence[str]) -> Matrix:
-        """Claims × passages verdicts: one ``check`` per passage, concurrently."""
-        columns = await asyncio.gather(*(self.check(p, claims) for p in passages))
-        return [[col[i] for col in columns] for i in range(len(claims))]
+    def _verdict(self, value: Judgement | None, prob: Any) -> Verdict:
+        """A label from the judge (None: left out, counted as neutral) with its probability when known."""
+        if value is None:
+            self.stats.padded_verdicts += 1
+            return Verdict(label="neutral", padded=True)
+        p = prob.expected({"supported": 1.0}) if prob is not None else None
+        return Verdict(label=LABEL[Judgement(value).value], p=p)
+
+    async def attribute(self, passages: Sequence[str], claims: Sequence[str]) -> list[Attribution]:
+        """An ``Attribution`` per claim against the passages read together.
+
+        A claim equal (normalised) to a sentence of passage k is attributed to k without a call. The others go
+        to the judge in groups of ≤ ``group_size`` claims, with every passage in view; passages that exceed
+        the prompt budget are taken in windows, and a claim keeps its best-supported window.
+        """
+        claims = list(claims)
+        passages = [p.strip() for p in passages]
+        if not any(passages):
+            return [Attribution(verdict=Verdict(label="neutral")) for _ in claims]
+        sentences = [_restated(p, ()) for p in passages]
+        found: list[Attribution | None] = [None] * len(claims)
+        for i, claim in enumerate(claims):
+            ks = [k for k, sents in enumerate(sentences) if normalise(claim) in sents]
+            if ks:
+                found[i] = Attribution(verdict=Verdict(label="entailed"), by=ks[:1])
+        ask = [c for c, a in zip(claims, found, strict=True) if a is None]
+        groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
+        windows = _windows(passages, self.window_tokens)
+        results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in groups))
+        asked = iter(a for part in results for a in part)
+        return [a if a is not None else next(asked) for a in found]
+
+    async def _attribute_windows(self, passages: list[str], windows: list[list[int]],
+                                 claims: list[str]) -> list[Attribution]:
+        per_window = await asyncio.gather(*(self._attribute_group([passages[k] for k in w], claims)
+                                            for w in windows))
+        out = []
+        for i in range(len(claims)):
+            options = [Attribution(verdict=got[i].verdict, by=[w[k] for k in got[i].by if k < len(w)])
+                       for w, got in zip(windows, per_window, strict=True)]
+            out.append(max(options, key=lambda a: (a.support, a.verdict.label == "contradicted")))
+        return out
+
+    async def _attribute_group(self, passages: list[str], claims: list[str]) -> list[Attribution]:
+        key = content_key("attribute", ENGINE_VERSION, self.judge.model, passages, claims)
+
+        async def run() -> list[Attribution]:
+            self.stats.attribute_calls += 1
+            scored = await self.judge.structured_scored(attribute_prompt(len(claims), len(passages)),
+                                                        AttributeInput(passages=passages, claims=claims))
+            out = []
+            for i in range(len(claims)):
+                item = getattr(scored.output, f"c{i}", None)
+                verdict = self._verdict(item.verdict if item else None, scored.label(str(i), "verdict"))
+                by = sorted(set(item.passages)) if item and verdict.label != "neutral" else []
+                out.append(Attribution(verdict=verdict, by=by))
+            return out
+
+        return await self._once(key, run)
 
     def sample(self, sample: EvalSample, needs: frozenset[str] = frozenset()) -> SampleClaims:
         """The per-sample view that metrics read."""
@@ -292,6 +257,40 @@ def _clean(items: Sequence[str]) -> list[str]:
         text = " ".join(item.split())
         if text and text not in out:
             out.append(text)
+    return out
+
+
+SHORT_ANSWER_TOKENS = 8
+"""An answer of at most this many tokens (``count_tokens``: a CJK character or ~0.8 of a word each) in one
+sentence is a short answer: it says nothing without its question, so its claim is the question restated with it."""
+
+
+def is_short_answer(text: str) -> bool:
+    """True for a bare answer such as "Oslo.", "The Northern Rifles." or "南岭大学。"."""
+    return count_tokens(text) <= SHORT_ANSWER_TOKENS and len(split_sentences(text)) <= 1
+
+
+def restate(question: str, answer: str) -> str:
+    """The one claim of a short answer: the question followed by the answer, in the words of both."""
+    return f"{question.strip()} {answer.strip()}"
+
+
+def _restated(passage: str, known: Sequence[str]) -> set[str]:
+    """Normalised sentences of ``passage`` and its ``known`` claims: what a claim may equal to be entailed."""
+    return {normalise(t) for t in (*split_sentences(passage), passage, *known) if t.strip()}
+
+
+def _windows(passages: Sequence[str], budget: int) -> list[list[int]]:
+    """Consecutive groups of passage indices whose estimated tokens stay within ``budget`` (each at least one)."""
+    out: list[list[int]] = [[]]
+    used = 0
+    for k, passage in enumerate(passages):
+        size = count_tokens(passage)
+        if out[-1] and used + size > budget:
+            out.append([])
+            used = 0
+        out[-1].append(k)
+        used += size
     return out
 
 
@@ -339,8 +338,8 @@ class SampleClaims:
     async def _joint(self) -> tuple[list[str], list[str]] | None:
         """(response claims, reference claims) when contexts are checked against both at once, else None.
 
-        Joint checking applies when the run needs both context matrices; if one of the two splits failed, the
-        other matrix is still computed on its own.
+        Joint checking applies when the run needs both context checks; if one of the two splits failed, the
+        other is still computed on its own.
         """
         if not self.store.joint_contexts or not {"response_vs_contexts", "reference_vs_contexts"} <= self.needs:
             return None
@@ -351,25 +350,31 @@ class SampleClaims:
                 raise
             return None
 
-    async def response_vs_contexts(self) -> Matrix:
+    async def response_vs_contexts(self) -> list[Attribution]:
+        """Each response claim attributed to the retrieved contexts (read together)."""
         resp = await self.response_claims()
         joint = await self._joint()
         if joint is not None:
-            return (await self.store.matrix(self.contexts, joint[0] + joint[1]))[: len(resp)]
-        return await self.store.matrix(self.contexts, resp)
+            return (await self.store.attribute(self.contexts, joint[0] + joint[1]))[: len(resp)]
+        return await self.store.attribute(self.contexts, resp)
 
-    async def reference_vs_contexts(self) -> Matrix:
+    async def reference_vs_contexts(self) -> list[Attribution]:
+        """Each reference claim attributed to the retrieved contexts (read together)."""
         ref = await self.reference_claims()
         joint = await self._joint()
         if joint is not None:
-            return (await self.store.matrix(self.contexts, joint[0] + joint[1]))[len(joint[0]) :]
-        return await self.store.matrix(self.contexts, ref)
+            return (await self.store.attribute(self.contexts, joint[0] + joint[1]))[len(joint[0]) :]
+        return await self.store.attribute(self.contexts, ref)
 
     async def response_vs_reference(self) -> list[Verdict]:
-        return await self.store.check(self.reference, await self.response_claims())
+        """Each response claim against the reference answer, read as an answer to the question."""
+        return await self.store.check(self.reference, await self.response_claims(), question=self.question,
+                                      known=await self.reference_claims())
 
     async def reference_vs_response(self) -> list[Verdict]:
-        return await self.store.check(self.response, await self.reference_claims())
+        """Each reference claim against the response, read as an answer to the question."""
+        return await self.store.check(self.response, await self.reference_claims(), question=self.question,
+                                      known=await self.response_claims())
 
 
 # -- what metrics receive -------------------------------------------------------------------------
@@ -384,6 +389,8 @@ class MetricContext:
     claims: ClaimStore = field(default=None)  # type: ignore[assignment]
     needs: frozenset[str] = frozenset()
     """Union of the claim matrices the run's metrics read (lets the store batch them)."""
+    reference_ids: frozenset[str] = frozenset()
+    """Every reference chunk id of the test set: the ids a target's contexts are matched against."""
 
     def __post_init__(self) -> None:
         if self.claims is None:

@@ -338,7 +338,8 @@ async def evaluate(
 
         embeddings = Embeddings(settings=judge.settings)
     store = claims or ClaimStore(judge)
-    ctx = MetricContext(judge=judge, embeddings=embeddings, claims=store, needs=needs)
+    known = frozenset(c.chunk_id for s in samples for c in s.test.reference_contexts if c.chunk_id)
+    ctx = MetricContext(judge=judge, embeddings=embeddings, claims=store, needs=needs, reference_ids=known)
     limit = asyncio.Semaphore(max(1, concurrency or judge.settings.concurrency))
     before = judge.usage.stage("evaluate").model_copy()
     started = time.monotonic()

@@ -39,6 +39,30 @@ Matrix = list[list[Verdict]]
 """Rows are claims, columns are passages."""
 
 
+class Attribution(BaseModel):
+    """One claim checked against the retrieved contexts read together.
+
+    ``verdict`` is the verdict on the whole set (a fact may need two contexts at once); ``by`` lists the contexts
+    (0-based ranks) the judge named for it: the ones that support it together, or the one that contradicts it.
+    """
+
+    verdict: Verdict
+    by: list[int] = Field(default_factory=list)
+
+    @property
+    def support(self) -> float:
+        """Support of the claim by the retrieved set."""
+        return self.verdict.support
+
+    def against(self, k: int) -> Verdict:
+        """What the attribution says about context ``k``: the set's verdict when ``k`` was named, else neutral."""
+        return self.verdict if k in self.by else Verdict(label="neutral")
+
+    def row(self, n: int) -> list[Verdict]:
+        """Per-context verdicts for ``n`` contexts (a row of a claims × contexts ``Matrix``)."""
+        return [self.against(k) for k in range(n)]
+
+
 class PassageRef(BaseModel):
     """A passage claims were checked against: a retrieved context (by rank), the reference or the response."""
 
@@ -57,6 +81,8 @@ class ClaimRow(BaseModel):
     """Aligned with ``ClaimDetails.passages``; ``None`` where the claim was not checked against that passage."""
     supported_by: list[int] = Field(default_factory=list)
     """Indices into ``ClaimDetails.passages`` of the passages that entail the claim."""
+    together: Verdict | None = None
+    """The verdict against the retrieved contexts read together (None when the claim was not checked against them)."""
 
 
 class ClaimDetails(BaseModel):
@@ -81,8 +107,8 @@ def claim_details(
     *,
     response_claims: Sequence[str] = (),
     reference_claims: Sequence[str] = (),
-    response_vs_contexts: Matrix | None = None,
-    reference_vs_contexts: Matrix | None = None,
+    response_vs_contexts: Sequence[Attribution] | None = None,
+    reference_vs_contexts: Sequence[Attribution] | None = None,
     response_vs_reference: Sequence[Verdict] | None = None,
     reference_vs_response: Sequence[Verdict] | None = None,
 ) -> dict[str, Any]:
@@ -95,17 +121,19 @@ def claim_details(
     if with_resp:
         passages.append(PassageRef(kind="response"))
 
-    def rows(claims: Sequence[str], source: Literal["response", "reference"], ctx: Matrix | None,
+    def rows(claims: Sequence[str], source: Literal["response", "reference"], ctx: Sequence[Attribution] | None,
              cross: Sequence[Verdict] | None) -> list[ClaimRow]:
         out = []
         for i, claim in enumerate(claims):
-            verdicts: list[Verdict | None] = list(ctx[i]) if ctx is not None else [None] * len(contexts)
+            verdicts: list[Verdict | None] = (list(ctx[i].row(len(contexts))) if ctx is not None
+                                              else [None] * len(contexts))
             if with_ref:
                 verdicts.append(cross[i] if source == "response" and cross is not None else None)
             if with_resp:
                 verdicts.append(cross[i] if source == "reference" and cross is not None else None)
             supported = [j for j, v in enumerate(verdicts) if v is not None and v.label == "entailed"]
-            out.append(ClaimRow(text=claim, source=source, verdicts=verdicts, supported_by=supported))
+            out.append(ClaimRow(text=claim, source=source, verdicts=verdicts, supported_by=supported,
+                                together=ctx[i].verdict if ctx is not None else None))
         return out
 
     claims = rows(response_claims, "response", response_vs_contexts, response_vs_reference)

@@ -35,10 +35,11 @@ def _render_value(value: Any) -> str:
     return str(value)
 
 
-def numbered_labels(name: str, n: int, labels: type[enum.Enum], *, prefix: str, optional: bool = False,
-                    bare_labels: bool = False) -> type[BaseModel]:
-    """An output model holding one label per numbered item: the model writes keys "0" … "n-1", read back as
-    fields ``{prefix}0`` …; titles are dropped from the schema to keep the prompt short.
+def numbered_labels(name: str, n: int, labels: type[enum.Enum] | type[BaseModel], *, prefix: str,
+                    optional: bool = False, bare_labels: bool = False) -> type[BaseModel]:
+    """An output model holding one entry per numbered item: the model writes keys "0" … "n-1", read back as
+    fields ``{prefix}0`` …; titles are dropped from the schema to keep the prompt short. An entry is a label
+    (a str Enum) or a small model of its own (a label with evidence).
 
     ``optional``: a label the model leaves out reads as None (the schema still requires every number);
     ``bare_labels``: the label enum's title and description are dropped from the schema too.

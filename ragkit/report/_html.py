@@ -274,15 +274,18 @@ def _claim_items(rows: list[ClaimRow], *, supported: str, missing: str, contradi
     items = []
     for c in rows:
         tags = []
+        found = bool(c.supported_by) or c.together == "entailed"
         if c.supported_by:
             tags.append(f'<span class="tag ok">{supported} {_ranks(c.supported_by)}</span>')
+        elif found:
+            tags.append(f'<span class="tag ok">{supported} the contexts together</span>')
         elif c.checked:
             tags.append(f'<span class="tag bad">{missing}</span>')
         if contradicted and c.contradicted_by:
             tags.append(f'<span class="tag bad">{contradicted} {_ranks(c.contradicted_by)}</span>')
         if c.cross:
             tags.append(f'<span class="tag">{cross}: {esc(c.cross)}</span>')
-        cls = ' class="unsupported"' if mark_unsupported and c.checked and not c.supported_by else ""
+        cls = ' class="unsupported"' if mark_unsupported and c.checked and not found else ""
         items.append(f"<li{cls}>{esc(c.text)} {''.join(tags)}</li>")
     return "".join(items)
 

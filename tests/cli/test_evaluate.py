@@ -12,7 +12,7 @@ from ragkit.cli import cli
 from ragkit.evaluation._evaluate import EvalResult
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, claim_reply
 
 FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker" / "checking_inputs.json"
 
@@ -21,12 +21,10 @@ def world(call: CallInfo) -> object:
     """Sentences are claims, a passage supports what it contains; every other prompt gets a fixed reply."""
     data = call.data
     name = call.prompt_name
-    if name == "claims.split":
-        sentences = [s.strip() + "." for s in data.text.split(".") if s.strip()]  # type: ignore[union-attr]
-        return {"claims": sentences[:32], "entities": data.text.split()[:3]}  # type: ignore[union-attr]
-    if name == "claims.check":
-        return {str(i): "supported" if c.lower().rstrip(".") in data.passage.lower() else "not_mentioned"  # type: ignore[union-attr]
-                for i, c in enumerate(data.claims)}  # type: ignore[union-attr]
+    reply = claim_reply(call, claims=lambda text: [s.strip() + "." for s in text.split(".") if s.strip()][:32],
+                        entities=lambda text: text.split()[:3])
+    if reply is not None:
+        return reply
     if name == "answer_relevancy.reverse":
         return {"questions": ["What is the longest river?"], "noncommittal": False}
     if name == "context_relevance.rate":

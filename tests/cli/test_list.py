@@ -91,7 +91,7 @@ def test_list_shows_the_direction_of_the_default_variant() -> None:
     assert by_name["hallucination"]["direction"] == "lower is better"
     assert all(r["range"][0] < r["range"][1] for r in rows)
     assert by_name["bleu"]["uses"] == [] and by_name["faithfulness"]["uses"] == ["response_vs_contexts"]
-    assert by_name["faithfulness"]["calls_per_sample"] == 5.0  # one split + one check per context (4)
+    assert by_name["faithfulness"]["calls_per_sample"] == 2.0  # one split + one attribution to the contexts
 
 
 def test_list_unknown_name_suggests() -> None:

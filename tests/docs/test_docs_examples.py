@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ragkit.cli import cli
 from ragkit.registry import REGISTRY, available
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, claim_reply
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = sorted((REPO / "docs").glob("*.md"))
@@ -64,10 +64,7 @@ def toy_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
 def test_the_toy_metrics_run_through_their_entry_point(toy_plugin: None, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     def split_and_check(call):  # the answer's two claims; the first context supports the first claim only
-        if call.prompt_name == "claims.split":
-            return {"claims": ["Ana runs the plant.", "It opened in 1990."], "entities": []}
-        supported = "Ana" in call.data.passage
-        return {"0": "supported" if supported else "not_mentioned", "1": "not_mentioned"}
+        return claim_reply(call, claims=lambda text: ["Ana runs the plant.", "The plant opened in 1990."])
 
     monkeypatch.setattr("ragkit.llm.Judge", lambda *a, **k: ScriptedJudge(split_and_check))
     data = tmp_path / "d.jsonl"
@@ -81,4 +78,4 @@ def test_the_toy_metrics_run_through_their_entry_point(toy_plugin: None, tmp_pat
     assert aggregates["toy/grounded_share"]["mean"] == 0.5  # one of two claims grounded
     listed = json.loads(CliRunner().invoke(cli, ["list", "metrics", "--json"]).stdout)
     row = next(r for r in listed if r["name"] == "toy/grounded_share")
-    assert row["uses"] == ["response_vs_contexts"] and row["calls_per_sample"] == 5.0
+    assert row["uses"] == ["response_vs_contexts"] and row["calls_per_sample"] == 2.0

@@ -1,4 +1,5 @@
-"""The claim engine: one call per text and per (passage, claim group), memoised, bounded, padded, graded."""
+"""The claim engine: one call per text and per claim group, memoised, bounded, padded, graded; exact matches and
+short answers; attribution to the retrieved set."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import asyncio
 import pytest
 
 from ragkit.errors import JudgeError
-from ragkit.evaluation._claims import ClaimDetails, ClaimStore, MetricContext, Verdict, check_prompt, claim_details
+from ragkit.evaluation import Attribution, ClaimDetails, ClaimStore, MetricContext, Verdict, claim_details
+from ragkit.evaluation._claim_prompts import attribute_prompt, check_prompt
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import Delayed, ScriptedJudge, WithLogprobs
@@ -22,14 +24,16 @@ def responder(call: CallInfo) -> object:
     if call.prompt_name == "claims.split":
         text = call.data.text  # type: ignore[union-attr]
         return {"claims": [s.strip() + "." for s in text.split(".") if s.strip()], "entities": []}
+    if call.prompt_name == "claims.attribute":
+        return {str(i): {"passages": [0], "verdict": "supported"} for i in range(len(call.data.claims))}  # type: ignore[union-attr]
     return labels_for(call)
 
 
 async def test_split_is_one_call_per_text_and_memoised() -> None:
     judge = ScriptedJudge(responder)
     store = ClaimStore(judge)
-    first = await store.split("A is B. C is D.", question="q")
-    again = await store.split("A is B. C is D.", question="q")
+    first = await store.split("A is B. C is D.")
+    again = await store.split("A is B. C is D.")
     assert first == again == ["A is B.", "C is D."]
     assert len(judge.calls) == 1 and store.stats.split_calls == 1 and store.stats.memo_hits == 1
 
@@ -38,7 +42,7 @@ async def test_concurrent_requests_for_one_key_await_one_call() -> None:
     judge = ScriptedJudge(lambda call: Delayed(responder(call), 0.05))  # type: ignore[arg-type]
     store = ClaimStore(judge)
     results = await asyncio.gather(*(store.split("X is Y.") for _ in range(5)),
-                                   *(store.check("X is Y.", ["X is Y."]) for _ in range(5)))
+                                   *(store.check("passage", ["X is Y."]) for _ in range(5)))
     assert all(r == ["X is Y."] for r in results[:5])
     assert len(judge.calls_for("claims.split")) == 1 and len(judge.calls_for("claims.check")) == 1
 
@@ -111,7 +115,8 @@ def test_binary_support_without_probabilities() -> None:
 
 
 def sample(answer: str = "A is B. C is D.", reference: str = "A is B. E is F.") -> EvalSample:
-    return EvalSample(test=TestSample(id="s", question="q", reference_answer=reference),
+    # (the question is empty: these claims are not short answers to restate with it)
+    return EvalSample(test=TestSample(id="s", question="", reference_answer=reference),
                       response=RagResponse(answer=answer, retrieved_contexts=[
                           ContextRef(text="ctx one", chunk_id="c1"), ContextRef(text="ctx two", chunk_id="c2")]))
 
@@ -123,10 +128,11 @@ async def test_joint_context_checks_when_asked_for_and_both_context_matrices_are
     view = ctx.sample_claims(sample())
     resp = await view.response_vs_contexts()
     ref = await view.reference_vs_contexts()
-    assert len(resp) == 2 and len(ref) == 2 and all(len(row) == 2 for row in resp + ref)
-    checks = judge.calls_for("claims.check")
-    assert len(checks) == 2  # one per context, holding response and reference claims together
-    assert all(c.data.claims == ["A is B.", "C is D.", "A is B.", "E is F."] for c in checks)  # type: ignore[union-attr]
+    assert len(resp) == 2 and len(ref) == 2 and all(a.by == [0] for a in resp + ref)
+    calls = judge.calls_for("claims.attribute")
+    assert len(calls) == 1  # response and reference claims together, every context in view
+    assert calls[0].data.claims == ["A is B.", "C is D.", "A is B.", "E is F."]  # type: ignore[union-attr]
+    assert calls[0].data.passages == ["ctx one", "ctx two"]  # type: ignore[union-attr]
 
 
 async def test_separate_context_checks_by_default_so_reference_verdicts_ignore_the_answer() -> None:
@@ -135,23 +141,95 @@ async def test_separate_context_checks_by_default_so_reference_verdicts_ignore_t
     ctx = MetricContext(judge=judge, needs=needs)
     await ctx.sample_claims(sample()).response_vs_contexts()
     await ctx.sample_claims(sample()).reference_vs_contexts()
-    lists = [c.data.claims for c in judge.calls_for("claims.check")]  # type: ignore[union-attr]
-    assert lists == [["A is B.", "C is D."]] * 2 + [["A is B.", "E is F."]] * 2
-    # another answer to the same question with the same contexts reuses every reference-side check
+    lists = [c.data.claims for c in judge.calls_for("claims.attribute")]  # type: ignore[union-attr]
+    assert lists == [["A is B.", "C is D."], ["A is B.", "E is F."]]
+    # another answer to the same question with the same contexts reuses the reference-side attribution
     await ctx.sample_claims(sample(answer="X is Y.")).reference_vs_contexts()
-    assert len(judge.calls_for("claims.check")) == 4
+    assert len(judge.calls_for("claims.attribute")) == 2
 
 
 def test_claim_details_shape() -> None:
     s = sample()
     yes, no = Verdict(label="entailed"), Verdict(label="neutral")
-    raw = claim_details(s, response_claims=["r1"], reference_claims=["g1"], response_vs_contexts=[[no, yes]],
+    raw = claim_details(s, response_claims=["r1"], reference_claims=["g1"],
+                        response_vs_contexts=[Attribution(verdict=yes, by=[1])],
                         response_vs_reference=[yes], reference_vs_response=[no])
     details = ClaimDetails.model_validate(raw)
     assert [(p.kind, p.chunk_id) for p in details.passages] == [("context", "c1"), ("context", "c2"),
                                                                  ("reference", None), ("response", None)]
     r1, g1 = details.claims
-    assert r1.source == "response" and r1.supported_by == [1, 2]
+    assert r1.source == "response" and r1.supported_by == [1, 2] and r1.together == yes
+    assert r1.verdicts[0] == no
     assert r1.verdicts[3] is None  # a response claim is never checked against the response
     assert g1.source == "reference" and g1.verdicts[:3] == [None, None, None] and g1.supported_by == []
     assert ClaimDetails.from_score({"claims": raw}) == details and ClaimDetails.from_score({}) is None
+
+
+async def test_a_claim_equal_to_a_sentence_or_claim_of_the_passage_is_entailed_without_a_call() -> None:
+    judge = ScriptedJudge(lambda call: labels_for(call, "not_mentioned"))
+    store = ClaimStore(judge)
+    verdicts = await store.check("Oslo is cold. The fjord is deep.", ["the fjord is  deep.", "Oslo is old."],
+                                 known=["Oslo is a city."])
+    assert [v.label for v in verdicts] == ["entailed", "neutral"]
+    assert [c.data.claims for c in judge.calls] == [["Oslo is old."]]  # type: ignore[union-attr]
+    assert [v.label for v in await store.check("Anything.", ["Oslo is a city."], known=["Oslo is a city."])] == [
+        "entailed"]
+    assert len(judge.calls) == 1
+
+
+async def test_cross_checks_show_the_question_the_passage_answers() -> None:
+    judge = ScriptedJudge(lambda call: labels_for(call))
+    await ClaimStore(judge).check("Oslo.", ["The treaty was signed in Oslo."], question="Where was it signed?")
+    assert judge.calls[0].data.question == "Where was it signed?"  # type: ignore[union-attr]
+    assert "## question\nWhere was it signed?" in judge.calls[0].messages[-1]["content"]
+
+
+async def test_a_short_answer_becomes_one_claim_that_restates_the_question() -> None:
+    judge = ScriptedJudge(lambda call: {"claims": ["Continental Army."], "entities": []})
+    store = ClaimStore(judge)
+    question = "Which army did the ship's namesake fight in?"
+    assert await store.split("Continental Army.", question) == [f"{question} Continental Army."]
+    assert await store.split("南岭大学。", "他毕业于哪所大学？") == ["他毕业于哪所大学？ 南岭大学。"]
+    long = "The namesake, John Hart, fought in the Continental Army for six years."
+    assert await store.split(long, question) == ["Continental Army."]  # a full sentence keeps its own claims
+    refusal = ScriptedJudge(lambda call: {"claims": [], "entities": []})
+    assert await ClaimStore(refusal).split("I don't know.", question) == []  # no claim to restate
+
+
+async def test_a_runaway_split_is_reasked() -> None:
+    runaway = "Exo is formed by a South Korean boy group " * 4
+    judge = ScriptedJudge([{"claims": [runaway], "entities": []}, {"claims": ["Exo is a boy group."]}])
+    assert await ClaimStore(judge).split("Exo is a South Korean boy group.", "Who is Exo?") == ["Exo is a boy group."]
+    assert len(judge.calls) == 2 and "repeats itself" in judge.calls[1].messages[-1]["content"]
+
+
+async def test_attribution_sees_every_context_and_names_the_ones_a_fact_needs() -> None:
+    judge = ScriptedJudge([{"0": {"passages": [1, 0, 1], "verdict": "supported"},
+                            "1": {"passages": [2], "verdict": "not_mentioned"}}])
+    store = ClaimStore(judge)
+    found = await store.attribute(["Aldermoor is named after Edwin Hart.", "Edwin Hart served in the Rifles.",
+                                   "Kestrel has marshes."], ["Aldermoor's namesake served in the Rifles.", "X."])
+    assert [(a.verdict.label, a.by) for a in found] == [("entailed", [0, 1]), ("neutral", [])]
+    assert [v.label for v in found[0].row(3)] == ["entailed", "entailed", "neutral"]
+    schema = attribute_prompt(2, 3).schema()
+    item = schema["$defs"]["Attributed"]["properties"]["passages"]
+    assert item["items"]["enum"] == [0, 1, 2] and item["maxItems"] == 3
+
+
+async def test_a_claim_equal_to_a_context_sentence_is_attributed_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    found = await ClaimStore(judge).attribute(["Intro.", "Oslo is cold. It snows."], ["oslo is cold."])
+    assert (found[0].verdict.label, found[0].by) == ("entailed", [1]) and judge.calls == []
+
+
+async def test_contexts_over_the_prompt_budget_are_attributed_in_windows() -> None:
+    def reply(call: CallInfo) -> object:
+        supported = any("gold" in p for p in call.data.passages)  # type: ignore[union-attr]
+        where = [i for i, p in enumerate(call.data.passages) if "gold" in p]  # type: ignore[union-attr]
+        return {"0": {"passages": where, "verdict": "supported" if supported else "not_mentioned"}}
+
+    judge = ScriptedJudge(reply)
+    passages = ["one " + "filler " * 40, "two " + "filler " * 40, "gold fact " + "filler " * 30]
+    found = await ClaimStore(judge, window_tokens=60).attribute(passages, ["the fact"])
+    assert [len(c.data.passages) for c in judge.calls] == [1, 1, 1]  # type: ignore[union-attr]
+    assert (found[0].verdict.label, found[0].by) == ("entailed", [2])

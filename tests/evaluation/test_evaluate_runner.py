@@ -11,7 +11,7 @@ import pytest
 from ragkit.errors import ConfigError, MissingFieldError, UnknownPluginError
 from ragkit.evaluation._evaluate import EvalResult, SampleResult, build_metric, evaluate, evaluate_sync, metric_key
 from ragkit.llm import CallInfo
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, claim_reply
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 CLAIM_FAMILY = ["faithfulness", "context_recall", "factual_correctness", "noise_sensitivity",
@@ -23,18 +23,18 @@ CLAIM_FAMILY = ["faithfulness", "context_recall", "factual_correctness", "noise_
 
 def world(call: CallInfo) -> object:
     """Sentences are claims; a passage supports a claim when it contains it (case-insensitive)."""
-    data = call.data
-    if call.prompt_name == "claims.split":
-        return {"claims": [s.strip() + "." for s in data.text.split(".") if s.strip()], "entities": []}  # type: ignore[union-attr]
-    if call.prompt_name == "claims.check":
-        return {str(i): "supported" if c.lower().rstrip(".") in data.passage.lower() else "not_mentioned"  # type: ignore[union-attr]
-                for i, c in enumerate(data.claims)}  # type: ignore[union-attr]
-    raise AssertionError(call.prompt_name)
+    reply = claim_reply(call, claims=lambda text: [s.strip() + "." for s in text.split(".") if s.strip()])
+    if reply is None:
+        raise AssertionError(call.prompt_name)
+    return reply
 
 
-def sample(sid: str = "s1", *, answer: str = "Ada wrote code. Ada liked tea.",
-           reference: str | None = "Ada wrote code.",
-           contexts: tuple[str, ...] = ("Ada wrote code in 1843.", "Tea is a drink."), error: str | None = None,
+FACT = "Ada Lovelace wrote code for the analytical engine."
+
+
+def sample(sid: str = "s1", *, answer: str = f"{FACT} Ada liked tea.",
+           reference: str | None = FACT,
+           contexts: tuple[str, ...] = (f"{FACT[:-1]} in 1843.", "Tea is a drink."), error: str | None = None,
            ids: bool = False) -> EvalSample:
     refs = [ContextRef(text=c, chunk_id=f"{sid}-{i}" if ids else None) for i, c in enumerate(contexts)]
     return EvalSample(test=TestSample(id=sid, question="What did Ada do?", reference_answer=reference,
@@ -47,12 +47,13 @@ async def test_claim_family_splits_each_text_once_and_checks_each_pair_once() ->
     result = await evaluate([sample()], CLAIM_FAMILY, judge=judge, progress=False)
     splits = [c.data.text for c in judge.calls_for("claims.split")]  # type: ignore[union-attr]
     checks = [(c.data.passage, tuple(c.data.claims)) for c in judge.calls_for("claims.check")]  # type: ignore[union-attr]
-    assert sorted(splits) == sorted(["Ada wrote code. Ada liked tea.", "Ada wrote code."])
-    assert len(checks) == len(set(checks))
-    # 2 contexts × (response claims, reference claims) + response vs reference + reference vs response
-    assert len(checks) == 6
-    assert len(judge.calls) == 8
-    assert result.claim_stats["split_calls"] == 2 and result.claim_stats["check_calls"] == 6
+    assert sorted(splits) == sorted([f"{FACT} Ada liked tea.", FACT])
+    # one attribution per claim list with both contexts in view; one cross check: the answer's claim equal to the
+    # reference's needs no call, and so does the reference's claim, which the answer states word for word
+    assert len(judge.calls_for("claims.attribute")) == 2
+    assert checks == [(FACT, ("Ada liked tea.",))]
+    assert len(judge.calls) == 5
+    assert result.claim_stats["split_calls"] == 2 and result.claim_stats["check_calls"] == 1
     assert all(s.value is not None for s in result.samples[0].scores.values()), result.samples[0].scores
     assert result.samples[0].scores["faithfulness"].value == 0.5  # "Ada liked tea." is in no context
 
@@ -105,7 +106,7 @@ async def test_failures_are_recorded_per_sample_and_never_abort() -> None:
 
 async def test_aggregates_usage_and_unscorable_counts() -> None:
     judge = ScriptedJudge(world)
-    samples = [sample("a"), sample("b", answer="Ada wrote code."), sample("c", answer="...")]
+    samples = [sample("a"), sample("b", answer=FACT), sample("c", answer="...")]
     result = await evaluate(samples, ["faithfulness"], judge=judge, progress=False)
     agg = result.aggregates["faithfulness"]
     assert (agg.count, agg.unscorable, agg.failed) == (2, 1, 0)

@@ -2,7 +2,9 @@
 
 - split: the claims (and entities) listed for a text in ``claims`` (none for unknown texts);
 - check: a claim is entailed by a passage when the passage contains the claim's text (case-insensitive,
-  final period dropped), contradicted when listed in ``contradicts``, neutral otherwise.
+  final period dropped), contradicted when listed in ``contradicts``, neutral otherwise;
+- attribute: the passages that entail the claim (else the ones that contradict it); a claim listed in
+  ``together`` is entailed by the set when every passage it names is in view, and by none of them alone.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragkit.evaluation._claims import MetricContext
+from ragkit.evaluation import MetricContext
 from ragkit.llm import CallInfo
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, claim_reply
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 LABELS = {"entailed": "supported", "contradicted": "contradicted", "neutral": "not_mentioned"}
@@ -28,17 +30,23 @@ class World:
     claims: dict[str, list[str]] = field(default_factory=dict)
     entities: dict[str, list[str]] = field(default_factory=dict)
     contradicts: set[tuple[str, str]] = field(default_factory=set)
+    together: dict[str, tuple[str, ...]] = field(default_factory=dict)
     other: Callable[[CallInfo], Any] | None = None
 
     def __call__(self, call: CallInfo) -> Any:
         data: Any = call.data
-        if call.prompt_name == "claims.split":
-            return {"claims": self.claims.get(data.text, []), "entities": self.entities.get(data.text, [])}
-        if call.prompt_name == "claims.check":
-            return {str(i): LABELS[self.label(data.passage, c)] for i, c in enumerate(data.claims)}
-        if self.other is not None:
+        reply = claim_reply(call, claims=lambda t: self.claims.get(t, []), entities=lambda t: self.entities.get(t, []),
+                            label=lambda p, c: LABELS[self.label(p, c)])
+        if reply is None:
+            if self.other is None:
+                raise AssertionError(f"unexpected prompt {call.prompt_name}")
             return self.other(call)
-        raise AssertionError(f"unexpected prompt {call.prompt_name}")
+        if call.prompt_name == "claims.attribute":
+            for i, claim in enumerate(data.claims):
+                needed = self.together.get(claim, ())
+                if needed and all(p in data.passages for p in needed):
+                    reply[str(i)] = {"passages": sorted(data.passages.index(p) for p in needed), "verdict": "supported"}
+        return reply
 
     def label(self, passage: str, claim: str) -> str:
         if (passage, claim) in self.contradicts:
@@ -82,5 +90,6 @@ def canonical_world(**changes: Any) -> World:
 
 
 
-def context(judge: ScriptedJudge, needs: frozenset[str] = frozenset(), embeddings: Any = None) -> MetricContext:
-    return MetricContext(judge=judge, embeddings=embeddings, needs=needs)
+def context(judge: ScriptedJudge, needs: frozenset[str] = frozenset(), embeddings: Any = None,
+            reference_ids: frozenset[str] = frozenset()) -> MetricContext:
+    return MetricContext(judge=judge, embeddings=embeddings, needs=needs, reference_ids=reference_ids)

@@ -13,7 +13,7 @@ import math
 import pytest
 from claimworld import CONTEXTS, QUESTION, REFERENCE, RESPONSE, canonical_world, context, make_sample
 
-from ragkit.evaluation._claims import ClaimDetails
+from ragkit.evaluation import ClaimDetails
 from ragkit.evaluation._evaluate import build_metric
 
 CANONICAL = dict(question=QUESTION, answer=RESPONSE, reference=REFERENCE, contexts=CONTEXTS)
@@ -146,3 +146,65 @@ def test_bad_arguments_are_config_errors(bad: str) -> None:
 
     with pytest.raises(ConfigError):
         build_metric(bad)
+
+
+# -- like with like: an answer identical to the reference, whatever the judge says ---------------------------------
+
+
+def doubting_world():
+    """A judge that finds nothing supported: only what needs no call can score."""
+    from claimworld import World
+
+    world = World(claims={REFERENCE: ["Kestrel launched in Chicago.", "Kestrel launched in 2019."],
+                          "Chicago.": ["Chicago."]})
+    world.label = lambda passage, claim: "neutral"  # type: ignore[method-assign]
+    return world
+
+
+@pytest.mark.parametrize("key", ["factual_correctness", "answer_correctness[weights=[1,0]]", "ragchecker_f1",
+                                 "factual_correctness[mode=precision]", "factual_correctness[mode=recall]"])
+@pytest.mark.parametrize("answer", [REFERENCE, "Chicago."], ids=["long", "short"])
+async def test_an_answer_identical_to_the_reference_scores_one(key: str, answer: str) -> None:
+    judge = doubting_world().judge()
+    sample = make_sample(question=QUESTION, answer=answer, reference=answer, contexts=CONTEXTS)
+    score = await build_metric(key)(sample, context(judge))
+    assert score.value == 1.0, (key, score)
+    assert judge.calls_for("claims.check") == []  # settled by equal claims, not by the judge
+
+
+# -- set-level attribution: a fact that needs two passages -----------------------------------------------------------
+
+SHIP_Q = "In which regiment did the man the Aldermoor was named after serve?"
+SHIP_REF = "The Aldermoor's namesake served in the Northern Rifles."
+NAMED = "The cargo ship Aldermoor was launched in 1930 and named after Colonel Edwin Hart."
+SERVED = "Colonel Edwin Hart served in the Northern Rifles during the border war."
+NOISE = "Kestrel Province is known for its salt marshes."
+
+
+def ship_world():
+    from claimworld import World
+
+    return World(claims={SHIP_REF: [SHIP_REF]}, together={SHIP_REF: (NAMED, SERVED)})
+
+
+@pytest.mark.parametrize(("contexts", "expected"), [
+    ([NAMED, NOISE, SERVED], 1.0),   # both gold passages retrieved: the fact is found in them together
+    ([SERVED, NOISE], 0.0),          # one of the two: the namesake link is missing
+    ([NOISE], 0.0),                  # neither
+], ids=["both", "one", "neither"])
+@pytest.mark.parametrize("key", ["context_recall", "claim_recall"])
+async def test_a_two_passage_fact_is_recalled_only_with_both_passages(contexts: list[str], expected: float,
+                                                                      key: str) -> None:
+    sample = make_sample(question=SHIP_Q, answer=SHIP_REF, reference=SHIP_REF, contexts=contexts)
+    score = await build_metric(key)(sample, context(ship_world().judge()))
+    assert score.value == expected, score
+    if expected:
+        details = ClaimDetails.from_score(score.details)
+        assert details is not None and details.claims[0].supported_by == [0, 2]
+
+
+async def test_faithfulness_credits_an_answer_grounded_in_two_passages_together() -> None:
+    sample = make_sample(question=SHIP_Q, answer=SHIP_REF, reference=SHIP_REF, contexts=[NAMED, SERVED])
+    judge = ship_world().judge()
+    assert (await build_metric("faithfulness")(sample, context(judge))).value == 1.0
+    assert len(judge.calls_for("claims.attribute")) == 1  # one call for the claim list, both passages in view

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from claimworld import make_sample
+from claimworld import context, make_sample
 
 from ragkit.evaluation import build_metric
 from ragkit.registry import info_of
 from ragkit.testing import ScriptedJudge
 from ragkit.text import _lexical as lexical
+from ragkit.types import ContextRef
 
 
 def test_tokens_by_script() -> None:
@@ -92,15 +93,14 @@ RETRIEVAL = [
 async def test_retrieval_metrics(key: str, expected: float) -> None:
     sample = make_sample(answer="a", reference="a", contexts=[f"text {i}" for i in RANKED], ids=RANKED,
                          reference_ids=RELEVANT)
-    ctx = None  # no LLM, no embeddings
-    score = await build_metric(key)(sample, ctx)  # type: ignore[arg-type]
+    score = await build_metric(key)(sample, context(ScriptedJudge([])))  # no LLM call
     assert score.value == pytest.approx(expected)
 
 
 async def test_retrieval_with_nothing_relevant_retrieved() -> None:
     sample = make_sample(contexts=["t"], ids=["zzz"], reference_ids=["a"])
     for key in ("hit_rate", "recall_at_k", "mrr", "ndcg_at_k", "context_precision[reference=ids]"):
-        assert (await build_metric(key)(sample, None)).value == 0.0  # type: ignore[arg-type]
+        assert (await build_metric(key)(sample, context(ScriptedJudge([])))).value == 0.0
 
 
 async def test_string_similarity_variants() -> None:
@@ -118,6 +118,49 @@ def test_no_llm_metrics_declare_it() -> None:
                 "recall_at_k", "semantic_similarity"):
         assert info_of(build_metric(key)).needs_llm is False
     ScriptedJudge([])  # constructing the fake costs nothing
+
+
+ID_METRICS = ("hit_rate", "recall_at_k", "mrr", "ndcg_at_k", "context_precision[reference=ids]",
+              "context_recall[reference=ids]")
+GOLD = "The Porto plant opened on 4 October 2021 and builds the Wren W300 arm for European customers."
+
+
+def id_sample(retrieved: list[tuple[str | None, str]]):
+    sample = make_sample(question="When did the Porto plant open?", answer="a", reference="a")
+    sample.test.reference_contexts = [ContextRef(chunk_id="acme:porto#0", text=GOLD)]
+    sample.response.retrieved_contexts = [ContextRef(chunk_id=cid, text=text) for cid, text in retrieved]
+    return sample
+
+
+@pytest.mark.parametrize("key", ID_METRICS)
+async def test_a_target_with_ids_of_its_own_is_matched_by_text(key: str) -> None:
+    # the same passage, chunked with a heading in front, under the retriever's own id, ranked first
+    sample = id_sample([("doc-17#3", "Porto plant. " + GOLD), ("doc-2#0", "The weather in Porto is mild.")])
+    score = await build_metric(key)(sample, context(ScriptedJudge([]), reference_ids=frozenset({"acme:porto#0"})))
+    assert score.value == 1.0 and score.details["matched_by_text"] == 1, score
+
+
+@pytest.mark.parametrize("key", ID_METRICS)
+async def test_foreign_ids_without_text_are_unscorable_never_zero(key: str) -> None:
+    sample = id_sample([("doc-17#3", ""), ("doc-2#0", "")])
+    score = await build_metric(key)(sample, context(ScriptedJudge([])))
+    assert score.value is None and "'doc-17#3' that the test set does not use" in (score.explanation or "")
+
+
+async def test_text_matching_needs_most_of_the_reference_chunk() -> None:
+    from ragkit.metrics._ids import same_text
+
+    assert same_text("Intro. " + GOLD + " More text after it.", GOLD)  # a larger chunk holding it
+    assert same_text(GOLD[:60], GOLD)  # most of it
+    assert not same_text("The Porto plant", GOLD)  # a snippet that occurs in it
+    assert not same_text("The Lyon plant opened in 2019 and builds the Finch gripper for customers.", GOLD)
+
+
+async def test_a_known_id_of_another_chunk_is_a_miss_not_a_text_match() -> None:
+    # an id the test set uses elsewhere speaks the test set's ids: it is compared as an id, and misses
+    sample = id_sample([("acme:kestrel#1", GOLD)])
+    known = frozenset({"acme:porto#0", "acme:kestrel#1"})
+    assert (await build_metric("hit_rate")(sample, context(ScriptedJudge([]), reference_ids=known))).value == 0.0
 
 
 @pytest.mark.parametrize(("hyp", "ref", "tokenize"), [

@@ -1,7 +1,8 @@
 """Golden test: RAGChecker's own example output, reproduced through ragkit's claim engine and metrics.
 
-The scripted judge replays RAGChecker's extracted claims (split calls) and its entailment labels (check calls);
-everything else (memo, joint context checks, matrices, metric formulas, aggregation) is ragkit's.
+The scripted judge replays RAGChecker's extracted claims (split calls) and its entailment labels (check calls, and
+attribution calls that name the chunks RAGChecker found entailing); everything else (memo, joint context checks,
+attributions, metric formulas, aggregation) is ragkit's.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.evaluation._claims import ClaimStore
-from ragkit.evaluation._evaluate import evaluate
+from ragkit.evaluation import ClaimStore, evaluate
 from ragkit.llm import CallInfo
 from ragkit.metrics import _ragchecker_math as rc
 from ragkit.metrics.ragchecker import REGISTRY_NAME, ragchecker_summary
 from ragkit.runs._datasets import load_samples
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, claim_reply
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker"
 LABEL = {"Entailment": "supported", "Contradiction": "contradicted", "Neutral": "not_mentioned"}
@@ -56,11 +56,9 @@ def replay(outputs: dict) -> ScriptedJudge:
                 labels[(ctx["text"], claim)] = row[k]
 
     def respond(call: CallInfo) -> dict:
-        data = call.data
-        if call.prompt_name == "claims.split":
-            return {"claims": splits[data.text], "entities": []}
-        assert call.prompt_name == "claims.check"
-        return {str(i): LABEL[labels[(data.passage, c)]] for i, c in enumerate(data.claims)}
+        reply = claim_reply(call, claims=lambda text: splits[text], label=lambda p, c: LABEL[labels[(p, c)]])
+        assert reply is not None, call.prompt_name
+        return reply
 
     return ScriptedJudge(respond)
 
@@ -83,18 +81,20 @@ async def test_ragchecker_family_reproduces_every_value(outputs: dict, joint: bo
     assert summary == outputs["metrics"]
 
 
-async def test_golden_run_checks_each_passage_and_claim_group_once(outputs: dict) -> None:
+async def test_golden_run_checks_each_claim_group_once_with_every_context_in_view(outputs: dict) -> None:
     samples = load_samples(FIXTURES / "checking_inputs.json")
     judge = replay(outputs)
     result = await evaluate(samples, [REGISTRY_NAME.get(m, m) for m in METRICS], judge=judge, progress=False)
     checks = [(c.data.passage, tuple(c.data.claims)) for c in judge.calls_for("claims.check")]
-    assert len(checks) == len(set(checks))
+    attributions = [(tuple(c.data.passages), tuple(c.data.claims)) for c in judge.calls_for("claims.attribute")]
+    assert len(checks) == len(set(checks)) and len(attributions) == len(set(attributions))
     assert len(judge.calls_for("claims.split")) == 4  # response + reference of 2 samples
-    # per Nile context: 11 response claims (2 groups of ≤ 8) + 22 reference claims (3 groups); per flag context
-    # 5 + 8 claims (1 + 1 group); then answer vs response both ways
-    expected_checks = 4 * (2 + 3) + 3 * (1 + 1) + (2 + 3) + (1 + 1)
-    assert len(checks) == expected_checks
-    assert result.claim_stats["check_calls"] == expected_checks
+    # Nile: 11 response claims (2 groups of ≤ 8) + 22 reference claims (3 groups); flag: 5 + 8 claims (1 + 1
+    # group). Each group is attributed once against all of its sample's contexts (4 and 3), and checked once
+    # against the other answer. RAGChecker itself asks once per claim and context.
+    assert len(attributions) == (2 + 3) + (1 + 1) and len(checks) == (2 + 3) + (1 + 1)
+    assert [len(p) for p, _ in attributions] == [4] * 5 + [3] * 2
+    assert result.claim_stats["attribute_calls"] == 7 and result.claim_stats["check_calls"] == 7
 
 
 def test_pure_formulas_on_the_file_matrices(outputs: dict) -> None:

@@ -59,7 +59,7 @@ def test_pipeline_from_testset(tmp_path: Path) -> None:
     assert summary.counts.samples == 6 and summary.counts.target_errors == 1 and summary.counts.scored == 5
     assert summary.metrics["faithfulness"].mean == pytest.approx(0.8) and summary.complete
     assert set(summary.stages) == {"generate", "target", "evaluate", "report"}
-    per_sample = sum(len(judge.calls_for(p)) for p in ("claims.split", "claims.check"))
+    per_sample = sum(len(judge.calls_for(p)) for p in ("claims.split", "claims.attribute", "claims.check"))
     assert summary.stages["evaluate"].usage.calls == len(judge.calls) == per_sample
     assert summary.llm_calls_per_sample == pytest.approx(len(judge.calls) / 6)
     spec = json.loads((run.path / "spec.json").read_text())
@@ -118,7 +118,7 @@ def test_resume_after_kill_9_mid_evaluation_repeats_no_finished_call(tmp_path: P
     run.close()
     log, cache = tmp_path / "calls.log", tmp_path / "cache.sqlite"
     code = CHILD.format(tests=str(Path(__file__).parent.parent), log=str(log), cache=str(cache),
-                        run=str(run.path), kill_after=7)
+                        run=str(run.path), kill_after=6)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "RAGKIT_CACHE_DIR": str(tmp_path / "c")})
     assert proc.returncode == -signal.SIGKILL, proc.stderr[-2000:]

@@ -26,8 +26,8 @@ def grounded_share(*, threshold: float = 0.5) -> MetricFn:
         claims = await view.response_claims()
         if not claims:
             return Score(value=None, explanation="the answer has no checkable claims")
-        matrix = await view.response_vs_contexts()  # one row per claim, one verdict per context
-        grounded = [max((v.support for v in row), default=0.0) >= threshold for row in matrix]
+        found = await view.response_vs_contexts()  # per claim: the verdict on the contexts read together
+        grounded = [a.support >= threshold for a in found]
         return Score(value=sum(grounded) / len(claims), explanation=f"{sum(grounded)} of {len(claims)} grounded")
 
     return score
