@@ -31,9 +31,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ragkit.calibration import roc_auc
 from ragkit.evaluation import evaluate_sync
 from ragkit.llm import Judge
-from ragkit.report import roc_auc
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 CASES = Path(__file__).with_name("validity_cases.json")

@@ -6,7 +6,6 @@ from ragkit.report._comparison import compare_runs, print_comparison, render_com
 from ragkit.report._gate import check_known, failed_share, failures, parse_thresholds, too_many_failed
 from ragkit.report._html import render_report
 from ragkit.report._model import NOT_SCORED, Summary
-from ragkit.report._stats import roc_auc
 from ragkit.report._summary import summarize
 from ragkit.report._terminal import print_summary, safe
 
@@ -22,7 +21,6 @@ __all__ = [
     "print_summary",
     "render_comparison",
     "render_report",
-    "roc_auc",
     "safe",
     "summarize",
     "too_many_failed",

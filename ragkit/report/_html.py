@@ -147,7 +147,26 @@ def _overview(summary: Summary) -> str:
     return ('<section id="overview"><h2>Scores</h2><table><thead><tr><th>metric</th><th class="num">mean</th>'
             '<th class="num">95% CI</th><th class="num">scored</th><th class="num">unscorable</th>'
             '<th class="num">failed</th><th></th></tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table></section>')
+            f'</thead><tbody>{"".join(rows)}</tbody></table>{_calibration(summary)}</section>')
+
+
+def _calibration(summary: Summary) -> str:
+    """The metrics calibrated against the user's labels for this judge, with prediction-powered means."""
+    if not summary.calibration:
+        return ""
+    rows = []
+    for name, c in summary.calibration.items():
+        ci = f"{fmt(c.ppi_low)} – {fmt(c.ppi_high)}" if c.ppi_low is not None else "–"
+        rows.append(f"<tr><td>{esc(name)}</td><td class=\"num\">{c.n_labels} {esc(c.labels)}</td>"
+                    f"<td class=\"num\">{fmt(c.auc)}</td><td class=\"num\">{fmt(c.threshold)}</td>"
+                    f"<td class=\"num\">{fmt(c.kappa)}</td><td class=\"num\">{fmt(c.ppi_mean)}</td>"
+                    f"<td class=\"num\">{ci}</td><td class=\"muted\">{esc(c.calibrated)}</td></tr>")
+    return ('<h3>Calibrated against your labels</h3><p class="muted">From <code>ragkit calibrate</code> with this '
+            "judge. PPI: the mean your labels would give over this run, estimated from the judge's scores "
+            "corrected by its error on your labelled samples (prediction-powered inference).</p><table><thead>"
+            '<tr><th>metric</th><th class="num">labels</th><th class="num">ROC-AUC</th><th class="num">threshold'
+            '</th><th class="num">kappa</th><th class="num">PPI mean</th><th class="num">PPI 95% CI</th><th>'
+            f'</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
 def _advice(summary: Summary) -> str:

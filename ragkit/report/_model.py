@@ -69,6 +69,24 @@ class Counts(BaseModel):
     unscorable: int = 0
 
 
+class CalibratedMetric(BaseModel):
+    """How a metric, scored by this run's judge, agreed with the user's labels (``ragkit calibrate``), and the
+    prediction-powered mean of the labels' quantity over this run."""
+
+    labels: str
+    """binary or ordinal"""
+    n_labels: int
+    auc: float | None = None
+    kappa: float | None = None
+    threshold: float | None = None
+    spearman: float | None = None
+    ppi_mean: float | None = None
+    ppi_low: float | None = None
+    ppi_high: float | None = None
+    calibrated: str = ""
+    """When, and from which labels file."""
+
+
 class Summary(BaseModel):
     """summary.json."""
 
@@ -89,3 +107,5 @@ class Summary(BaseModel):
     """Model calls (cache misses) of generation, target and evaluation, divided by the samples."""
     advice: list[Any] = Field(default_factory=list)
     """ragkit.report._advice.Advice items (plain dicts in the JSON)."""
+    calibration: dict[str, CalibratedMetric] = Field(default_factory=dict)
+    """Per metric with a saved calibration for this run's judge."""

@@ -90,19 +90,3 @@ def verdict(diff: Interval | None, *, higher_is_better: bool = True) -> Verdict:
         return "worse" if higher_is_better else "better"
     return "no significant difference"
 
-
-def roc_auc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
-    """Area under the ROC curve of ``scores`` for the binary ``labels`` (None without both classes).
-
-    The Mann–Whitney form: the probability that a random positive scores above a random negative, ties
-    counting one half. It needs no threshold, so it says how well a metric ranks right above wrong whatever
-    its scale.
-    """
-    if len(scores) != len(labels):
-        raise ValueError(f"scores and labels differ in length: {len(scores)} vs {len(labels)}")
-    pos = [s for s, y in zip(scores, labels, strict=True) if y]
-    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
-    if not pos or not neg:
-        return None
-    wins = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
-    return wins / (len(pos) * len(neg))

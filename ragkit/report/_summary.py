@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ragkit.calibration import load_calibration
 from ragkit.report._advice import advise
 from ragkit.report._model import (
     BREAKDOWNS,
     STAGES,
+    CalibratedMetric,
     Counts,
     GroupRow,
     MetricSummary,
@@ -151,4 +153,23 @@ def summarize(run: RunDir, *, top: int = 5, complete: bool | None = None) -> Sum
         llm_calls_per_sample=per_sample_calls / len(samples) if samples else None,
     )
     summary.advice = [a.model_dump() for a in advise(summary, samples, scores)]
+    summary.calibration = _calibrated(run.spec.model, records)
     return summary
+
+
+def _calibrated(judge: str, records: list[ScoreRecord]) -> dict[str, CalibratedMetric]:
+    """The saved calibration of ``judge`` for the metrics of this run, with PPI means over its scores."""
+    found = load_calibration(judge)
+    if found is None:
+        return {}
+    out = {}
+    for name, cal in found.metrics.items():
+        values = [r.scores[name].value for r in records if name in r.scores and r.scores[name].value is not None]
+        if not values:
+            continue
+        ppi = cal.ppi([v for v in values if v is not None])
+        out[name] = CalibratedMetric(
+            labels=cal.kind, n_labels=cal.n, auc=cal.auc, kappa=cal.kappa, threshold=cal.threshold,
+            spearman=cal.spearman, ppi_mean=ppi.mean if ppi else None, ppi_low=ppi.low if ppi else None,
+            ppi_high=ppi.high if ppi else None, calibrated=f"{found.created} from {found.labels_file}")
+    return out

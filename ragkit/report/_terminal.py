@@ -92,6 +92,21 @@ def stages_table(summary: Summary) -> Table:
     return t
 
 
+def calibration_table(summary: Summary) -> Table:
+    """The metrics calibrated against the user's labels for this judge, with prediction-powered means."""
+    t = Table(title="Calibrated against your labels (ragkit calibrate)", title_justify="left")
+    for col in ("metric", "labels", "ROC-AUC", "threshold", "kappa", "PPI mean", "PPI 95% CI"):
+        t.add_column(col, justify="left" if col == "metric" else "right")
+    for name, c in summary.calibration.items():
+        ci = f"{fmt(c.ppi_low)}-{fmt(c.ppi_high)}" if c.ppi_low is not None else "-"
+        t.add_row(safe(name), f"{c.n_labels} {c.labels}", fmt(c.auc), fmt(c.threshold), fmt(c.kappa),
+                  fmt(c.ppi_mean), ci)
+    t.caption = ("PPI: the mean your labels would give over this run, estimated from the judge's scores corrected "
+                 "by its error on your labelled samples")
+    t.caption_justify = "left"
+    return t
+
+
 def print_summary(summary: Summary, console: Console | None = None, *, gate: list[str] | None = None) -> None:
     """Print the whole terminal summary."""
     console = console or Console(stderr=True)
@@ -111,6 +126,8 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
         console.print(table)
     if summary.stages:
         console.print(stages_table(summary))
+    if summary.calibration:
+        console.print(calibration_table(summary))
     print_advice(summary.advice, console)
     if gate:
         for line in gate:

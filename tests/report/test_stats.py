@@ -60,7 +60,7 @@ def test_verdicts() -> None:
 
 
 def test_roc_auc_is_the_share_of_positive_negative_pairs_ranked_right() -> None:
-    from ragkit.report import roc_auc
+    from ragkit.calibration import roc_auc
 
     assert roc_auc([0.9, 0.8, 0.1], [True, True, False]) == 1.0
     assert roc_auc([0.1, 0.9], [True, False]) == 0.0

@@ -1,0 +1,114 @@
+"""``ragkit calibrate LABELS``: score your own labelled samples and see how far each metric agrees with you."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ragkit._sync import run_sync
+from ragkit.cli._options import (
+    json_option,
+    model_options,
+    output_option,
+    parse_plugin_args,
+    plugin_args_option,
+    progress_enabled,
+    progress_option,
+    quiet_option,
+    settings_from,
+)
+from ragkit.errors import ConfigError
+
+
+def _calibrations(labelled: list[Any], result: Any, fns: list[Any]) -> dict[str, Any]:
+    """Per metric key: its agreement with the labels given under its key or its name."""
+    from ragkit.calibration import calibrate_metric, label_kind
+    from ragkit.evaluation import key_of
+    from ragkit.registry import spec_of
+
+    by_id = {r.sample_id: r for r in result.samples}
+    out = {}
+    for fn in fns:
+        key, name = key_of(fn), spec_of(fn).name
+        pairs = []
+        for item in labelled:
+            label = item.labels.get(key, item.labels.get(name))
+            score = by_id[item.sample.id].scores.get(key)
+            if label is not None and score is not None and score.value is not None:
+                pairs.append((score.value, label))
+        if len(pairs) < 2:
+            raise ConfigError(f"{key}: only {len(pairs)} labelled sample(s) could be scored; calibration needs "
+                              "at least 2 (and both good and bad ones for AUC and a threshold)")
+        scores, labels = [p[0] for p in pairs], [p[1] for p in pairs]
+        out[key] = calibrate_metric(label_kind(key, labels), scores, labels)
+    return out
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _print(calibration: Any, path: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=True)
+    table = Table(title=f"Agreement with your labels · judge {calibration.judge}", title_justify="left")
+    for col in ("metric", "labels", "n", "ROC-AUC", "best threshold", "kappa", "Spearman"):
+        table.add_column(col, justify="left" if col in ("metric", "labels") else "right")
+    for key, m in calibration.metrics.items():
+        table.add_row(key, m.kind, str(m.n), _fmt(m.auc), _fmt(m.threshold, 3), _fmt(m.kappa), _fmt(m.spearman))
+    console.print(table)
+    for key, m in calibration.metrics.items():
+        if m.threshold is not None and m.kappa is not None:
+            console.print(f"{key}: count a score ≥ {m.threshold:.3f} as good (Cohen's kappa {m.kappa:.2f} "
+                          f"with your labels)", highlight=False)
+        if m.auc is not None and m.auc < 0.7:
+            console.print(f"[yellow]warning:[/] {key} ranks your good and bad samples little better than chance "
+                          f"(ROC-AUC {m.auc:.2f}): do not trust its scores with this judge", highlight=False)
+    if path is not None:
+        console.print(f"Saved to {path}: later runs judged by {calibration.judge} show it in their report, with "
+                      "prediction-powered means.", highlight=False)
+
+
+@click.command()
+@click.argument("labels", type=click.Path(dir_okay=False))
+@click.option("-m", "--metric", "metrics", multiple=True, metavar="NAME",
+              help="Metric to calibrate (repeatable); default: every metric the labels name.")
+@plugin_args_option
+@click.option("--save/--no-save", default=True, show_default=True,
+              help="Keep the calibration for later runs by this judge.")
+@output_option("Also write the calibration as JSON here.", dir_okay=False)
+@model_options
+@json_option
+@quiet_option
+@progress_option
+def command(labels: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], save: bool, output: str | None,
+            as_json: bool, **kw: Any) -> None:
+    """Score LABELS, your own samples with human labels (0/1 or 1–5 per metric), and report how far each metric
+    agrees: ROC-AUC, the best threshold with Cohen's kappa, Spearman for 1–5 labels."""
+    from pathlib import Path
+
+    from ragkit.calibration import Calibration, calibration_path, read_labels, save_calibration
+    from ragkit.evaluation import build_metric, evaluate
+    from ragkit.llm import Judge
+
+    labelled = read_labels(labels)
+    names = list(dict.fromkeys(metrics)) or sorted({n for item in labelled for n in item.labels})
+    args = parse_plugin_args(plugin_args)
+    fns = [build_metric(n, args.get(n.split("[")[0])) for n in names]
+    settings = settings_from(kw)
+    judge = Judge(settings=settings)
+    result = run_sync(evaluate([i.sample for i in labelled], fns, judge=judge, progress=progress_enabled(kw)))
+    calibration = Calibration(judge=judge.model, labels_file=str(labels),
+                              metrics=_calibrations(labelled, result, fns))
+    saved = calibration_path(judge.model, settings) if save else None
+    if saved is not None:
+        save_calibration(calibration, saved)
+    if output:
+        save_calibration(calibration, Path(output))
+    if as_json:
+        click.echo(calibration.model_dump_json(indent=2, exclude={"metrics": {"__all__": {"pairs"}}}))
+    elif not kw["quiet"]:
+        _print(calibration, saved)
