@@ -16,11 +16,42 @@
     └── RunError                     a run directory cannot be created, read or resumed
 
 ``BadInput`` is the common base of the five "bad input" classes; ``exit_code`` says how the CLI ends for each.
+
+Secrets never travel in a message: ``redact`` masks the values of secret-looking environment variables (names
+with KEY, TOKEN, SECRET, PASSWORD, AUTH or CREDENTIAL), values registered with ``register_secret`` (API keys given
+as arguments, target headers) and bearer tokens. A ``RagkitError`` is redacted when it is turned into text, and so
+is every error recorded from a target or a metric, since proxies and gateways often echo a key back.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
+
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIAL", re.I)
+_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
+_REGISTERED: set[str] = set()
+MASK = "[redacted]"
+
+
+def register_secret(value: str | None) -> None:
+    """Mask ``value`` in every message from now on (values under 8 characters are too common to mask)."""
+    if value and len(value) >= 8:
+        _REGISTERED.add(value)
+
+
+def _secrets() -> list[str]:
+    found = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 8} | _REGISTERED
+    return sorted(found, key=len, reverse=True)
+
+
+def redact(text: str) -> str:
+    """``text`` with every known secret and bearer token masked."""
+    for secret in _secrets():
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
 
 
 class RagkitError(Exception):
@@ -28,6 +59,9 @@ class RagkitError(Exception):
 
     exit_code = 1
     """The CLI's exit code for it: 1 a run error, 2 bad input (the user's files, options or names)."""
+
+    def __str__(self) -> str:
+        return redact(super().__str__())
 
 
 class BadInput(RagkitError):

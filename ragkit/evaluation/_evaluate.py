@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from ragkit._progress import Progress
 from ragkit._sync import run_sync
-from ragkit.errors import ConfigError, JudgeError, MissingFieldError, UnknownPluginError
+from ragkit.errors import ConfigError, JudgeError, MissingFieldError, UnknownPluginError, redact
 from ragkit.evaluation._claims import ClaimStore, MetricContext
 from ragkit.llm import Judge
 from ragkit.registry import MetricFn, MetricInfo, info_of, lookup, spec_of
@@ -260,7 +260,7 @@ def check_requirements(samples: Sequence[EvalSample], fns: Sequence[MetricFn]) -
 
 def _failure(exc: BaseException) -> Score:
     kind = "judge error" if isinstance(exc, JudgeError) else f"metric error ({type(exc).__name__})"
-    message = " ".join(str(exc).split())[:300] or type(exc).__name__
+    message = " ".join(redact(str(exc)).split())[:300] or type(exc).__name__
     return Score(value=None, explanation=f"{kind}: {message}", details={"error": type(exc).__name__})
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragkit.errors import JudgeError, JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError
+from ragkit.errors import JudgeError, JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError, register_secret
 from ragkit.llm._cache import Cache, content_key
 from ragkit.llm._calls import (
     CallInfo,
@@ -84,6 +84,7 @@ class Judge:
         """True once any model call has succeeded (connection failures before that are fatal)."""
         self.backoff = backoff
         self.litellm_params = litellm_params
+        register_secret(litellm_params.get("api_key"))  # proxies echo keys back in their errors
         self.usage = Usage()
         self._gates: _Gates = weakref.WeakKeyDictionary()
 

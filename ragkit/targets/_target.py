@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ragkit.errors import ConfigError, DataError, TargetError
+from ragkit.errors import ConfigError, DataError, TargetError, redact, register_secret
 from ragkit.targets._protocol import Target, TargetOptions, TargetSpec
 from ragkit.types import ContextRef, RagResponse, TestSample
 
@@ -109,7 +109,7 @@ def to_response(
 
 
 def _short(exc: BaseException) -> str:
-    text = str(exc).splitlines()[0][:300] if str(exc) else ""
+    text = redact(str(exc)).splitlines()[0][:300] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
@@ -219,7 +219,10 @@ class HttpTarget:
     def __init__(self, url: str, options: TargetOptions | None = None) -> None:
         self.url = url
         self.options = options or TargetOptions()
-        self.headers = {"Content-Type": "application/json", **resolve_headers(self.options.header_env)}
+        extra = resolve_headers(self.options.header_env)
+        for value in extra.values():
+            register_secret(value)  # a header carries credentials: never let an echo of it reach a file
+        self.headers = {"Content-Type": "application/json", **extra}
         o = self.options
         self.spec = TargetSpec(kind="http", name=url, args={
             "question_field": o.question_field, "answer_field": o.answer_field,
@@ -275,7 +278,7 @@ class HttpTarget:
             response.latency_s = elapsed
             return response
         tries = "" if self.options.retries == 0 else f" (after {attempt + 1} attempts)"
-        return RagResponse(error=f"{error}{tries}", latency_s=time.perf_counter() - started)
+        return RagResponse(error=redact(f"{error}{tries}"), latency_s=time.perf_counter() - started)
 
 
 # -- precomputed answers -----------------------------------------------------------------------------
