@@ -36,16 +36,21 @@ def _grid(attributions: list[Attribution] | None, n_contexts: int) -> list[list[
     return [[v.support for v in a.row(n_contexts)] for a in attributions]
 
 
-async def collect(sample: EvalSample, ctx: MetricContext, needs: Iterable[str]) -> Collected:
-    """Compute (through the memoised store) only the matrices in ``needs``."""
+async def collect(sample: EvalSample, ctx: MetricContext, needs: Iterable[str], *,
+                  name_contexts: bool = False) -> Collected:
+    """Compute (through the memoised store) only the matrices in ``needs``; ``name_contexts`` when the formula
+    asks which chunk supports a claim (context precision, noise sensitivity), not only whether the set does."""
     needs = set(needs)
     view = ctx.sample_claims(sample)
     resp = await view.response_claims() if any("response" in n for n in needs) else []
     ref = await view.reference_claims() if any("reference" in n for n in needs) else []
     got: dict[str, Any] = {}
-    for name in ("response_vs_reference", "reference_vs_response", "response_vs_contexts", "reference_vs_contexts"):
+    for name in ("response_vs_reference", "reference_vs_response"):
         if name in needs:
             got[name] = await getattr(view, name)()
+    for name in ("response_vs_contexts", "reference_vs_contexts"):
+        if name in needs:
+            got[name] = await getattr(view, name)(name_contexts=name_contexts)
     sup = Supports(
         resp_vs_ref=[v.support for v in got["response_vs_reference"]] if "response_vs_reference" in got else None,
         ref_vs_resp=[v.support for v in got["reference_vs_response"]] if "reference_vs_response" in got else None,

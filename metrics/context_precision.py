@@ -65,13 +65,13 @@ def context_precision(
             claims = await view.reference_claims()
             if not claims:
                 return unscorable("the reference answer contains no checkable claims")
-            matrix = await view.reference_vs_contexts()
+            matrix = await view.reference_vs_contexts(name_contexts=True)
             details = claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)
         else:
             claims = await view.response_claims()
             if not claims:
                 return unscorable("the answer contains no checkable claims")
-            matrix = await view.response_vs_contexts()
+            matrix = await view.response_vs_contexts(name_contexts=True)
             details = claim_details(sample, response_claims=claims, response_vs_contexts=matrix)
         return _result([column_support(matrix, k) for k in range(len(retrieved))], {"claims": details})
 

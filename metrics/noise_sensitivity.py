@@ -32,7 +32,7 @@ def noise_sensitivity(*, mode: Literal["relevant", "irrelevant"] = "relevant") -
         raise ConfigError(f"noise_sensitivity: mode must be relevant or irrelevant, not {mode!r}")
 
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
-        got = await collect(sample, ctx, NEEDS)
+        got = await collect(sample, ctx, NEEDS, name_contexts=True)
         why = got.missing(("response_vs_contexts",))
         value = None if why else rc.noise_sensitivity(got.supports, relevant=mode == "relevant")
         if value is None:

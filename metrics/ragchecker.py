@@ -28,9 +28,12 @@ REF_CTX = ("test.reference_answer", "response.retrieved_contexts")
 RESP_CTX = ("response.answer", "response.retrieved_contexts")
 
 
-def _build(compute: Callable[[rc.Supports], float | None], *needs: str, undefined: str = "") -> MetricFn:
+def _build(compute: Callable[[rc.Supports], float | None], *needs: str, undefined: str = "",
+           per_chunk: bool = False) -> MetricFn:
+    """``per_chunk``: the formula asks which chunk supports a claim, so the store names the contexts too."""
+
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
-        got = await collect(sample, ctx, needs)
+        got = await collect(sample, ctx, needs, name_contexts=per_chunk)
         why = got.missing(needs)
         value = None if why else compute(got.supports)
         if value is None:
@@ -67,7 +70,7 @@ def claim_recall() -> MetricFn:
 @metric(requires=REF_CTX, uses=("reference_vs_contexts",))
 def ragchecker_context_precision() -> MetricFn:
     """Share of retrieved chunks holding at least one reference claim, unranked (1.0 = no useless chunk)."""
-    return _build(rc.context_precision, "reference_vs_contexts", undefined="no retrieved contexts")
+    return _build(rc.context_precision, "reference_vs_contexts", undefined="no retrieved contexts", per_chunk=True)
 
 
 @metric(requires=ALL, uses=("reference_vs_contexts", "reference_vs_response"))
@@ -82,7 +85,7 @@ def context_utilization() -> MetricFn:
 def noise_sensitivity_in_relevant() -> MetricFn:
     """Share of response claims that are wrong yet supported by a relevant chunk (0.0 = not misled)."""
     return _build(lambda s: rc.noise_sensitivity(s, relevant=True), "response_vs_reference",
-                  "response_vs_contexts", "reference_vs_contexts")
+                  "response_vs_contexts", "reference_vs_contexts", per_chunk=True)
 
 
 @metric(requires=ALL, direction="lower",
@@ -90,7 +93,7 @@ def noise_sensitivity_in_relevant() -> MetricFn:
 def noise_sensitivity_in_irrelevant() -> MetricFn:
     """Share of response claims that are wrong and supported only by irrelevant chunks (0.0 = not misled)."""
     return _build(lambda s: rc.noise_sensitivity(s, relevant=False), "response_vs_reference",
-                  "response_vs_contexts", "reference_vs_contexts")
+                  "response_vs_contexts", "reference_vs_contexts", per_chunk=True)
 
 
 @metric(requires=ALL, direction="lower", uses=("response_vs_contexts", "response_vs_reference"))

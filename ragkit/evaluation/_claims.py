@@ -5,9 +5,11 @@ Three primitives carry most metrics:
 - ``split(text, question=...)``: one LLM call per text → atomic, self-contained claims in the text's language
   (pronouns resolved, lists taken apart, the answer entity kept), plus the named entities of the text. A short
   answer ("Oslo.") becomes one claim that restates the question with it, so that it can be checked on its own.
-- ``attribute(passages, claims)``: one LLM call per group of ≤ ``group_size`` claims with every retrieved context
-  in view → an ``Attribution`` per claim: the verdict on the set, and the contexts it needs. A fact that needs two
-  passages together (what the multi-hop generator asks) is supported by the set though by neither alone.
+- ``attribute(passages, claims)``: one ``check`` per group of ≤ ``group_size`` claims against the retrieved
+  contexts joined into one text → an ``Attribution`` per claim with the verdict on the set: a fact that needs two
+  passages together (what the multi-hop generator asks) is supported by the set though by neither alone. With
+  ``name_contexts`` (context precision, noise sensitivity), one more call with the contexts numbered names the
+  contexts each claim needs.
 - ``check(passage, claims, question=...)``: one LLM call per group → a ``Verdict`` per claim against one text, the
   reference or the response, read as an answer to the question.
 
@@ -56,9 +58,10 @@ from ragkit.evaluation._claim_prompts import (
     attribute_prompt,
     check_prompt,
 )
+from ragkit.evaluation._claim_text import equal_forms, is_short_answer, prompt_windows, restate, tidy
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
-from ragkit.text import count_tokens, normalise, split_sentences
+from ragkit.text import normalise
 
 if TYPE_CHECKING:
     from ragkit.llm import Embeddings
@@ -66,7 +69,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-ENGINE_VERSION = "3"
+ENGINE_VERSION = "4"
 """Bumped when a prompt changes: part of every memo key, so old cached results are never mixed in."""
 
 
@@ -140,10 +143,10 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            claims = _clean(out.claims)[: self.max_claims]
+            claims = tidy(out.claims)[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]
-            return Split(claims, _clean(out.entities))
+            return Split(claims, tidy(out.entities))
 
         return await self._once(key, run)
 
@@ -165,7 +168,7 @@ class ClaimStore:
         claims = list(claims)
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
-        same = _restated(passage, known)
+        same = equal_forms(passage, known)
         verdicts: list[Verdict | None] = [Verdict(label="entailed") if normalise(c) in same else None for c in claims]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
@@ -194,29 +197,48 @@ class ClaimStore:
         p = prob.expected({"supported": 1.0}) if prob is not None else None
         return Verdict(label=LABEL[Judgement(value).value], p=p)
 
-    async def attribute(self, passages: Sequence[str], claims: Sequence[str]) -> list[Attribution]:
+    async def attribute(self, passages: Sequence[str], claims: Sequence[str], *,
+                        name_contexts: bool = False) -> list[Attribution]:
         """An ``Attribution`` per claim against the passages read together.
 
-        A claim equal (normalised) to a sentence of passage k is attributed to k without a call. The others go
-        to the judge in groups of ≤ ``group_size`` claims, with every passage in view; passages that exceed
-        the prompt budget are taken in windows, and a claim keeps its best-supported window.
+        A claim equal (normalised) to a sentence of passage k is attributed to k without a call. For the others,
+        the verdict on the set is a ``check`` against the passages joined into one (a fact that needs two of
+        them is stated there); passages over the prompt budget are joined in windows, and a claim keeps its
+        best-supported window. ``name_contexts`` adds one call per claim group, with the passages numbered, that
+        names the passages each claim needs (what per-chunk metrics read). The set verdict does not come from that
+        numbered form: on the validity cases a small judge called claims "supported" by on-topic distractors far
+        more often there than against the joined text (bench/README.md).
         """
         claims = list(claims)
         passages = [p.strip() for p in passages]
         if not any(passages):
             return [Attribution(verdict=Verdict(label="neutral")) for _ in claims]
-        sentences = [_restated(p, ()) for p in passages]
+        sentences = [equal_forms(p, ()) for p in passages]
         found: list[Attribution | None] = [None] * len(claims)
         for i, claim in enumerate(claims):
             ks = [k for k, sents in enumerate(sentences) if normalise(claim) in sents]
             if ks:
                 found[i] = Attribution(verdict=Verdict(label="entailed"), by=ks[:1])
         ask = [c for c, a in zip(claims, found, strict=True) if a is None]
-        groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
-        windows = _windows(passages, self.window_tokens)
-        results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in groups))
-        asked = iter(a for part in results for a in part)
+        windows = prompt_windows(passages, self.window_tokens)
+        verdicts = await self._joined(passages, windows, ask)
+        named: list[list[int]] = [[] for _ in ask]
+        if name_contexts and ask:
+            groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
+            results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in groups))
+            named = [a.by for part in results for a in part]
+        asked = iter(Attribution(verdict=v, by=by if v.label != "neutral" else [])
+                     for v, by in zip(verdicts, named, strict=True))
         return [a if a is not None else next(asked) for a in found]
+
+    async def _joined(self, passages: list[str], windows: list[list[int]], claims: list[str]) -> list[Verdict]:
+        """Each claim checked against the passages joined into one text (per window; the best window wins)."""
+        if not claims:
+            return []
+        per_window = await asyncio.gather(*(self.check("\n\n".join(passages[k] for k in w), claims)
+                                            for w in windows))
+        return [max((got[i] for got in per_window), key=lambda v: (v.support, v.label == "contradicted"))
+                for i in range(len(claims))]
 
     async def _attribute_windows(self, passages: list[str], windows: list[list[int]],
                                  claims: list[str]) -> list[Attribution]:
@@ -249,49 +271,6 @@ class ClaimStore:
     def sample(self, sample: EvalSample, needs: frozenset[str] = frozenset()) -> SampleClaims:
         """The per-sample view that metrics read."""
         return SampleClaims(self, sample, needs)
-
-
-def _clean(items: Sequence[str]) -> list[str]:
-    out: list[str] = []
-    for item in items:
-        text = " ".join(item.split())
-        if text and text not in out:
-            out.append(text)
-    return out
-
-
-SHORT_ANSWER_TOKENS = 8
-"""An answer of at most this many tokens (``count_tokens``: a CJK character or ~0.8 of a word each) in one
-sentence is a short answer: it says nothing without its question, so its claim is the question restated with it."""
-
-
-def is_short_answer(text: str) -> bool:
-    """True for a bare answer such as "Oslo.", "The Northern Rifles." or "南岭大学。"."""
-    return count_tokens(text) <= SHORT_ANSWER_TOKENS and len(split_sentences(text)) <= 1
-
-
-def restate(question: str, answer: str) -> str:
-    """The one claim of a short answer: the question followed by the answer, in the words of both."""
-    return f"{question.strip()} {answer.strip()}"
-
-
-def _restated(passage: str, known: Sequence[str]) -> set[str]:
-    """Normalised sentences of ``passage`` and its ``known`` claims: what a claim may equal to be entailed."""
-    return {normalise(t) for t in (*split_sentences(passage), passage, *known) if t.strip()}
-
-
-def _windows(passages: Sequence[str], budget: int) -> list[list[int]]:
-    """Consecutive groups of passage indices whose estimated tokens stay within ``budget`` (each at least one)."""
-    out: list[list[int]] = [[]]
-    used = 0
-    for k, passage in enumerate(passages):
-        size = count_tokens(passage)
-        if out[-1] and used + size > budget:
-            out.append([])
-            used = 0
-        out[-1].append(k)
-        used += size
-    return out
 
 
 # -- per-sample view ------------------------------------------------------------------------------
@@ -350,21 +329,23 @@ class SampleClaims:
                 raise
             return None
 
-    async def response_vs_contexts(self) -> list[Attribution]:
-        """Each response claim attributed to the retrieved contexts (read together)."""
+    async def response_vs_contexts(self, *, name_contexts: bool = False) -> list[Attribution]:
+        """Each response claim against the retrieved contexts read together (``name_contexts``: and which)."""
         resp = await self.response_claims()
         joint = await self._joint()
         if joint is not None:
-            return (await self.store.attribute(self.contexts, joint[0] + joint[1]))[: len(resp)]
-        return await self.store.attribute(self.contexts, resp)
+            both = joint[0] + joint[1]
+            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts))[: len(resp)]
+        return await self.store.attribute(self.contexts, resp, name_contexts=name_contexts)
 
-    async def reference_vs_contexts(self) -> list[Attribution]:
-        """Each reference claim attributed to the retrieved contexts (read together)."""
+    async def reference_vs_contexts(self, *, name_contexts: bool = False) -> list[Attribution]:
+        """Each reference claim against the retrieved contexts read together (``name_contexts``: and which)."""
         ref = await self.reference_claims()
         joint = await self._joint()
         if joint is not None:
-            return (await self.store.attribute(self.contexts, joint[0] + joint[1]))[len(joint[0]) :]
-        return await self.store.attribute(self.contexts, ref)
+            both = joint[0] + joint[1]
+            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts))[len(joint[0]) :]
+        return await self.store.attribute(self.contexts, ref, name_contexts=name_contexts)
 
     async def response_vs_reference(self) -> list[Verdict]:
         """Each response claim against the reference answer, read as an answer to the question."""

@@ -126,13 +126,14 @@ async def test_joint_context_checks_when_asked_for_and_both_context_matrices_are
     ctx = MetricContext(judge=judge, claims=ClaimStore(judge, joint_contexts=True),
                         needs=frozenset({"response_vs_contexts", "reference_vs_contexts"}))
     view = ctx.sample_claims(sample())
-    resp = await view.response_vs_contexts()
-    ref = await view.reference_vs_contexts()
+    resp = await view.response_vs_contexts(name_contexts=True)
+    ref = await view.reference_vs_contexts(name_contexts=True)
     assert len(resp) == 2 and len(ref) == 2 and all(a.by == [0] for a in resp + ref)
-    calls = judge.calls_for("claims.attribute")
-    assert len(calls) == 1  # response and reference claims together, every context in view
+    checks, calls = judge.calls_for("claims.check"), judge.calls_for("claims.attribute")
+    assert len(checks) == 1 and len(calls) == 1  # response and reference claims together, every context in view
     assert calls[0].data.claims == ["A is B.", "C is D.", "A is B.", "E is F."]  # type: ignore[union-attr]
     assert calls[0].data.passages == ["ctx one", "ctx two"]  # type: ignore[union-attr]
+    assert checks[0].data.passage == "ctx one\n\nctx two"  # type: ignore[union-attr]
 
 
 async def test_separate_context_checks_by_default_so_reference_verdicts_ignore_the_answer() -> None:
@@ -141,11 +142,11 @@ async def test_separate_context_checks_by_default_so_reference_verdicts_ignore_t
     ctx = MetricContext(judge=judge, needs=needs)
     await ctx.sample_claims(sample()).response_vs_contexts()
     await ctx.sample_claims(sample()).reference_vs_contexts()
-    lists = [c.data.claims for c in judge.calls_for("claims.attribute")]  # type: ignore[union-attr]
+    lists = [c.data.claims for c in judge.calls_for("claims.check")]  # type: ignore[union-attr]
     assert lists == [["A is B.", "C is D."], ["A is B.", "E is F."]]
-    # another answer to the same question with the same contexts reuses the reference-side attribution
+    # another answer to the same question with the same contexts reuses the reference-side check
     await ctx.sample_claims(sample(answer="X is Y.")).reference_vs_contexts()
-    assert len(judge.calls_for("claims.attribute")) == 2
+    assert len(judge.calls_for("claims.check")) == 2 and judge.calls_for("claims.attribute") == []
 
 
 def test_claim_details_shape() -> None:
@@ -203,12 +204,15 @@ async def test_a_runaway_split_is_reasked() -> None:
     assert len(judge.calls) == 2 and "repeats itself" in judge.calls[1].messages[-1]["content"]
 
 
-async def test_attribution_sees_every_context_and_names_the_ones_a_fact_needs() -> None:
-    judge = ScriptedJudge([{"0": {"passages": [1, 0, 1], "verdict": "supported"},
+async def test_attribution_checks_the_joined_contexts_and_names_the_ones_a_fact_needs() -> None:
+    judge = ScriptedJudge([{"0": "supported", "1": "not_mentioned"},
+                           {"0": {"passages": [1, 0, 1], "verdict": "supported"},
                             "1": {"passages": [2], "verdict": "not_mentioned"}}])
     store = ClaimStore(judge)
-    found = await store.attribute(["Aldermoor is named after Edwin Hart.", "Edwin Hart served in the Rifles.",
-                                   "Kestrel has marshes."], ["Aldermoor's namesake served in the Rifles.", "X."])
+    passages = ["Aldermoor is named after Edwin Hart.", "Edwin Hart served in the Rifles.", "Kestrel has marshes."]
+    found = await store.attribute(passages, ["Aldermoor's namesake served in the Rifles.", "X."],
+                                  name_contexts=True)
+    assert judge.calls[0].data.passage == "\n\n".join(passages)  # type: ignore[union-attr]
     assert [(a.verdict.label, a.by) for a in found] == [("entailed", [0, 1]), ("neutral", [])]
     assert [v.label for v in found[0].row(3)] == ["entailed", "entailed", "neutral"]
     schema = attribute_prompt(2, 3).schema()
@@ -224,12 +228,14 @@ async def test_a_claim_equal_to_a_context_sentence_is_attributed_without_a_call(
 
 async def test_contexts_over_the_prompt_budget_are_attributed_in_windows() -> None:
     def reply(call: CallInfo) -> object:
-        supported = any("gold" in p for p in call.data.passages)  # type: ignore[union-attr]
+        if call.prompt_name == "claims.check":
+            return {"0": "supported" if "gold" in call.data.passage else "not_mentioned"}  # type: ignore[union-attr]
         where = [i for i, p in enumerate(call.data.passages) if "gold" in p]  # type: ignore[union-attr]
-        return {"0": {"passages": where, "verdict": "supported" if supported else "not_mentioned"}}
+        return {"0": {"passages": where, "verdict": "supported" if where else "not_mentioned"}}
 
     judge = ScriptedJudge(reply)
     passages = ["one " + "filler " * 40, "two " + "filler " * 40, "gold fact " + "filler " * 30]
-    found = await ClaimStore(judge, window_tokens=60).attribute(passages, ["the fact"])
-    assert [len(c.data.passages) for c in judge.calls] == [1, 1, 1]  # type: ignore[union-attr]
+    found = await ClaimStore(judge, window_tokens=60).attribute(passages, ["the fact"], name_contexts=True)
+    assert len(judge.calls_for("claims.check")) == 3  # one window per passage
+    assert [len(c.data.passages) for c in judge.calls_for("claims.attribute")] == [1, 1, 1]  # type: ignore[union-attr]
     assert (found[0].verdict.label, found[0].by) == ("entailed", [2])

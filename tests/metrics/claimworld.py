@@ -4,7 +4,8 @@
 - check: a claim is entailed by a passage when the passage contains the claim's text (case-insensitive,
   final period dropped), contradicted when listed in ``contradicts``, neutral otherwise;
 - attribute: the passages that entail the claim (else the ones that contradict it); a claim listed in
-  ``together`` is entailed by the set when every passage it names is in view, and by none of them alone.
+  ``together`` is entailed by the set when every passage it names is in view (or in the passage: the retrieved
+  contexts joined into one), and by none of them alone.
 """
 
 from __future__ import annotations
@@ -49,8 +50,11 @@ class World:
         return reply
 
     def label(self, passage: str, claim: str) -> str:
-        if (passage, claim) in self.contradicts:
+        if any(p in passage and c == claim for p, c in self.contradicts):  # also within contexts joined into one
             return "contradicted"
+        needed = self.together.get(claim, ())
+        if needed and all(p in passage for p in needed):  # the passages it needs, joined into this one
+            return "entailed"
         return "entailed" if contains(passage, claim) else "neutral"
 
     def judge(self) -> ScriptedJudge:

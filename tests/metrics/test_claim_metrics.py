@@ -109,13 +109,14 @@ async def test_contradicted_claims_count_as_unsupported() -> None:
     details = ClaimDetails.from_score(score.details)
     assert details is not None
     sheffield = next(c for c in details.claims if "Sheffield" in c.text)
-    assert sheffield.verdicts[0] is not None and sheffield.verdicts[0].label == "contradicted"
+    assert sheffield.together is not None and sheffield.together.label == "contradicted"
     assert sheffield.supported_by == []
 
 
-async def test_faithfulness_details_say_which_chunk_supports_which_claim() -> None:
-    score = await build_metric("faithfulness")(make_sample(**CANONICAL, ids=["p", "q", "b"]),
-                                               context(canonical_world().judge()))
+async def test_per_chunk_metrics_say_which_chunk_supports_which_claim() -> None:
+    judge = canonical_world().judge()
+    sample = make_sample(**CANONICAL, ids=["p", "q", "b"])
+    score = await build_metric("context_precision[reference=response]")(sample, context(judge))
     details = ClaimDetails.from_score(score.details)
     assert details is not None
     assert [(p.kind, p.index, p.chunk_id) for p in details.passages] == [
@@ -124,6 +125,12 @@ async def test_faithfulness_details_say_which_chunk_supports_which_claim() -> No
     assert support == {"Kestrel launched in Chicago.": [1], "Kestrel launched in 2020.": [1],
                        "Kestrel is made in Sheffield.": [0]}
     assert all(c.source == "response" for c in details.claims)
+    # faithfulness needs only the verdict on the set: the same checks, no call to name the chunks
+    named = len(judge.calls_for("claims.attribute"))
+    faith = await build_metric("faithfulness")(sample, context(judge))
+    faith_details = ClaimDetails.from_score(faith.details)
+    assert faith_details is not None and all(c.together is not None for c in faith_details.claims)
+    assert len(judge.calls_for("claims.attribute")) == named
 
 
 async def test_factual_correctness_details_hold_both_directions() -> None:
@@ -198,13 +205,14 @@ async def test_a_two_passage_fact_is_recalled_only_with_both_passages(contexts: 
     sample = make_sample(question=SHIP_Q, answer=SHIP_REF, reference=SHIP_REF, contexts=contexts)
     score = await build_metric(key)(sample, context(ship_world().judge()))
     assert score.value == expected, score
-    if expected:
-        details = ClaimDetails.from_score(score.details)
-        assert details is not None and details.claims[0].supported_by == [0, 2]
+    details = ClaimDetails.from_score(score.details)
+    assert details is not None and details.claims[0].together is not None
+    assert details.claims[0].together.label == ("entailed" if expected else "neutral")
 
 
 async def test_faithfulness_credits_an_answer_grounded_in_two_passages_together() -> None:
     sample = make_sample(question=SHIP_Q, answer=SHIP_REF, reference=SHIP_REF, contexts=[NAMED, SERVED])
     judge = ship_world().judge()
     assert (await build_metric("faithfulness")(sample, context(judge))).value == 1.0
-    assert len(judge.calls_for("claims.attribute")) == 1  # one call for the claim list, both passages in view
+    checks = judge.calls_for("claims.check")
+    assert len(checks) == 1 and checks[0].data.passage == f"{NAMED}\n\n{SERVED}"  # type: ignore[union-attr]
