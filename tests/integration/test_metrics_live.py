@@ -91,3 +91,24 @@ def test_chinese_sample_is_scored_in_chinese(result: EvalResult) -> None:
     assert all(re.search(r"[\u4e00-\u9fff]", c.text) for c in details.claims), [c.text for c in details.claims]
     assert value(result, "zh", "faithfulness") >= 0.5
     assert value(result, "zh", "context_recall") >= 0.5
+
+
+ENUMERATIONS = [  # the answer lists five formats, four of them right: item-level precision = recall = F1 = 0.8
+    ("en", "Which formats are supported?", "Supported formats are PDF, DOCX, HTML, EPUB and RTF.",
+     "Supported formats are PDF, DOCX, HTML, EPUB and ODT."),
+    ("zh", "系统支持哪些格式？", "支持的格式有PDF、DOCX、HTML、EPUB和RTF。",
+     "支持的格式有PDF、DOCX、HTML、EPUB和ODT。"),
+    ("ko", "어떤 형식을 지원하나요?", "지원 형식은 PDF, DOCX, HTML, EPUB 및 RTF이다.",
+     "지원 형식은 PDF, DOCX, HTML, EPUB 및 ODT이다."),
+]
+
+
+def test_lists_are_scored_item_by_item(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [EvalSample(test=TestSample(id=lang, question=q, reference_answer=ref), response=RagResponse(answer=a))
+               for lang, q, a, ref in ENUMERATIONS]
+    result = asyncio.run(evaluate(samples, ["factual_correctness"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    for lang, *_ in ENUMERATIONS:
+        assert 0.7 <= value(result, lang, "factual_correctness") <= 0.9, lang
