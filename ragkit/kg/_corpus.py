@@ -268,11 +268,29 @@ def _walk(root: Path, exclude: Callable[[str], bool] | None) -> Iterator[tuple[P
             if entry.is_symlink():
                 yield path, _symlink_reason(path, real_root)
                 continue
-            if entry.is_dir(follow_symlinks=False):
+            if not _decodable(entry.name):
+                yield path, "the file name is not valid UTF-8 (rename it to read it)"
+            elif entry.is_dir(follow_symlinks=False):
                 subdirs.append(path)
-            elif entry.is_file():
+            elif entry.is_file(follow_symlinks=False):
                 yield path, None
+            else:
+                yield path, "not a regular file (a FIFO, socket or device file): not read"
         stack.extend(reversed(subdirs))
+
+
+def _decodable(name: str) -> bool:
+    """False for a name whose bytes are not UTF-8 (Python keeps them as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(rel: str) -> str:
+    """A relative path safe to print and to write as JSON: undecodable bytes become U+FFFD."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _symlink_reason(path: Path, real_root: Path) -> str:
@@ -319,7 +337,7 @@ def parse_folder(
         files, base = _walk(root, _matcher(exclude)), root
     wanted = _matcher(include)
     for path, reason in files:
-        rel = path.relative_to(base).as_posix()
+        rel = shown(path.relative_to(base).as_posix())
         if wanted is not None and not wanted(rel):
             continue
         if on_file is not None:

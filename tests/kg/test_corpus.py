@@ -262,3 +262,17 @@ def test_pdf_two_columns_read_left_then_right(tmp_path: Path) -> None:
 def test_pdf_without_text_is_reported(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="no extractable text in 1 page"):
         parse_file(_pdf(tmp_path, [[]]))
+
+
+def test_fifos_and_undecodable_names_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    shutil.copy(GOOD / "guide.md", tmp_path / "guide.md")
+    os.mkfifo(tmp_path / "pipe.md")  # opening it would block the build forever
+    bad = os.path.join(os.fsencode(tmp_path), b"caf\xe9-notes.txt")  # Latin-1 bytes in a UTF-8 world
+    with open(bad, "wb") as fh:
+        fh.write(b"Some notes about the cafe.")
+    result = parse_folder(tmp_path)
+    assert [d.path for d in result.documents] == ["guide.md"]
+    reasons = {s.path: s.reason for s in result.skipped}
+    assert reasons["pipe.md"] == "not a regular file (a FIFO, socket or device file): not read"
+    assert reasons["caf\ufffd-notes.txt"] == "the file name is not valid UTF-8 (rename it to read it)"
+    json.dumps([s.path for s in result.skipped]).encode("utf-8")  # printable and writable as JSON
