@@ -8,13 +8,12 @@ A label is 0 / 1 (binary: the answer is faithful, right, ...) or an integer 1–
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from ragkit.errors import DataError
-from ragkit.runs import parse_record
+from ragkit.runs import parse_records, read_records
 from ragkit.types import EvalSample
 
 Kind = Literal["binary", "ordinal"]
@@ -27,31 +26,6 @@ class Labelled:
     sample: EvalSample
     labels: dict[str, float]
     where: str
-
-
-def _records(path: Path) -> list[tuple[Any, str]]:
-    if not path.is_file():
-        raise DataError(str(path), "no such file")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), f"cannot read: {exc}") from None
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise DataError(str(path), f"invalid JSON: {exc}") from None
-        if not isinstance(data, list):
-            raise DataError(str(path), "expected a JSON list of labelled records")
-        return [(r, f"{path} item [{n}]") for n, r in enumerate(data)]
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                out.append((json.loads(line), f"{path} line {n}"))
-            except ValueError as exc:
-                raise DataError(f"{path} line {n}", f"invalid JSON: {exc}") from None
-    return out
 
 
 def _labels(record: dict[str, Any], where: str) -> dict[str, float]:
@@ -67,23 +41,19 @@ def _labels(record: dict[str, Any], where: str) -> dict[str, float]:
 
 
 def read_labels(path: str | Path) -> list[Labelled]:
-    """The labelled samples of ``path`` (JSONL, or a JSON list), checked before anything is scored."""
-    path = Path(path)
-    out: list[Labelled] = []
-    seen: dict[str, str] = {}
-    for n, (record, where) in enumerate(_records(path), 1):
+    """The labelled samples of ``path`` (any file ``ragkit evaluate`` reads), checked before anything is scored."""
+    records: list[tuple[dict[str, Any], str, str]] = []
+    labels: list[dict[str, float]] = []
+    for record, where, default_id in read_records(path):
         if not isinstance(record, dict):
             raise DataError(where, f"expected a JSON object, got {type(record).__name__}")
         record = dict(record)
-        labels = _labels(record, where)
-        sample = parse_record(record, where, f"row-{n}")
-        if sample.id in seen:
-            raise DataError(where, f"sample id '{sample.id}' is used twice (first at {seen[sample.id]})")
-        seen[sample.id] = where
-        out.append(Labelled(sample, labels, where))
-    if not out:
+        labels.append(_labels(record, where))
+        records.append((record, where, default_id))
+    if not records:
         raise DataError(str(path), "no labelled samples")
-    return out
+    samples = parse_records(records)
+    return [Labelled(sample, lab, where) for sample, lab, (_, where, _) in zip(samples, labels, records, strict=True)]
 
 
 def label_kind(metric: str, values: list[float]) -> Kind:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragkit.runs._datasets import load_samples, parse_record
+from ragkit.runs._datasets import load_samples, parse_records, read_records
 from ragkit.runs._rundir import (
     FORMAT_VERSION,
     JsonlAppender,
@@ -28,7 +28,8 @@ __all__ = [
     "iter_jsonl",
     "load_samples",
     "metric_keys",
-    "parse_record",
+    "parse_records",
+    "read_records",
     "rewrite_jsonl",
     "write_json_atomic",
 ]

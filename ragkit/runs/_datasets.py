@@ -173,36 +173,42 @@ def parse_record(record: Any, where: str, default_id: str) -> EvalSample:
                            "(user_input, response, ...) or RAGChecker (query, gt_answer, ...) fields")
 
 
-def _unique(samples: list[EvalSample], wheres: list[str]) -> list[EvalSample]:
+Record = tuple[Any, str, str]
+"""A raw record, where it is (``file line 3``, ``file item [0]``) and the sample id it gets when it has none."""
+
+
+def parse_records(records: Iterable[Record]) -> list[EvalSample]:
+    """Read each record (``parse_record``); a sample id used twice is an error naming both places."""
+    samples: list[EvalSample] = []
     seen: dict[str, str] = {}
-    for sample, where in zip(samples, wheres, strict=True):
+    for record, where, default_id in records:
+        sample = parse_record(record, where, default_id)
         if sample.id in seen:
             raise DataError(where, f"sample id '{sample.id}' is used twice (first at {seen[sample.id]})")
         seen[sample.id] = where
+        samples.append(sample)
     return samples
 
 
 def load_samples(source: str | Path | pd.DataFrame | Sequence[dict[str, Any]]) -> list[EvalSample]:
     """Read evaluation samples from a file (.jsonl, .json, .csv), a DataFrame or a list of records."""
     if isinstance(source, str | Path):
-        return _load_file(Path(source))
+        return parse_records(read_records(Path(source)))
     if hasattr(source, "to_dict"):
         records = source.to_dict(orient="records")
-        return _from_records(records, "DataFrame row {n}", first=0)
-    return _from_records(list(source), "record {n}", first=0)
+        return parse_records(_numbered(records, "DataFrame row {n}", first=0))
+    return parse_records(_numbered(list(source), "record {n}", first=0))
 
 
-def _from_records(records: Iterable[Any], label: str, *, first: int = 1) -> list[EvalSample]:
-    """Parse records; ``label`` names one in errors, with ``{n}`` for its position."""
-    samples, wheres = [], []
-    for n, record in enumerate(records, first):
-        where = label.format(n=n)
-        samples.append(parse_record(record, where, f"row-{n}"))
-        wheres.append(where)
-    return _unique(samples, wheres)
+def _numbered(records: Iterable[Any], label: str, *, first: int = 1) -> list[Record]:
+    """Records with their place: ``label`` names one, with ``{n}`` for its position."""
+    return [(record, label.format(n=n), f"row-{n}") for n, record in enumerate(records, first)]
 
 
-def _load_file(path: Path) -> list[EvalSample]:
+def read_records(path: str | Path) -> list[Record]:
+    """The raw records of a .jsonl, .json (a list, or RAGChecker's ``{"results": [...]}``) or .csv file, each
+    with its place in the file; an unreadable file or line is an error naming it."""
+    path = Path(path)
     if not path.is_file():
         raise DataError(str(path), "no such file")
     suffix = path.suffix.lower()
@@ -212,31 +218,29 @@ def _load_file(path: Path) -> list[EvalSample]:
         raise DataError(str(path), f"cannot read: {exc}") from None
     if suffix == ".csv":
         rows = list(csv.DictReader(text.splitlines()))
-        return _from_records(rows, f"{path} line {{n}}", first=2)  # line 1 is the header
+        return _numbered(rows, f"{path} line {{n}}", first=2)  # line 1 is the header
     if suffix == ".json" or (suffix != ".jsonl" and text.lstrip()[:1] in "[" and text.strip()):
         try:
             data = json.loads(text)
         except ValueError as exc:
             raise DataError(str(path), f"invalid JSON: {exc}") from None
         if isinstance(data, dict) and isinstance(data.get("results"), list):
-            return _from_records(data["results"], f"{path} results[{{n}}]", first=0)
+            return _numbered(data["results"], f"{path} results[{{n}}]", first=0)
         if isinstance(data, list):
-            return _from_records(data, f"{path} item [{{n}}]", first=0)
+            return _numbered(data, f"{path} item [{{n}}]", first=0)
         raise DataError(str(path), "expected a JSON list of records or a RAGChecker {\"results\": [...]} object")
-    samples, wheres = [], []
+    records: list[Record] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         where = f"{path} line {n}"
         try:
-            record = json.loads(line)
+            records.append((json.loads(line), where, f"row-{n}"))
         except ValueError as exc:
             raise DataError(where, f"invalid JSON: {exc}") from None
-        samples.append(parse_record(record, where, f"row-{n}"))
-        wheres.append(where)
-    if not samples:
+    if not records:
         raise DataError(str(path), "no samples")
-    return _unique(samples, wheres)
+    return records
 
 
 # -- writers --------------------------------------------------------------------------------------
