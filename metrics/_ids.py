@@ -57,10 +57,11 @@ def same_text(retrieved: str, reference: str) -> bool:
     return float(fuzz.partial_ratio(retrieved, reference)) >= TEXT_MATCH
 
 
-def _match(context: ContextRef, references: list[ContextRef], known: Collection[str]) -> tuple[str, bool, bool]:
+def _match(context: ContextRef, references: list[ContextRef], relevant: set[str],
+           known: Collection[str]) -> tuple[str, bool, bool]:
     """(reference id or "", matched by text, could be judged) for one retrieved context."""
     if context.chunk_id and context.chunk_id in known:
-        return (context.chunk_id if any(r.chunk_id == context.chunk_id for r in references) else ""), False, True
+        return (context.chunk_id if context.chunk_id in relevant else ""), False, True
     if not context.text.strip():
         return "", False, False
     found = next((r.chunk_id for r in references if r.chunk_id and r.text.strip() and same_text(context.text, r.text)),
@@ -78,7 +79,7 @@ def rank_ids(sample: EvalSample, known: Collection[str] = ()) -> Ranking | str:
     if not relevant:
         return "the test sample has no reference chunk ids"
     known = known or relevant
-    matches = [_match(c, references, known) for c in sample.response.retrieved_contexts]
+    matches = [_match(c, references, relevant, known) for c in sample.response.retrieved_contexts]
     ranking = Ranking([m[0] for m in matches], relevant, sum(m[1] for m in matches), sum(m[2] for m in matches))
     if matches and ranking.judged == 0:
         example = next((c.chunk_id for c in sample.response.retrieved_contexts if c.chunk_id), None)

@@ -45,33 +45,6 @@ def _calibrations(labelled: list[Any], result: Any, fns: list[Any]) -> dict[str,
     return out
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
-def _print(calibration: Any, path: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(stderr=True)
-    table = Table(title=f"Agreement with your labels · judge {calibration.judge}", title_justify="left")
-    for col in ("metric", "labels", "n", "ROC-AUC", "best threshold", "kappa", "Spearman"):
-        table.add_column(col, justify="left" if col in ("metric", "labels") else "right")
-    for key, m in calibration.metrics.items():
-        table.add_row(key, m.kind, str(m.n), _fmt(m.auc), _fmt(m.threshold, 3), _fmt(m.kappa), _fmt(m.spearman))
-    console.print(table)
-    for key, m in calibration.metrics.items():
-        if m.threshold is not None and m.kappa is not None:
-            console.print(f"{key}: count a score ≥ {m.threshold:.3f} as good (Cohen's kappa {m.kappa:.2f} "
-                          f"with your labels)", highlight=False)
-        if m.auc is not None and m.auc < 0.7:
-            console.print(f"[yellow]warning:[/] {key} ranks your good and bad samples little better than chance "
-                          f"(ROC-AUC {m.auc:.2f}): do not trust its scores with this judge", highlight=False)
-    if path is not None:
-        console.print(f"Saved to {path}: later runs judged by {calibration.judge} show it in their report, with "
-                      "prediction-powered means.", highlight=False)
-
-
 @click.command()
 @click.argument("labels", type=click.Path(dir_okay=False))
 @click.option("-m", "--metric", "metrics", multiple=True, metavar="NAME",
@@ -111,4 +84,6 @@ def command(labels: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...],
     if as_json:
         click.echo(calibration.model_dump_json(indent=2, exclude={"metrics": {"__all__": {"pairs"}}}))
     elif not kw["quiet"]:
-        _print(calibration, saved)
+        from ragkit.report import print_calibration
+
+        print_calibration(calibration, saved)

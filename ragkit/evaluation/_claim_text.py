@@ -1,4 +1,4 @@
-"""Text-level helpers of the claim engine: tidy claim lists, short answers, exact matches and prompt prompt_windows."""
+"""Text-level helpers of the claim engine: tidy claim lists, short answers, exact matches and prompt windows."""
 
 from __future__ import annotations
 

@@ -237,8 +237,7 @@ class ClaimStore:
             return []
         per_window = await asyncio.gather(*(self.check("\n\n".join(passages[k] for k in w), claims)
                                             for w in windows))
-        return [max((got[i] for got in per_window), key=lambda v: (v.support, v.label == "contradicted"))
-                for i in range(len(claims))]
+        return [max((got[i] for got in per_window), key=_strength) for i in range(len(claims))]
 
     async def _attribute_windows(self, passages: list[str], windows: list[list[int]],
                                  claims: list[str]) -> list[Attribution]:
@@ -248,7 +247,7 @@ class ClaimStore:
         for i in range(len(claims)):
             options = [Attribution(verdict=got[i].verdict, by=[w[k] for k in got[i].by if k < len(w)])
                        for w, got in zip(windows, per_window, strict=True)]
-            out.append(max(options, key=lambda a: (a.support, a.verdict.label == "contradicted")))
+            out.append(max(options, key=lambda a: _strength(a.verdict)))
         return out
 
     async def _attribute_group(self, passages: list[str], claims: list[str]) -> list[Attribution]:
@@ -271,6 +270,11 @@ class ClaimStore:
     def sample(self, sample: EvalSample, needs: frozenset[str] = frozenset()) -> SampleClaims:
         """The per-sample view that metrics read."""
         return SampleClaims(self, sample, needs)
+
+
+def _strength(verdict: Verdict) -> tuple[float, bool]:
+    """Which of a claim's verdicts over prompt windows wins: the best support, then a contradiction."""
+    return verdict.support, verdict.label == "contradicted"
 
 
 # -- per-sample view ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from ragkit.report._gate import check_known, failed_share, failures, parse_thres
 from ragkit.report._html import render_report
 from ragkit.report._model import NOT_SCORED, Summary
 from ragkit.report._summary import summarize
-from ragkit.report._terminal import print_summary, safe
+from ragkit.report._terminal import print_calibration, print_summary, safe
 
 __all__ = [
     "NOT_SCORED",
@@ -17,6 +17,7 @@ __all__ = [
     "failed_share",
     "failures",
     "parse_thresholds",
+    "print_calibration",
     "print_comparison",
     "print_summary",
     "render_comparison",

@@ -60,13 +60,18 @@ def metric_names(run: RunDir, scores: dict[str, ScoreRecord]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _values(name: str, records: list[ScoreRecord]) -> list[float]:
+    """The scores of one metric over the records that have one."""
+    return [v for r in records if name in r.scores and (v := r.scores[name].value) is not None]
+
+
 def _aggregate(names: list[str], records: list[ScoreRecord], meta: dict[str, MetricMeta]) -> dict[str, MetricSummary]:
     out = {}
     for name in names:
-        values = [r.scores[name].value for r in records if name in r.scores and r.scores[name].value is not None]
+        values = _values(name, records)
         nones = [r.scores[name] for r in records if name in r.scores and r.scores[name].value is None]
         failed = sum(1 for sc in nones if is_failure(sc))
-        ci = bootstrap_ci(values)  # type: ignore[arg-type]
+        ci = bootstrap_ci(values)
         hib = meta.get(name, MetricMeta()).higher_is_better
         out[name] = MetricSummary(mean=ci.mean if ci else None, low=ci.low if ci else None,
                                   high=ci.high if ci else None, scored=len(values), unscorable=len(nones) - failed,
@@ -164,10 +169,10 @@ def _calibrated(judge: str, records: list[ScoreRecord]) -> dict[str, CalibratedM
         return {}
     out = {}
     for name, cal in found.metrics.items():
-        values = [r.scores[name].value for r in records if name in r.scores and r.scores[name].value is not None]
+        values = _values(name, records)
         if not values:
             continue
-        ppi = cal.ppi([v for v in values if v is not None])
+        ppi = cal.ppi(values)
         out[name] = CalibratedMetric(
             labels=cal.kind, n_labels=cal.n, auc=cal.auc, kappa=cal.kappa, threshold=cal.threshold,
             spearman=cal.spearman, ppi_mean=ppi.mean if ppi else None, ppi_low=ppi.low if ppi else None,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ragkit.calibration import Calibration
 from ragkit.report._model import GroupRow, Summary
 from ragkit.report._stats import SMALL_N
 from ragkit.text import printable
@@ -105,6 +107,27 @@ def calibration_table(summary: Summary) -> Table:
                  "by its error on your labelled samples")
     t.caption_justify = "left"
     return t
+
+
+def print_calibration(calibration: Calibration, saved: Path | None, console: Console | None = None) -> None:
+    """What ``ragkit calibrate`` found: agreement per metric, the threshold to use, and where it was saved."""
+    console = console or Console(stderr=True)
+    table = Table(title=f"Agreement with your labels · judge {safe(calibration.judge)}", title_justify="left")
+    for col in ("metric", "labels", "n", "ROC-AUC", "best threshold", "kappa", "Spearman"):
+        table.add_column(col, justify="left" if col in ("metric", "labels") else "right")
+    for key, m in calibration.metrics.items():
+        table.add_row(safe(key), m.kind, str(m.n), fmt(m.auc), fmt(m.threshold, 3), fmt(m.kappa), fmt(m.spearman))
+    console.print(table)
+    for key, m in calibration.metrics.items():
+        if m.threshold is not None and m.kappa is not None:
+            console.print(f"{safe(key)}: count a score ≥ {m.threshold:.3f} as good (Cohen's kappa {m.kappa:.2f} "
+                          f"with your labels)", highlight=False)
+        if m.auc is not None and m.auc < 0.7:
+            console.print(f"[yellow]warning:[/] {safe(key)} ranks your good and bad samples little better than "
+                          f"chance (ROC-AUC {m.auc:.2f}): do not trust its scores with this judge", highlight=False)
+    if saved is not None:
+        console.print(f"Saved to {safe(str(saved))}: later runs judged by {safe(calibration.judge)} show it in "
+                      "their report, with prediction-powered means.", highlight=False)
 
 
 def print_summary(summary: Summary, console: Console | None = None, *, gate: list[str] | None = None) -> None:
