@@ -38,13 +38,17 @@ def command() -> None:
 @click.option("--strict", is_flag=True, help="Fail if any file is skipped.")
 @click.option("--rebuild", is_flag=True, help="Ignore an existing output graph and build from scratch.")
 @click.option("--max-tokens", type=int, default=None, help="Chunk size bound in tokens [default: 320].")
+@click.option("--max-file-mb", type=click.FloatRange(min=0, min_open=True), default=50, show_default=True,
+              help="Skip a file larger than this, on disk or, for DOCX / PPTX / EPUB, inflated.")
+@click.option("--max-pdf-pages", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Skip a PDF with more pages than this.")
 @model_options
 @json_option
 @quiet_option
 @progress_option
 def build(docs: tuple[Path, ...], output: Path, extractor: str, include: tuple[str, ...], exclude: tuple[str, ...],
-          chunks_jsonl: Path | None, strict: bool, rebuild: bool, max_tokens: int | None, as_json: bool,
-          **kw: Any) -> None:
+          chunks_jsonl: Path | None, strict: bool, rebuild: bool, max_tokens: int | None, max_file_mb: float,
+          max_pdf_pages: int, as_json: bool, **kw: Any) -> None:
     """Build a knowledge graph of DOCS (folders and / or files) into OUTPUT."""
     from ragkit._sync import run_sync
     from ragkit.errors import ConfigError
@@ -64,7 +68,8 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, include: tuple[s
     judge = Judge(settings=settings) if extractor == "llm" else None
     options = BuildOptions(extractor=extractor, strict=strict, progress=show,  # type: ignore[arg-type]
                            chunks_jsonl=chunks_jsonl, include=list(include) or None, exclude=list(exclude) or None,
-                           max_tokens=max_tokens or DEFAULT_MAX_TOKENS)
+                           max_tokens=max_tokens or DEFAULT_MAX_TOKENS, max_bytes=int(max_file_mb * 1024 * 1024),
+                           max_pages=max_pdf_pages)
     result = run_sync(build_graph(list(docs), options, previous=previous, judge=judge,
                                   embeddings=Embeddings(settings=settings)))
     result.kg.save(output)

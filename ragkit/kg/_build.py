@@ -24,9 +24,10 @@ from ragkit._progress import Progress
 from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, CorpusError
 from ragkit.kg._chunking import DEFAULT_MAX_TOKENS, DEFAULT_MIN_TOKENS, chunk_document
-from ragkit.kg._corpus import DEFAULT_MAX_BYTES, ParseResult, document_id, load_chunks_jsonl, parse_file, parse_folder
+from ragkit.kg._corpus import ParseResult, document_id, load_chunks_jsonl, parse_file, parse_folder
 from ragkit.kg._enrich import Extractor, FastExtractor, LLMExtractor, reuse_map
 from ragkit.kg._graph import ChunkNode, DocumentNode, KnowledgeGraph, SkippedFile
+from ragkit.kg._limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, FileLimits
 from ragkit.kg._relations import RelationConfig, link_mentions, link_next, refresh_entities, relate
 from ragkit.llm import Cache, Embeddings, Judge, content_key
 from ragkit.settings import Settings
@@ -86,7 +87,7 @@ def _timed(seconds: dict[str, float], stage: str) -> Iterator[None]:
         seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - started, 3)
 
 
-def _parse(sources: list[Path], include: list[str] | None, exclude: list[str] | None, max_bytes: int,
+def _parse(sources: list[Path], include: list[str] | None, exclude: list[str] | None, limits: FileLimits,
            advance: Any) -> tuple[ParseResult, str]:
     """Parse files and folders; paths are relative to one common base folder so ids stay unique and stable."""
     resolved = [p.resolve() for p in sources]
@@ -94,13 +95,13 @@ def _parse(sources: list[Path], include: list[str] | None, exclude: list[str] | 
         if not p.exists():
             raise CorpusError(p, "no such file or folder")
     if len(resolved) == 1 and resolved[0].is_dir():
-        return parse_folder(resolved[0], include=include, exclude=exclude, max_bytes=max_bytes,
+        return parse_folder(resolved[0], include=include, exclude=exclude, limits=limits,
                             on_file=lambda _: advance()), str(resolved[0])
     base = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
     result = ParseResult()
     for p in resolved:
         if p.is_dir():
-            part = parse_folder(p, include=include, exclude=exclude, max_bytes=max_bytes, on_file=lambda _: advance())
+            part = parse_folder(p, include=include, exclude=exclude, limits=limits, on_file=lambda _: advance())
             prefix = p.relative_to(base)
             for d in part.documents:
                 d.path = (prefix / d.path).as_posix()
@@ -110,7 +111,7 @@ def _parse(sources: list[Path], include: list[str] | None, exclude: list[str] | 
         else:
             advance()
             try:
-                result.documents.append(parse_file(p, root=base, max_bytes=max_bytes))
+                result.documents.append(parse_file(p, root=base, limits=limits))
             except CorpusError as exc:
                 result.skipped.append(SkippedFile(path=p.relative_to(base).as_posix(), reason=exc.reason))
     return result, str(base)
@@ -168,6 +169,9 @@ class BuildOptions(BaseModel):
     strict: bool = False
     """A skipped file is an error, raised before any LLM call."""
     max_bytes: int = DEFAULT_MAX_BYTES
+    """Largest file read, on disk and, for DOCX / PPTX / EPUB, inflated."""
+    max_pages: int = DEFAULT_MAX_PAGES
+    """Largest PDF read, in pages."""
     max_tokens: int = DEFAULT_MAX_TOKENS
     min_tokens: int = DEFAULT_MIN_TOKENS
     batch_size: int | None = None
@@ -259,7 +263,8 @@ def _engine(options: BuildOptions, judge: Judge | None, summary: BuildSummary) -
 def _read(b: _Build, sources: list[Path]) -> None:
     """1. Parse the files, add pre-chunked input; refuse skipped files in strict mode and colliding ids."""
     o = b.options
-    parsed, b.root = _parse(sources, o.include, o.exclude, o.max_bytes, b.bar.task("parse", 0)) if sources \
+    limits = FileLimits(o.max_bytes, o.max_pages)
+    parsed, b.root = _parse(sources, o.include, o.exclude, limits, b.bar.task("parse", 0)) if sources \
         else (ParseResult(), "")
     b.documents = list(parsed.documents)
     skipped = list(parsed.skipped)

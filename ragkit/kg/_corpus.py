@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from ragkit import _offline  # noqa: F401  (telemetry switches, before unstructured is imported)
 from ragkit.errors import CorpusError, DataError
 from ragkit.kg._graph import SkippedFile
+from ragkit.kg._limits import FileLimits, check_container, check_size
 from ragkit.kg._textfiles import csv_table, decode_text, html_title, plain_text_elements
 from ragkit.llm import content_key
 from ragkit.text import cjk_language, count_tokens, detect_language
@@ -41,7 +42,6 @@ FORMATS = {
 }
 """File extension → format name, for every format ragkit parses."""
 TEXT_FORMATS = frozenset({"md", "txt", "rst", "html", "csv", "tsv"})
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 _DROP = {"Header", "Footer", "PageBreak", "PageNumber", "Image", "Figure"}
 _SECTIONING = re.compile(r"<(/?)main\b", re.I)
 _UNSTRUCTURED_LOCK = threading.Lock()
@@ -163,29 +163,29 @@ def document_id(rel_path: str) -> str:
     return "d" + content_key("document", rel_path)[:15]
 
 
-def parse_file(path: str | Path, *, root: str | Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+def parse_file(path: str | Path, *, root: str | Path | None = None, limits: FileLimits | None = None) -> Document:
     """Parse one file; raises ``CorpusError`` naming the file and the reason when it cannot be used."""
-    path = Path(path)
-    rel = path.relative_to(root).as_posix() if root is not None else str(path.resolve())
+    path, limits = Path(path), limits or FileLimits()
+    rel = shown(path.relative_to(root).as_posix() if root is not None else str(path.resolve()))
     fmt = format_of(path)
     if fmt is None:
         raise CorpusError(path, f"unsupported file type '{path.suffix or '(no extension)'}'")
     try:
         size = path.stat().st_size
-        if size > max_bytes:
-            raise CorpusError(path, f"file is {_mb(size)}, over the {_mb(max_bytes)} size limit")
+        check_size(path, size, limits)
         data = path.read_bytes()
     except OSError as exc:
         raise CorpusError(path, f"cannot read file ({exc.strerror or exc})") from None
     if not data.strip():
         raise CorpusError(path, "empty file")
+    check_container(path, fmt, data, limits)
     metadata: dict[str, Any] = {"bytes": size}
     title: str | None = None
     try:
         if fmt == "pdf":
             from ragkit.kg._pdf import read_pdf
 
-            elements, meta = read_pdf(path, data)
+            elements, meta = read_pdf(path, data, limits)
             title = meta.get("title") or None
             metadata.update({k: v for k, v in meta.items() if k in ("author", "subject", "title")})
         elif fmt in TEXT_FORMATS:
@@ -214,10 +214,6 @@ def parse_file(path: str | Path, *, root: str | Path | None = None, max_bytes: i
         id=document_id(rel), path=rel, format=fmt, content_hash=hashlib.sha256(data).hexdigest(),
         language=detect_language(sample), title=title[:300], elements=elements, metadata=metadata,
     )
-
-
-def _mb(n: int) -> str:
-    return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
 
 
 # -- folders --------------------------------------------------------------------------------------------
@@ -268,9 +264,7 @@ def _walk(root: Path, exclude: Callable[[str], bool] | None) -> Iterator[tuple[P
             if entry.is_symlink():
                 yield path, _symlink_reason(path, real_root)
                 continue
-            if not _decodable(entry.name):
-                yield path, "the file name is not valid UTF-8 (rename it to read it)"
-            elif entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):
                 subdirs.append(path)
             elif entry.is_file(follow_symlinks=False):
                 yield path, None
@@ -279,18 +273,10 @@ def _walk(root: Path, exclude: Callable[[str], bool] | None) -> Iterator[tuple[P
         stack.extend(reversed(subdirs))
 
 
-def _decodable(name: str) -> bool:
-    """False for a name whose bytes are not UTF-8 (Python keeps them as lone surrogates)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def shown(rel: str) -> str:
-    """A relative path safe to print and to write as JSON: undecodable bytes become U+FFFD."""
-    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    """A path safe to print and to write as JSON: bytes of a name that are not UTF-8 (kept by Python as lone
+    surrogates) are shown escaped, ``caf\\xe9.txt``; the file itself is read through its real name."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _symlink_reason(path: Path, real_root: Path) -> str:
@@ -317,7 +303,7 @@ def parse_folder(
     *,
     include: Iterable[str] | None = None,
     exclude: Iterable[str] | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    limits: FileLimits | None = None,
     on_file: Callable[[str], None] | None = None,
 ) -> ParseResult:
     """Parse every supported file under ``root`` (recursively; ``root`` may also be one file).
@@ -346,7 +332,7 @@ def parse_folder(
             result.skipped.append(SkippedFile(path=rel, reason=reason))
             continue
         try:
-            result.documents.append(parse_file(path, root=base, max_bytes=max_bytes))
+            result.documents.append(parse_file(path, root=base, limits=limits))
         except CorpusError as exc:
             result.skipped.append(SkippedFile(path=rel, reason=exc.reason))
     return result

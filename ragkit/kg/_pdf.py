@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragkit.errors import CorpusError
+from ragkit.kg._limits import FileLimits, check_pages
 from ragkit.types import Element
 
 _BULLET = re.compile(r"^([-–•●▪◦·*]|\(?\d{1,2}[.)]|[a-z][.)])\s*")
@@ -225,9 +226,10 @@ def _bullet_row(row: _Row) -> str | None:
     return None
 
 
-def read_pdf(path: Path, data: bytes) -> tuple[list[Element], dict[str, str]]:
+def read_pdf(path: Path, data: bytes, limits: FileLimits) -> tuple[list[Element], dict[str, str]]:
     """Typed elements of a PDF and its metadata; raises CorpusError with the reason when it cannot be read."""
     n_pages, meta = check_pdf(path, data)
+    check_pages(path, n_pages, limits)
     try:
         pages = _lines(path)
     except Exception as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from ragkit.errors import CorpusError, DataError
 from ragkit.kg._corpus import ParseResult, decode_text, load_chunks_jsonl, parse_file, parse_folder
 from ragkit.kg._graph import SkippedFile
+from ragkit.kg._limits import FileLimits
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GOOD = FIXTURES / "corpus"
@@ -190,7 +192,7 @@ def test_include_and_exclude_globs(tree: Path) -> None:
 def test_size_limit(tmp_path: Path) -> None:
     (tmp_path / "big.txt").write_text("word " * 5000, encoding="utf-8")
     (tmp_path / "small.txt").write_text("A small file with a sentence in it.", encoding="utf-8")
-    result = parse_folder(tmp_path, max_bytes=10_000)
+    result = parse_folder(tmp_path, limits=FileLimits(max_bytes=10_000))
     assert [d.path for d in result.documents] == ["small.txt"]
     reason = "file is 25000 bytes, over the 10000 bytes size limit"
     assert result.skipped == [SkippedFile(path="big.txt", reason=reason)]
@@ -264,15 +266,51 @@ def test_pdf_without_text_is_reported(tmp_path: Path) -> None:
         parse_file(_pdf(tmp_path, [[]]))
 
 
-def test_fifos_and_undecodable_names_are_skipped_with_a_reason(tmp_path: Path) -> None:
+def test_fifos_are_skipped_and_undecodable_names_read(tmp_path: Path) -> None:
     shutil.copy(GOOD / "guide.md", tmp_path / "guide.md")
     os.mkfifo(tmp_path / "pipe.md")  # opening it would block the build forever
     bad = os.path.join(os.fsencode(tmp_path), b"caf\xe9-notes.txt")  # Latin-1 bytes in a UTF-8 world
     with open(bad, "wb") as fh:
         fh.write(b"Some notes about the cafe.")
     result = parse_folder(tmp_path)
-    assert [d.path for d in result.documents] == ["guide.md"]
+    assert [d.path for d in result.documents] == ["caf\\xe9-notes.txt", "guide.md"]  # the byte shown escaped
+    assert result.documents[0].elements[0].text == "Some notes about the cafe."
+    assert {s.path: s.reason for s in result.skipped} == {
+        "pipe.md": "not a regular file (a FIFO, socket or device file): not read"}
+    json.dumps([d.path for d in result.documents]).encode("utf-8")  # printable and writable as JSON
+
+
+def _zip_docx(path: Path, body: bytes) -> Path:
+    """A zip container shaped like a DOCX whose one XML part is ``body``."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", body)
+    return path
+
+
+def test_zip_containers_are_judged_by_their_inflated_size(tmp_path: Path) -> None:
+    shutil.copy(GOOD / "handbook.docx", tmp_path / "handbook.docx")
+    _zip_docx(tmp_path / "bomb.docx", b"<w:t>" + b" " * 30_000_000 + b"</w:t>")  # ~30 KB on disk
+    _zip_docx(tmp_path / "dense.docx", b"<w:t>" + b"ab" * 200_000 + b"</w:t>")  # small, but 1000:1
+    assert (tmp_path / "bomb.docx").stat().st_size < 100_000
+    result = parse_folder(tmp_path, limits=FileLimits(max_bytes=10 * 1024 * 1024))
+    assert [d.path for d in result.documents] == ["handbook.docx"]
     reasons = {s.path: s.reason for s in result.skipped}
-    assert reasons["pipe.md"] == "not a regular file (a FIFO, socket or device file): not read"
-    assert reasons["caf\ufffd-notes.txt"] == "the file name is not valid UTF-8 (rename it to read it)"
-    json.dumps([s.path for s in result.skipped]).encode("utf-8")  # printable and writable as JSON
+    assert reasons["bomb.docx"] == "DOCX inflates to 28.6 MB, over the 10.0 MB size limit"
+    assert re.fullmatch(r"DOCX compresses \d+:1, over the 100:1 limit \(a zip bomb\?\)", reasons["dense.docx"])
+
+
+def test_a_zip_container_that_is_not_a_zip_is_named(tmp_path: Path) -> None:
+    (tmp_path / "fake.pptx").write_bytes(b"plain text pretending to be slides")
+    with pytest.raises(CorpusError, match=r"corrupt PPTX \(not a readable zip container"):
+        parse_file(tmp_path / "fake.pptx")
+
+
+def test_pdf_page_cap(tmp_path: Path) -> None:
+    page = [(50, 780, 10, False, "A line of text on this page.")]
+    path = _pdf(tmp_path, [page, page, page])
+    assert len(parse_file(path, limits=FileLimits(max_pages=3)).elements) >= 1
+    with pytest.raises(CorpusError, match="PDF has 3 pages, over the 2-page limit"):
+        parse_file(path, limits=FileLimits(max_pages=2))
