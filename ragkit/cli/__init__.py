@@ -14,6 +14,7 @@ from ragkit.errors import RagkitError
 COMMANDS = {
     # name: module (imported lazily, so that `ragkit --help` stays fast)
     "benchmark": "benchmark",
+    "cache": "cache",
     "calibrate": "calibrate",
     "compare": "compare",
     "doctor": "doctor",
@@ -35,7 +36,7 @@ WORKFLOW = (
     # ragkit --help shows the commands in the order a user needs them
     ("The whole job", ("benchmark",)),
     ("Step by step", ("kg", "generate", "run", "evaluate", "report")),
-    ("Compare and inspect", ("compare", "calibrate", "list", "doctor")),
+    ("Compare and inspect", ("compare", "calibrate", "list", "cache", "doctor")),
 )
 
 

@@ -125,6 +125,11 @@ def output_option(help: str, **path: Any) -> Callable[[F], F]:  # noqa: A002  (c
     return click.option("-o", "--output", type=click.Path(**path), help=help)
 
 
+cache_dir_option = click.option(
+    "--cache-dir", type=click.Path(file_okay=False), envvar="RAGKIT_CACHE_DIR", show_envvar=True,
+    help="Where LLM replies, embeddings and built graphs are cached.")
+
+
 def model_options(fn: F) -> F:
     """``--model``, ``--embeddings``, ``--concurrency`` and ``--cache-dir``: the models and how they are run."""
     options = [
@@ -134,8 +139,7 @@ def model_options(fn: F) -> F:
                      help="The embedding model [default: the embedded all-MiniLM-L6-v2]."),
         click.option("--concurrency", type=click.IntRange(1), envvar="RAGKIT_CONCURRENCY", show_envvar=True,
                      help="LLM (and target) calls in flight [default: 4]."),
-        click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RAGKIT_CACHE_DIR", show_envvar=True,
-                     help="Where LLM replies, embeddings and built graphs are cached."),
+        cache_dir_option,
     ]
     return _stacked(fn, options)
 

@@ -141,6 +141,8 @@ class Extractor:
     """Shared logic: cache lookups, then ``_extract`` on what is left."""
 
     signature: str = ""
+    model: str | None = None
+    """The model whose replies are cached (None: no model, the ``fast`` extractor)."""
 
     def __init__(self, cache: Cache | None) -> None:
         self.cache = cache
@@ -179,7 +181,7 @@ class Extractor:
         report.computed = len(done)
         if self.cache is not None and done:
             blobs = {keys[cid]: facts.model_dump_json().encode() for cid, facts in done.items()}
-            self.cache.put_many("kg.enrich", blobs)
+            self.cache.put_many("kg.enrich", blobs, model=self.model)
         return report
 
     async def _extract(self, chunks: list[ChunkNode], report: EnrichReport,
@@ -221,6 +223,7 @@ class LLMExtractor(Extractor):
     def __init__(self, judge: Judge, cache: Cache | None, batch_size: int | None = None) -> None:
         super().__init__(cache)
         self.judge = judge
+        self.model = judge.model
         self.signature = f"llm:{judge.model}:{PROMPT_VERSION}"
         local = judge.model.startswith("local/")
         self.batch_size = batch_size or (LOCAL_BATCH_SIZE if local else BATCH_SIZE)

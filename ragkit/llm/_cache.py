@@ -7,6 +7,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,24 @@ def _m001_initial(db: sqlite3.Connection) -> None:
     )
 
 
+def _m002_model(db: sqlite3.Connection) -> None:
+    """Which model wrote an entry, so that ``ragkit cache clear --model`` can drop one model's entries; rows
+    written before have NULL."""
+    db.execute("ALTER TABLE entries ADD COLUMN model TEXT")
+
+
 # Forward-only migrations: append, never edit.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial, _m002_model]
+
+
+@dataclass(frozen=True)
+class CacheStat:
+    """Entries of one namespace written by one model (``model`` None: written before models were recorded)."""
+
+    namespace: str
+    model: str | None
+    entries: int
+    bytes: int
 
 
 class Cache:
@@ -84,16 +101,36 @@ class Cache:
                 out.update({k: bytes(v) for k, v in rows})
         return out
 
-    def put(self, namespace: str, key: str, value: bytes) -> None:
-        self.put_many(namespace, {key: value})
+    def put(self, namespace: str, key: str, value: bytes, *, model: str | None = None) -> None:
+        self.put_many(namespace, {key: value}, model=model)
 
-    def put_many(self, namespace: str, items: dict[str, bytes]) -> None:
+    def put_many(self, namespace: str, items: dict[str, bytes], *, model: str | None = None) -> None:
         with self._lock:
             self._db.executemany(
-                "INSERT OR REPLACE INTO entries (namespace, key, value) VALUES (?, ?, ?)",
-                [(namespace, k, v) for k, v in items.items()],
+                "INSERT OR REPLACE INTO entries (namespace, key, value, model) VALUES (?, ?, ?, ?)",
+                [(namespace, k, v, model) for k, v in items.items()],
             )
             self._db.commit()
+
+    def stats(self) -> list[CacheStat]:
+        """Entry counts and sizes per namespace and model."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT namespace, model, COUNT(*), COALESCE(SUM(LENGTH(value)), 0) FROM entries"
+                " GROUP BY namespace, model ORDER BY namespace, model"
+            ).fetchall()
+        return [CacheStat(namespace, model, int(n), int(size)) for namespace, model, n, size in rows]
+
+    def clear(self, *, model: str | None = None) -> int:
+        """Delete every entry, or only those written by ``model``; returns how many were deleted."""
+        with self._lock:
+            if model is None:
+                n = self._db.execute("DELETE FROM entries").rowcount
+            else:
+                n = self._db.execute("DELETE FROM entries WHERE model=?", (model,)).rowcount
+            self._db.commit()
+            self._db.execute("VACUUM")  # give the space back to the disk
+        return int(n)
 
     def count(self, namespace: str) -> int:
         with self._lock:

@@ -105,7 +105,8 @@ class Embeddings:
             fresh = {k: v for (k, _), v in zip(todo, vectors, strict=False)}
             found.update(fresh)
             if self.cache is not None:
-                self.cache.put_many("embedding", {k: v.astype(np.float32).tobytes() for k, v in fresh.items()})
+                self.cache.put_many("embedding", {k: v.astype(np.float32).tobytes() for k, v in fresh.items()},
+                                    model=self.name)
         self._memo.update({k: found[k] for k in keys})
         return np.stack([found[k] for k in keys]).astype(np.float32)
 

