@@ -45,10 +45,13 @@ def stats(cache_dir: str | None, as_json: bool) -> None:
 
 
 @command.command()
-@click.option("--model", help="Only the entries of this model (as shown by `ragkit cache stats`).")
+# not the shared --model: it names whose entries to delete (a judge or an embedding model), and it has no
+# RAGKIT_MODEL twin on purpose, so that a variable set for other verbs never narrows what `clear` deletes
+@click.option("--model", "only_model", help="Only the entries of this model (as shown by `ragkit cache stats`).")
 @cache_dir_option
-def clear(model: str | None, cache_dir: str | None) -> None:
+def clear(only_model: str | None, cache_dir: str | None) -> None:
     """Delete cached entries: all of them, or one model's. The next run asks the model again."""
+    model = only_model
     cache = _open(cache_dir)
     if cache is None:
         click.echo("The cache is empty.")
