@@ -142,12 +142,19 @@ def _overview(summary: Summary) -> str:
         ci = f"{fmt(m.low)} – {fmt(m.high)}" if m.low is not None else "–"
         rows.append(f"<tr><td>{esc(name)}</td><td class=\"num\">{fmt(m.mean)}</td><td class=\"num\">{ci}</td>"
                     f"<td class=\"num\">{m.scored}</td><td class=\"num\">{m.unscorable or ''}</td>"
-                    f"<td class=\"num\">{m.failed or ''}</td>"
+                    f"<td class=\"num\">{m.failed or ''}</td><td class=\"num\">{m.skipped or ''}</td>"
                     f"<td>{'higher' if m.higher_is_better else 'lower'} is better</td></tr>")
     return ('<section id="overview"><h2>Scores</h2><table><thead><tr><th>metric</th><th class="num">mean</th>'
             '<th class="num">95% CI</th><th class="num">scored</th><th class="num">unscorable</th>'
-            '<th class="num">failed</th><th></th></tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table>{_calibration(summary)}</section>')
+            '<th class="num">failed</th><th class="num">skipped</th><th></th></tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table>{_not_scored(summary)}{_calibration(summary)}</section>')
+
+
+def _not_scored(summary: Summary) -> str:
+    """Why some samples have no score, per metric and reason."""
+    items = [f'<li class="{r.kind}"><b>{esc(name)}</b>: {r.samples} {r.kind} &mdash; {esc(r.reason)}</li>'
+             for name, m in summary.metrics.items() for r in m.not_scored]
+    return f'<ul class="not-scored">{"".join(items)}</ul>' if items else ""
 
 
 def _calibration(summary: Summary) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -13,6 +13,14 @@ STAGES = ("kg", "generate", "target", "evaluate", "report")
 BREAKDOWNS = ("generator", "persona", "style")
 NOT_SCORED = "not scored"
 """Prefix of the error of a score record written for a sample whose target call failed."""
+
+
+class NotScored(BaseModel):
+    """One reason a metric has no score for some samples, and how many."""
+
+    kind: Literal["failed", "unscorable", "skipped"]
+    reason: str
+    samples: int
 
 
 class MetricSummary(BaseModel):
@@ -27,7 +35,11 @@ class MetricSummary(BaseModel):
     """The metric does not apply (None with an explanation)."""
     failed: int = 0
     """The judge or the metric failed (None with an error)."""
+    skipped: int = 0
+    """Not evaluated: the target failed on the sample."""
     higher_is_better: bool = True
+    not_scored: list[NotScored] = Field(default_factory=list)
+    """Why the failed, unscorable and skipped samples have no score, most common reason first (a few per kind)."""
 
 
 class GroupRow(BaseModel):

@@ -6,7 +6,7 @@ run summarises the same way; written to summary.json and printed by ``summary_vi
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from ragkit.calibration import load_calibration
@@ -18,6 +18,7 @@ from ragkit.report._model import (
     Counts,
     GroupRow,
     MetricSummary,
+    NotScored,
     SampleBrief,
     StageTime,
     Summary,
@@ -71,11 +72,28 @@ def _aggregate(names: list[str], records: list[ScoreRecord], meta: dict[str, Met
         values = _values(name, records)
         nones = [r.scores[name] for r in records if name in r.scores and r.scores[name].value is None]
         failed = sum(1 for sc in nones if is_failure(sc))
+        skipped = [r.error for r in records if r.error and name not in r.scores]
         ci = bootstrap_ci(values)
         hib = meta.get(name, MetricMeta()).higher_is_better
         out[name] = MetricSummary(mean=ci.mean if ci else None, low=ci.low if ci else None,
                                   high=ci.high if ci else None, scored=len(values), unscorable=len(nones) - failed,
-                                  failed=failed, higher_is_better=hib)
+                                  failed=failed, skipped=len(skipped), higher_is_better=hib,
+                                  not_scored=_reasons(nones, skipped))
+    return out
+
+
+def _reasons(nones: list[Any], skipped: list[str], per_kind: int = 3) -> list[NotScored]:
+    """The distinct reasons behind missing scores (the first line of each), counted per kind."""
+    counts: Counter[tuple[str, str]] = Counter()
+    found = [("failed" if is_failure(sc) else "unscorable", str(sc.explanation or sc.details.get("error") or ""))
+             for sc in nones] + [("skipped", error) for error in skipped]
+    for kind, text in found:
+        line = " ".join(text.strip().splitlines()[0].split()) if text.strip() else "no reason given"
+        counts[(kind, line[:200])] += 1
+    out: list[NotScored] = []
+    for kind in ("failed", "unscorable", "skipped"):
+        ranked = sorted(((n, r) for (k, r), n in counts.items() if k == kind), key=lambda x: (-x[0], x[1]))
+        out += [NotScored(kind=kind, reason=r, samples=n) for n, r in ranked[:per_kind]]  # type: ignore[arg-type]
     return out
 
 

@@ -34,12 +34,14 @@ def _short(text: str, width: int = 70) -> str:
 def metrics_table(summary: Summary) -> Table:
     table = Table(title="Scores (mean, 95% BCa bootstrap CI, n scored)", title_justify="left")
     for col, just in (("metric", "left"), ("mean", "right"), ("95% CI", "right"), ("scored", "right"),
-                      ("unscorable", "right"), ("failed", "right"), ("better", "center")):
+                      ("unscorable", "right"), ("failed", "right"), ("skipped", "right"),
+                      ("better", "center")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for name, m in summary.metrics.items():
         ci = f"{fmt(m.low)}-{fmt(m.high)}" if m.low is not None else "-"
         table.add_row(safe(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
-                      str(m.failed) if m.failed else "", "↑" if m.higher_is_better else "↓")
+                      str(m.failed) if m.failed else "", str(m.skipped) if m.skipped else "",
+                      "↑" if m.higher_is_better else "↓")
     small = [m.scored for m in summary.metrics.values() if 1 < m.scored < SMALL_N]
     if small:
         table.caption = (f"n < {SMALL_N} (as few as {min(small)}): the intervals are wide; a difference smaller "
@@ -141,6 +143,7 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
                   f"{c.target_errors} target errors · {c.scored} scored, {c.eval_errors} with judge errors")
     if summary.metrics:
         console.print(metrics_table(summary))
+        print_not_scored(summary, console)
     names = list(summary.metrics)
     for key, rows in summary.breakdowns.items():
         if len(rows) > 1:
@@ -155,6 +158,14 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
     if gate:
         for line in gate:
             console.print(f"[red]FAIL[/] {safe(line)}")
+
+
+def print_not_scored(summary: Summary, console: Console) -> None:
+    """Why a metric has failed or unscorable samples: each reason with its count, under the scores table."""
+    for name, m in summary.metrics.items():
+        for r in m.not_scored:
+            colour = {"failed": "red", "unscorable": "yellow"}.get(r.kind, "dim")
+            console.print(f"  [{colour}]{safe(name)}: {r.samples} {r.kind}[/] - {_short(r.reason, 110)}")
 
 
 def print_advice(advice: list[Any], console: Console) -> None:

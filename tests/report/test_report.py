@@ -118,3 +118,28 @@ def test_claim_view_merges_metrics() -> None:
     assert (a2.supported_by, a2.contradicted_by, a2.cross) == ([], [0], "entailed")
     assert view.reference_claims[0].checked is False  # never checked against the contexts: not "missing"
     assert claim_view({"x": Score(value=1.0)}) is None
+
+
+def test_every_metric_says_why_samples_have_no_score(run) -> None:
+    from ragkit.runs import ScoreRecord
+    from ragkit.types import Score
+
+    failed = Score(value=None, explanation="judge error: Reply did not validate after 2 re-asks\n(details)",
+                   details={"error": "JudgeError"})
+    run.add_scores(ScoreRecord(sample_id="q-009", scores={
+        "faithfulness": failed, "context_recall": Score(value=None, explanation="no reference claims"),
+        "hallucination": Score(value=0.2)}))
+    s = summarize(run)
+    faith, recall = s.metrics["faithfulness"], s.metrics["context_recall"]
+    assert (faith.scored, faith.failed, faith.unscorable, faith.skipped) == (10, 1, 0, 1)
+    assert [(r.kind, r.reason, r.samples) for r in faith.not_scored] == [
+        ("failed", "judge error: Reply did not validate after 2 re-asks", 1),
+        ("skipped", "not scored: the target failed (HTTP 503: busy (after 3 attempts))", 1)]
+    assert [(r.kind, r.reason, r.samples) for r in recall.not_scored][0] == ("unscorable", "no reference claims", 2)
+    buf = io.StringIO()
+    print_summary(s, Console(file=buf, width=160, color_system=None))
+    out = buf.getvalue()
+    assert "faithfulness: 1 failed - judge error: Reply did not validate after 2 re-asks" in out
+    assert "context_recall: 2 unscorable - no reference claims" in out
+    html = render_report(run, s)
+    assert "2 unscorable &mdash; no reference claims" in html
