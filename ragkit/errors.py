@@ -59,9 +59,12 @@ class RagkitError(Exception):
 
     exit_code = 1
     """The CLI's exit code for it: 1 a run error, 2 bad input (the user's files, options or names)."""
+    stage: str | None = None
+    """The pipeline stage that raised it (``kg``, ``generate``, ``target``, ``evaluate``, ``report``), if any."""
 
     def __str__(self) -> str:
-        return redact(super().__str__())
+        text = super().__str__()
+        return redact(f"{self.stage} stage failed: {text}" if self.stage else text)
 
 
 class BadInput(RagkitError):

@@ -86,6 +86,8 @@ class Judge:
         self.litellm_params = litellm_params
         register_secret(litellm_params.get("api_key"))  # proxies echo keys back in their errors
         self.usage = Usage()
+        self.last_failure: str | None = None
+        """The last call's error after every retry and re-ask (redacted, one line), for a run's closing message."""
         self._gates: _Gates = weakref.WeakKeyDictionary()
 
     @property
@@ -143,8 +145,9 @@ class Judge:
     def _count_failure(self) -> Iterator[None]:
         try:
             yield
-        except JudgeError:
+        except JudgeError as exc:
             self.usage.stage(_STAGE.get()).failures += 1
+            self.last_failure = " ".join(str(exc).split())[:300]
             raise
 
     async def _structured(

@@ -115,6 +115,10 @@ def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[N
     note = None
     try:
         yield
+    except RagkitError as exc:
+        note = "failed"
+        exc.stage = exc.stage or name  # the one line the user sees names the stage
+        raise
     except BaseException:
         note = "interrupted"
         raise
@@ -295,9 +299,18 @@ class Pipeline:
             # rerun (answered from the Judge cache) is the canonical list. No later stage has started yet.
             self.run.replace_samples(samples)
             counter[0] = len(samples)
-        if not samples:
-            raise RunError("the test set is empty: nothing to run (see the generation notes above)")
+            if not samples:
+                raise RunError(self._why_empty())
         return self.run.samples()
+
+    def _why_empty(self) -> str:
+        """Why generation gave no sample: the judge's failures when there were any, else the notes."""
+        stages = self.judge.usage.stages.items() if self.judge is not None else []
+        failed = sum(u.failures for name, u in stages if name.split("/")[0] == "generate")
+        last = getattr(self.judge, "last_failure", None)
+        if failed and last:
+            return f"no sample was generated: {failed} judge call(s) failed, the last with: {last}"
+        return "the test set is empty: nothing to run (see the generation notes above)"
 
     async def _generate(self) -> list[TestSample]:
         from ragkit.synthesis import GenerateOptions, generate

@@ -289,7 +289,7 @@ class RunDir:
         return list(iter_jsonl(self.file("log.jsonl"), StageRecord))
 
     def finished(self, stage: str) -> bool:
-        return any(r.stage == stage and r.note != "interrupted" for r in self.stages())
+        return any(r.stage == stage and r.note not in ("interrupted", "failed") for r in self.stages())
 
     def summary(self) -> dict[str, Any] | None:
         path = self.file("summary.json")
