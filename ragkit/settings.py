@@ -34,6 +34,9 @@ class Settings(BaseModel):
     """LLM calls in flight at once (the embedded local model still runs one at a time)."""
     timeout: float = Field(default=180.0, gt=0)
     """Seconds per LLM call attempt."""
+    first_call_timeout: float = Field(default=30.0, gt=0)
+    """Seconds a remote model may take to give its first answer; until one call has succeeded, an endpoint that
+    stays silent this long is taken as dead and the run stops (raise it for a model slow to load)."""
     max_retries: int = Field(default=4, ge=0)
     """Retries on rate limits, timeouts and transient server errors."""
     max_reasks: int = Field(default=2, ge=0)

@@ -15,6 +15,8 @@ import numpy as np
 from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, JudgeUnavailableError
 from ragkit.llm._cache import Cache
+from ragkit.llm._calls import litellm_module
+from ragkit.llm._retry import Retrier
 from ragkit.settings import DEFAULT_EMBEDDINGS, Settings
 
 _MODELS: dict[str, Any] = {}
@@ -64,6 +66,7 @@ class Embeddings:
         settings: Settings | None = None,
         cache: Cache | None | bool = True,
         batch_size: int = 32,
+        backoff: float = 1.0,
     ) -> None:
         self.settings = settings or Settings.load(embeddings=name)
         self.name = name or self.settings.embeddings
@@ -77,6 +80,8 @@ class Embeddings:
         self.cache_hits = 0
         self.seconds = 0.0
         self._memo: dict[str, np.ndarray] = {}
+        self.backoff = backoff
+        self._retrier: Retrier | None = None
 
     @property
     def dimension(self) -> int:
@@ -115,11 +120,11 @@ class Embeddings:
 
     def _compute(self, texts: list[str], *, progress: Any = None) -> np.ndarray:
         if self.name.startswith("litellm:"):
-            from ragkit.llm._judge import litellm_embed
-
             rows: list[list[float]] = []
             for i in range(0, len(texts), self.batch_size):
-                rows += run_sync(litellm_embed(self.name.removeprefix("litellm:"), texts[i : i + self.batch_size]))
+                rows += run_sync(self._litellm_embed(texts[i : i + self.batch_size]))
+                if progress is not None:
+                    progress(min(len(texts), i + self.batch_size))
             matrix = np.asarray(rows, dtype=np.float32)
         else:
             model = load_sentence_transformer(self.name)
@@ -132,6 +137,17 @@ class Embeddings:
             matrix = np.concatenate(parts).astype(np.float32)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.where(norms == 0, 1.0, norms)
+
+    async def _litellm_embed(self, texts: list[str]) -> list[list[float]]:
+        """One batch through a provider's embedding API, under the Judge's retry, timeout and fail-fast policy."""
+        if self._retrier is None:
+            self._retrier = Retrier(self.name.removeprefix("litellm:"), self.settings.timeout,
+                                    self.settings.max_retries, self.backoff,
+                                    first_call_timeout=self.settings.first_call_timeout)
+        lt, retrier = litellm_module(), self._retrier
+        call = {"model": retrier.model, "input": texts, "num_retries": 0, "timeout": self.settings.timeout}
+        response = await retrier.run(lambda: lt.aembedding(**call), f"an embedding batch of {len(texts)} texts")
+        return [list(item["embedding"]) for item in response.data]
 
     def similarity(self, a: str, b: str) -> float:
         """Cosine similarity of two texts, in [-1, 1]."""

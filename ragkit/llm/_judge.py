@@ -7,8 +7,6 @@ import contextlib
 import contextvars
 import json
 import logging
-import random
-import time
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
@@ -16,23 +14,18 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragkit.errors import JudgeError, JudgeOutputError, JudgeTimeoutError, JudgeUnavailableError, register_secret
+from ragkit.errors import JudgeError, JudgeOutputError, register_secret
 from ragkit.llm._cache import Cache, content_key
 from ragkit.llm._calls import (
     CallInfo,
     Completion,
-    connection_failure,
     describe,
-    first_line,
-    is_timeout,
     json_payload,
     litellm_module,
-    ragkit_cause,
-    retry_after,
-    retryable,
 )
 from ragkit.llm._logprobs import Scored, label_probs, plain_logprobs, tokens_from_plain
 from ragkit.llm._prompts import Prompt
+from ragkit.llm._retry import Retrier
 from ragkit.settings import Settings
 from ragkit.types import Usage
 
@@ -80,9 +73,11 @@ class Judge:
         if cache is True:
             cache = Cache(self.settings.llm_cache_path) if self.settings.cache else None
         self.cache: Cache | None = cache or None
-        self._reached = False
-        """True once any model call has succeeded (connection failures before that are fatal)."""
         self.backoff = backoff
+        # a local model enforces the attempt timeout itself, from when it starts on the call (see local_llm)
+        self._retrier = Retrier(self.model, None if self.is_local else self.settings.timeout,
+                                self.settings.max_retries, backoff, local=self.is_local,
+                                first_call_timeout=self.settings.first_call_timeout)
         self.litellm_params = litellm_params
         register_secret(litellm_params.get("api_key"))  # proxies echo keys back in their errors
         self.usage = Usage()
@@ -298,66 +293,19 @@ class Judge:
         return done
 
     async def _call_with_retries(self, lt: Any, call: dict[str, Any], info: CallInfo) -> Any:
-        """One model call: the attempt timeout, then retries with exponential backoff and jitter."""
+        """One model call under the Judge's retry policy, its retries and time counted in the stage's usage."""
         stage = self.usage.stage(_STAGE.get())
-        name = info.prompt_name
-        # A local model enforces the timeout itself, from when it starts on the call (see local_llm).
-        limit = None if self.is_local else self.settings.timeout
-        last: BaseException | None = None
-        refused: str | None = None  # litellm may report a retry of a refused connection otherwise: keep the first
-        for retry in range(self.settings.max_retries + 1):
-            if retry:
-                stage.retries += 1
-                delay = min(30.0, self.backoff * 2 ** (retry - 1)) * (0.5 + random.random() / 2)
-                await asyncio.sleep(max(delay, retry_after(last) if last is not None else 0.0))
-            hook = self._hook_params(info)  # outside the try: a test fake's own assertion must surface as is
-            started = time.monotonic()
-            try:
-                response = await asyncio.wait_for(lt.acompletion(**call, **hook), timeout=limit)
-                self._reached = True
-                return response
-            except Exception as exc:  # classified below; nothing is swallowed silently
-                last = exc
-                refused = refused or connection_failure(exc)
-                inner = ragkit_cause(exc)
-                if isinstance(inner, JudgeError):  # from the local provider: deterministic, so not retried
-                    kind = type(inner) if type(inner) is not JudgeError else JudgeUnavailableError
-                    raise kind(f"{self.model} failed on prompt '{name}': {inner}", model=self.model,
-                               prompt_name=name, attempts=retry + 1,
-                               fatal=kind is JudgeUnavailableError) from exc
-                if self.is_local or not retryable(exc):
-                    kind = JudgeTimeoutError if is_timeout(exc) else JudgeUnavailableError
-                    raise kind(f"{self.model} failed on prompt '{name}': {first_line(exc)}", model=self.model,
-                               prompt_name=name, attempts=retry + 1, fatal=self._fatal(exc)) from exc
-            finally:
-                stage.seconds += time.monotonic() - started
-        attempts = self.settings.max_retries + 1
-        kind = JudgeTimeoutError if is_timeout(last) else JudgeUnavailableError
-        timed_out = isinstance(last, asyncio.TimeoutError | TimeoutError)
-        what = f"timed out after {self.settings.timeout:g} s" if timed_out else first_line(last)
-        if refused and not self._reached:
-            raise JudgeUnavailableError(f"{self.model} cannot be reached ({attempts} attempts): {refused}",
-                                        model=self.model, prompt_name=name, attempts=attempts, fatal=True) from last
-        raise kind(f"{self.model} failed on prompt '{name}' after {attempts} attempts: {what}", model=self.model,
-                   prompt_name=name, attempts=attempts, fatal=self._fatal(last)) from last
 
-    def _fatal(self, exc: BaseException | None) -> bool:
-        """Whether every other call would fail the same way: rejected credentials, an unknown model, or an
-        endpoint that has refused connections since the first call (one that answered before may be blipping)."""
-        lt = litellm_module()
-        if isinstance(exc, lt.AuthenticationError | lt.PermissionDeniedError | lt.NotFoundError):
-            return True
-        return connection_failure(exc) is not None and not self._reached
+        def on_time(seconds: float) -> None:
+            stage.seconds += seconds
 
+        def on_retry() -> None:
+            stage.retries += 1
 
-async def litellm_embed(model: str, texts: list[str], **params: Any) -> list[list[float]]:
-    """Embed ``texts`` with a litellm embedding model (``openai/text-embedding-3-small`` ...)."""
-    lt = litellm_module()
-    try:
-        response = await lt.aembedding(model=model, input=texts, **params)
-    except Exception as exc:
-        raise JudgeUnavailableError(f"embedding model {model} failed: {exc}", model=model) from exc
-    return [list(item["embedding"]) for item in response.data]
+        self._retrier.backoff = self.backoff  # tests set it after construction
+        return await self._retrier.run(lambda: lt.acompletion(**call, **self._hook_params(info)),
+                                       f"prompt '{info.prompt_name}'", prompt_name=info.prompt_name,
+                                       on_retry=on_retry, on_time=on_time)
 
 
 def _valid(prompt: Prompt[In, Out], done: Completion) -> Out | None:

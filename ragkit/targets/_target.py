@@ -210,6 +210,10 @@ def resolve_headers(header_env: Mapping[str, str]) -> dict[str, str]:
     return headers
 
 
+_DEAD_STATUS = frozenset({401, 403, 404, 405})
+"""Statuses that every question would get again: credentials refused, or a wrong URL or method."""
+
+
 class HttpTarget:
     """A JSON endpoint: POST ``{question_field: question, "id": sample_id}``, read the answer and contexts.
 
@@ -230,6 +234,8 @@ class HttpTarget:
             "headers": sorted(k for k in self.headers if k != "Content-Type"),
         })
         self._client: Any = None
+        self._answered = False
+        """True once the endpoint gave one answer: from then on a failure is that sample's alone."""
 
     def _http(self) -> Any:
         import httpx
@@ -248,7 +254,7 @@ class HttpTarget:
 
         body = {self.options.question_field: sample.question, "id": sample.id}
         started = time.perf_counter()
-        error = ""
+        error, dead = "", False
         for attempt in range(self.options.retries + 1):
             if attempt:
                 delay = self.options.backoff * 2 ** (attempt - 1)
@@ -259,13 +265,13 @@ class HttpTarget:
                 error = f"timed out after {self.options.timeout:g}s"
                 continue
             except httpx.HTTPError as exc:
-                error = f"connection failed: {_short(exc)}"
+                error, dead = f"connection failed: {_short(exc)}", isinstance(exc, httpx.ConnectError)
                 continue
             if reply.status_code == 429 or reply.status_code >= 500:
                 error = f"HTTP {reply.status_code}: {reply.text[:200]}"
                 continue
             if reply.status_code >= 400:
-                error = f"HTTP {reply.status_code}: {reply.text[:200]}"
+                error, dead = f"HTTP {reply.status_code}: {reply.text[:200]}", reply.status_code in _DEAD_STATUS
                 break
             elapsed = time.perf_counter() - started
             try:
@@ -276,8 +282,12 @@ class HttpTarget:
             except (ValueError, DataError, ValidationError) as exc:
                 return RagResponse(error=f"bad reply: {_short(exc)}", latency_s=elapsed)
             response.latency_s = elapsed
+            self._answered = True
             return response
         tries = "" if self.options.retries == 0 else f" (after {attempt + 1} attempts)"
+        if dead and not self._answered:
+            # refused connections, or a wrong URL or credentials, before any answer: every question would fail
+            raise TargetError(f"target {self.url} is unusable: {' '.join(error.split())}{tries}")
         return RagResponse(error=redact(f"{error}{tries}"), latency_s=time.perf_counter() - started)
 
 

@@ -85,3 +85,18 @@ def test_benchmark_says_why_no_sample_was_generated(tmp_path: Path, monkeypatch:
     last = result.output.strip().splitlines()[-1]
     assert last.startswith("Error: generate stage failed: no sample was generated:"), last
     assert "judge call(s) failed, the last with:" in last
+
+
+def test_an_unreachable_http_target_stops_the_run_with_its_url(tmp_path: Path) -> None:
+    from run_fixtures import write_testset
+
+    testset = tmp_path / "testset.jsonl"
+    write_testset(testset)
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["run", str(testset), "--target", "http://127.0.0.1:9/ask",
+                                      "-o", str(tmp_path / "answers"), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert time.monotonic() - started < 30
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: target http://127.0.0.1:9/ask is unusable: connection failed"), last
+    assert "Traceback" not in result.output

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.errors import ConfigError, DataError
+from ragkit.errors import ConfigError, DataError, TargetError
 from ragkit.kg._graph import ChunkNode, DocumentNode, KnowledgeGraph
 from ragkit.targets._baseline import BM25, BaselineRag
 from ragkit.targets._target import (
@@ -201,6 +201,7 @@ async def test_http_timeout_and_4xx_are_recorded(server: str) -> None:
     await target.aclose()
     assert "timed out" in (r.error or "") and "2 attempts" in (r.error or "")
     target = HttpTarget(f"{server}/missing", TargetOptions(retries=3, backoff=0.01))
+    target._answered = True  # the endpoint answered before, so this 404 is one sample's failure
     r = await target.answer(Q)
     await target.aclose()
     assert "HTTP 404" in (r.error or "") and _Handler.hits["/missing"] == 1  # 4xx is not retried
@@ -210,11 +211,22 @@ async def test_http_timeout_and_4xx_are_recorded(server: str) -> None:
     assert "bad reply" in (r.error or "")
 
 
-async def test_http_connection_refused() -> None:
+async def test_http_connection_refused_before_any_answer_stops_the_run() -> None:
     target = HttpTarget("http://127.0.0.1:9/none", TargetOptions(retries=1, backoff=0.01, timeout=2))
+    with pytest.raises(TargetError, match=r"target http://127.0.0.1:9/none is unusable: connection failed: "
+                                          r"ConnectError.*\(after 2 attempts\)"):
+        await target.answer(Q)
+    await target.aclose()
+
+
+async def test_a_wrong_url_stops_the_run_but_after_an_answer_fails_one_sample(server: str) -> None:
+    target = HttpTarget(f"{server}/missing", TargetOptions(retries=3, backoff=0.01))
+    with pytest.raises(TargetError, match="HTTP 404"):
+        await target.answer(Q)
+    target._answered = True  # the endpoint answered before: the 404 is this sample's
     r = await target.answer(Q)
     await target.aclose()
-    assert "connection failed" in (r.error or "")
+    assert "HTTP 404" in (r.error or "")
 
 
 async def test_http_headers_from_env(server: str, monkeypatch: pytest.MonkeyPatch) -> None:
