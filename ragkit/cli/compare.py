@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
+from ragkit._atomic import write_atomic
 from ragkit.cli._options import json_option, output_option
 
 
@@ -24,7 +24,7 @@ def command(run_a: str, run_b: str, output: str | None, as_json: bool, seed: int
     comparison = compare_runs(RunDir.open(run_a), RunDir.open(run_b), seed=seed)
     print_comparison(comparison)
     if output:
-        Path(output).write_text(render_comparison(comparison), encoding="utf-8")
+        write_atomic(output, render_comparison(comparison))
         click.echo(f"Comparison: {output}", err=True)
     if as_json:
         click.echo(json.dumps(comparison.model_dump(mode="json"), indent=2, ensure_ascii=False))

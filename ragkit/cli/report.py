@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ragkit._atomic import write_atomic
 from ragkit.cli._options import json_option, output_option, quiet_option
 
 
@@ -24,7 +25,7 @@ def command(run_dir: str, output: str | None, as_json: bool, quiet: bool) -> Non
     run = RunDir.open(run_dir)
     summary = summarize(run)
     out = Path(output) if output else run.report_path
-    out.write_text(render_report(run, summary), encoding="utf-8")
+    write_atomic(out, render_report(run, summary))
     if not quiet:
         print_summary(summary)
     click.echo(f"Report: {out}", err=True)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from ragkit._atomic import write_atomic
 from ragkit._progress import Progress
 from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, JudgeError, MissingFieldError, UnknownPluginError, redact
@@ -96,7 +97,7 @@ class EvalResult(BaseModel):
         """The result as JSON (written to ``path`` when given)."""
         text = self.model_dump_json(indent=indent)
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_atomic(path, text)
         return text
 
     @classmethod

@@ -12,6 +12,7 @@ import networkx as nx
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, Field, PlainSerializer, ValidationError
 
+from ragkit._atomic import write_atomic
 from ragkit.errors import GraphError
 from ragkit.types import Chunk
 
@@ -213,11 +214,7 @@ class KnowledgeGraph:
 
     def save(self, path: str | Path) -> None:
         """Write the graph as JSON, atomically."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, json.dumps(self.to_json(), ensure_ascii=False))
 
     @classmethod
     def load(cls, path: str | Path) -> KnowledgeGraph:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragkit._atomic import write_atomic
 from ragkit.errors import JudgeTimeoutError, JudgeUnavailableError
 
 log = logging.getLogger("ragkit")
@@ -116,10 +117,7 @@ def _verify(spec: LocalModelSpec, path: Path, marker: Path, *, repair: str) -> N
 
 
 def _record(marker: Path, path: Path, sha256: str) -> None:
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(_stamp(path, sha256)))
-    os.replace(tmp, marker)
+    write_atomic(marker, json.dumps(_stamp(path, sha256)))
 
 
 def _assemble(spec: LocalModelSpec, target: Path, marker: Path) -> None:

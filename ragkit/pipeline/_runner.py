@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ragkit._atomic import write_atomic
 from ragkit._progress import Progress
 from ragkit._version import __version__
 from ragkit.errors import ConfigError, DataError, RagkitError, RunError, validation_message
@@ -410,7 +411,7 @@ class Pipeline:
         with _stage(self.run, "report", None, counter):
             summary = summarize(self.run)
             self.run.write_summary(summary)
-            self.run.report_path.write_text(render_report(self.run, summary), encoding="utf-8")
+            write_atomic(self.run.report_path, render_report(self.run, summary))
         summary = summarize(self.run)  # include the report stage's own time
         self.run.write_summary(summary)
         return summary

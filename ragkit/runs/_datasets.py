@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ragkit._atomic import open_atomic
 from ragkit.errors import DataError, validation_error
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
@@ -248,7 +249,7 @@ def read_records(path: str | Path) -> list[Record]:
 
 def save_jsonl(samples: Iterable[EvalSample], path: str | Path) -> None:
     """Write EvalSample lines (ragkit JSONL)."""
-    with Path(path).open("w", encoding="utf-8") as fh:
+    with open_atomic(path) as fh:
         for sample in samples:
             fh.write(sample.model_dump_json() + "\n")
 
@@ -283,7 +284,7 @@ def save_ragas(samples: Iterable[EvalSample], path: str | Path) -> None:
     """Write ragas-named records as JSONL, or CSV (lists as JSON arrays) when ``path`` ends in .csv."""
     records = to_ragas(samples)
     path = Path(path)
-    with path.open("w", encoding="utf-8", newline="") as fh:
+    with open_atomic(path, newline="") as fh:
         if path.suffix.lower() == ".csv":
             writer = csv.DictWriter(fh, fieldnames=list(records[0]) if records else list(RAGAS_COLUMNS))
             writer.writeheader()

@@ -26,6 +26,7 @@ from typing import IO, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragkit._atomic import open_atomic, write_atomic
 from ragkit.errors import RunError, validation_message
 from ragkit.targets import TargetSpec
 from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, TestSample
@@ -174,23 +175,14 @@ def write_json_atomic(path: Path, data: BaseModel | dict[str, Any]) -> None:
     """Write JSON through a temporary file and an atomic rename (never a half-written file)."""
     text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2,
                                                                                         ensure_ascii=False)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    tmp.replace(path)
+    write_atomic(path, text)
 
 
 def rewrite_jsonl(path: Path, records: list[Any]) -> None:
     """Replace a JSONL file with ``records`` atomically (a temporary file, fsync, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as fh:
+    with open_atomic(path, "wb") as fh:
         for r in records:
             fh.write(r.model_dump_json().encode("utf-8") + b"\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    tmp.replace(path)
 
 
 # -- the run directory -------------------------------------------------------------------------------
