@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ragkit._atomic import open_atomic, write_atomic
-from ragkit.runs import save_jsonl
+from ragkit.runs._datasets import save_jsonl
 
 
 def test_a_failure_mid_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
