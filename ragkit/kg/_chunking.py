@@ -54,6 +54,10 @@ def pack_greedy(items: Iterable[T], size: Callable[[T], int], budget: int,
 def _hard_split(text: str, max_tokens: int) -> list[str]:
     """Cut an over-long sentence or line into windows of at most ``max_tokens`` (words, or CJK characters)."""
     units = re.findall(rf"{CJK_CHAR.pattern}|\S+\s*", text)
+    # a unit with no space in it can still hold many words (a URL, an id list "a,b,c,...", a CSV row): cut
+    # such a unit between its words, so that no part exceeds the bound
+    units = [part for unit in units for part in
+             (re.findall(r"\w+\W*|\W+", unit) if count_tokens(unit) > max_tokens else [unit])]
     return ["".join(group).strip() for group in pack_greedy(units, lambda u: count_tokens(u) or 1, max_tokens)]
 
 
@@ -72,8 +76,11 @@ def _split_block(piece: _Piece, max_tokens: int) -> list[_Piece]:
         return [piece]
     if piece.kind == "table":
         rows = piece.text.split("\n")
-        texts = _pack(rows[1:], max_tokens, "\n", header=rows[0]) if len(rows) > 1 else _pack(rows, max_tokens, "\n")
-        texts[0] = rows[0] + "\n" + texts[0] if len(rows) > 1 else texts[0]
+        if len(rows) > 1 and count_tokens(rows[0]) <= max_tokens // 2:  # the header row repeats in every part
+            texts = _pack(rows[1:], max_tokens, "\n", header=rows[0])
+            texts[0] = rows[0] + "\n" + texts[0]
+        else:
+            texts = _pack(rows, max_tokens, "\n")
     elif piece.kind == "code":
         texts = _pack(piece.text.split("\n"), max_tokens, "\n")
     else:
@@ -119,6 +126,8 @@ def chunk_document(
         return sum(p.tokens for p in pieces)
 
     for piece in _pieces(doc):
+        if piece.kind == "heading" and piece.tokens > max_tokens // 2:
+            piece.kind = "paragraph"  # a "heading" as long as half a chunk is body text (a bold PDF paragraph)
         if piece.kind == "heading":
             if content_tokens(cur) >= min_tokens:
                 groups.append(cur)

@@ -218,18 +218,37 @@ def read_records(path: str | Path) -> list[Record]:
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(str(path), f"cannot read: {exc}") from None
     if suffix == ".csv":
+        records = _csv_records(path, text)
+    elif suffix == ".json" or (suffix != ".jsonl" and text.lstrip()[:1] in "[" and text.strip()):
+        records = _json_records(path, text)
+    else:
+        records = _jsonl_records(path, text)
+    if not records:
+        raise DataError(str(path), "no samples")
+    return records
+
+
+def _csv_records(path: Path, text: str) -> list[Record]:
+    try:
         rows = list(csv.DictReader(text.splitlines()))
-        return _numbered(rows, f"{path} line {{n}}", first=2)  # line 1 is the header
-    if suffix == ".json" or (suffix != ".jsonl" and text.lstrip()[:1] in "[" and text.strip()):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise DataError(str(path), f"invalid JSON: {exc}") from None
-        if isinstance(data, dict) and isinstance(data.get("results"), list):
-            return _numbered(data["results"], f"{path} results[{{n}}]", first=0)
-        if isinstance(data, list):
-            return _numbered(data, f"{path} item [{{n}}]", first=0)
-        raise DataError(str(path), "expected a JSON list of records or a RAGChecker {\"results\": [...]} object")
+    except csv.Error as exc:
+        raise DataError(str(path), f"invalid CSV: {exc}") from None
+    return _numbered(rows, f"{path} line {{n}}", first=2)  # line 1 is the header
+
+
+def _json_records(path: Path, text: str) -> list[Record]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise DataError(str(path), f"invalid JSON: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        return _numbered(data["results"], f"{path} results[{{n}}]", first=0)
+    if isinstance(data, list):
+        return _numbered(data, f"{path} item [{{n}}]", first=0)
+    raise DataError(str(path), "expected a JSON list of records or a RAGChecker {\"results\": [...]} object")
+
+
+def _jsonl_records(path: Path, text: str) -> list[Record]:
     records: list[Record] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -239,8 +258,6 @@ def read_records(path: str | Path) -> list[Record]:
             records.append((json.loads(line), where, f"row-{n}"))
         except ValueError as exc:
             raise DataError(where, f"invalid JSON: {exc}") from None
-    if not records:
-        raise DataError(str(path), "no samples")
     return records
 
 
