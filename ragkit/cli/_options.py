@@ -44,11 +44,12 @@ def target_options(fn: F) -> F:
         click.option("--header-env", multiple=True, metavar="NAME=ENVVAR",
                      help="HTTP target: send header NAME with the value of ENVVAR (repeatable). Variables "
                           "RAGKIT_TARGET_HEADER_<NAME> are sent too."),
-        click.option("--target-timeout", type=float, default=60.0, show_default=True,
+        click.option("--target-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
                      help="HTTP target: seconds per request."),
-        click.option("--target-retries", type=int, default=2, show_default=True,
+        click.option("--target-retries", type=click.IntRange(min=0), default=2, show_default=True,
                      help="HTTP target: retries on timeouts, connection errors, 429 and 5xx."),
-        click.option("--top-k", type=int, default=4, show_default=True, help="baseline: chunks retrieved."),
+        click.option("--top-k", type=click.IntRange(min=1), default=4, show_default=True,
+                     help="baseline: chunks retrieved."),
         click.option("--retrieval", type=click.Choice(["bm25", "embedding"]), default="bm25", show_default=True,
                      help="baseline: retrieval method."),
     ]

@@ -67,10 +67,11 @@ def command(labels: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...],
     from ragkit.evaluation import build_metric, evaluate
     from ragkit.llm import Judge
 
-    labelled = read_labels(labels)
-    names = list(dict.fromkeys(metrics)) or sorted({n for item in labelled for n in item.labels})
     args = parse_plugin_args(plugin_args)
-    fns = [build_metric(n, args.get(n.split("[")[0])) for n in names]
+    chosen = [build_metric(n, args.get(n.split("[")[0])) for n in dict.fromkeys(metrics)]  # names before files
+    labelled = read_labels(labels)
+    names = sorted({n for item in labelled for n in item.labels})
+    fns = chosen or [build_metric(n, args.get(n.split("[")[0])) for n in names]
     settings = settings_from(kw)
     judge = Judge(settings=settings)
     result = run_sync(evaluate([i.sample for i in labelled], fns, judge=judge, progress=progress_enabled(kw)))

@@ -22,7 +22,7 @@ from ragkit.cli._options import (
     quiet_option,
     settings_from,
 )
-from ragkit.errors import ConfigError, RunError
+from ragkit.errors import ConfigError, GraphError, RunError
 
 GRAPH_SUFFIXES = (".json",)
 ARG_USAGE = "expected NAME.ARG=VALUE, as in multi_hop.same_document=no"
@@ -63,8 +63,10 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
     if path.exists():
         try:
             previous = KnowledgeGraph.load(path)
-        except Exception as exc:  # a stale or corrupt cached graph is rebuilt, never fatal
-            click.echo(f"Rebuilding the graph: {exc}", err=True)
+        except Exception as exc:
+            if kg_path is not None:  # the user's own file: never overwrite what is not a graph
+                raise GraphError(f"-k {kg_path}: {exc}; remove it or choose another -k") from None
+            click.echo(f"Rebuilding the graph: {exc}", err=True)  # a stale or corrupt cached graph is rebuilt
     options = BuildOptions(extractor=extractor, progress=progress, chunks_jsonl=from_chunks)  # type: ignore[arg-type]
     result = run_sync(build_graph([source] if source is not None else [], options, previous=previous,
                                   judge=judge if extractor == "llm" else None, embeddings=embeddings))

@@ -37,7 +37,8 @@ def command() -> None:
               help="Pre-chunked input: JSONL with 'id' and 'text' per line (used as-is, never re-split).")
 @click.option("--strict", is_flag=True, help="Fail if any file is skipped.")
 @click.option("--rebuild", is_flag=True, help="Ignore an existing output graph and build from scratch.")
-@click.option("--max-tokens", type=int, default=None, help="Chunk size bound in tokens [default: 320].")
+@click.option("--max-tokens", type=click.IntRange(min=16), default=None,
+              help="Chunk size bound in tokens [default: 320].")
 @click.option("--max-file-mb", type=click.FloatRange(min=0, min_open=True), default=50, show_default=True,
               help="Skip a file larger than this, on disk or, for DOCX / PPTX / EPUB, inflated.")
 @click.option("--max-pdf-pages", type=click.IntRange(min=1), default=2000, show_default=True,
@@ -134,7 +135,7 @@ def graph_info(kg: Any, top: int = 15) -> dict[str, Any]:
 @command.command()
 @click.argument("graph", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @json_option
-@click.option("--top", type=int, default=15, show_default=True, help="How many top entities to list.")
+@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True, help="How many top entities to list.")
 def info(graph: Path, as_json: bool, top: int) -> None:
     """What is in a knowledge-graph file."""
     from rich.console import Console

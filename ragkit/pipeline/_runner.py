@@ -194,6 +194,8 @@ def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, 
     if options.target == "baseline" and not options.docs:
         raise ConfigError("the baseline target retrieves from the documents: give the DOCS folder")
     fns, meta = resolve_metrics(options.metrics)
+    if options.testset:
+        read_testset(options.testset)  # a bad test set is refused before the run directory exists
     metrics = options.metrics or [spec_of(fn) for fn in fns]
     from ragkit.targets import TargetKind, TargetSpec
 

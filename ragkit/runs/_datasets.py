@@ -151,6 +151,9 @@ def from_ragkit(record: dict[str, Any], where: str) -> EvalSample:
         response = fields.pop("response", None)
         contexts = fields.pop("retrieved_contexts", None)
         test = TestSample.model_validate(fields)
+        for name in ("id", "question"):
+            if not getattr(test, name).strip():
+                raise DataError(where, f"field '{name}' is empty")
         if response is None or isinstance(response, str):
             resp = RagResponse.model_validate({"answer": response or "", "retrieved_contexts": contexts or []})
         else:

@@ -27,7 +27,7 @@ from typing import IO, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragkit._atomic import open_atomic, write_atomic
-from ragkit.errors import RunError, validation_message
+from ragkit.errors import DataError, RunError, validation_message
 from ragkit.targets import TargetSpec
 from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, TestSample
 
@@ -250,7 +250,7 @@ class RunDir:
         path = Path(path)
         spec_path = path / "spec.json"
         if not spec_path.is_file():
-            raise RunError(f"{path}: not a ragkit run directory (no spec.json)")
+            raise DataError(str(path), "not a ragkit run directory (no spec.json)")
         try:
             raw = json.loads(spec_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

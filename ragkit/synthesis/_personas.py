@@ -49,6 +49,8 @@ def load_personas(path: str | Path) -> list[Persona]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(str(path), f"cannot read persona file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), f"not UTF-8 text (byte {exc.start}): a persona file is JSON or YAML") from None
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
             try:

@@ -60,7 +60,7 @@ def test_compare_refuses_non_runs(tmp_path: Path) -> None:
     a = make_run(tmp_path / "a", n=3)
     (tmp_path / "empty").mkdir()
     res = CliRunner().invoke(cli, ["compare", str(a.path), str(tmp_path / "empty")])
-    assert res.exit_code == 1 and "not a ragkit run directory" in res.output
+    assert res.exit_code == 2 and "not a ragkit run directory" in res.output
 
 
 def test_report_command(tmp_path: Path) -> None:

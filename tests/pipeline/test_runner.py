@@ -212,7 +212,7 @@ def test_new_run_refusals(tmp_path: Path) -> None:
     with pytest.raises(UnknownPluginError, match="Unknown metric 'faithfullness'. Did you mean: faithfulness"):
         new_run(tmp_path / "b", BenchmarkOptions(target="m:f", testset="x",
                                                  metrics=[PluginSpec(name="faithfullness")]), settings(), command=[])
-    with pytest.raises(RunError, match="no spec.json"):
+    with pytest.raises(DataError, match="no spec.json"):
         open_run(tmp_path / "nothing")
     plain = RunSpec(ragkit_version="0.1.0", model="m", target=TargetSpec(kind="callable", name="m:f"))
     RunDir.create(tmp_path / "plain", plain)

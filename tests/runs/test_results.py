@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.errors import RunError
+from ragkit.errors import DataError, RunError
 from ragkit.runs._rundir import (
     FORMAT_VERSION,
     JsonlAppender,
@@ -49,7 +49,7 @@ def test_create_open_roundtrip(tmp_path: Path) -> None:
 
 
 def test_open_refusals(tmp_path: Path) -> None:
-    with pytest.raises(RunError, match="no spec.json"):
+    with pytest.raises(DataError, match="no spec.json"):
         RunDir.open(tmp_path)
     (tmp_path / "spec.json").write_text(json.dumps({"model": "x"}))
     with pytest.raises(RunError, match="no format_version"):
