@@ -9,10 +9,28 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from ragkit.errors import redact
+
+
+class _Redacting:
+    """A file object whose every write is redacted first (a key a gateway echoed never reaches a file)."""
+
+    def __init__(self, fh: IO[Any]) -> None:
+        self._fh = fh
+
+    def write(self, data: str | bytes) -> int:
+        if isinstance(data, bytes):
+            return self._fh.write(redact(data.decode("utf-8")).encode("utf-8"))
+        return self._fh.write(redact(data))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._fh, name)
+
 
 @contextlib.contextmanager
 def open_atomic(path: str | Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
-    """``open(path, mode)`` whose content replaces ``path`` only when the block ends without an exception."""
+    """``open(path, mode)`` whose content replaces ``path`` only when the block ends without an exception;
+    everything written is redacted (``ragkit.errors.redact``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -20,7 +38,7 @@ def open_atomic(path: str | Path, mode: str = "w", **kwargs: Any) -> Iterator[IO
         kwargs.setdefault("encoding", "utf-8")
     try:
         with tmp.open(mode, **kwargs) as fh:
-            yield fh
+            yield _Redacting(fh)  # type: ignore[misc]
             fh.flush()
             os.fsync(fh.fileno())
         tmp.replace(path)

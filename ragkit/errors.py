@@ -19,8 +19,10 @@
 
 Secrets never travel in a message: ``redact`` masks the values of secret-looking environment variables (names
 with KEY, TOKEN, SECRET, PASSWORD, AUTH or CREDENTIAL), values registered with ``register_secret`` (API keys given
-as arguments, target headers) and bearer tokens. A ``RagkitError`` is redacted when it is turned into text, and so
-is every error recorded from a target or a metric, since proxies and gateways often echo a key back.
+as arguments, target headers), bearer tokens and the well-known key shapes (``sk-…``, ``AKIA…``, ``ghp_…``).
+Proxies and gateways often echo a key back, so a ``RagkitError`` is redacted when it is turned into text, and
+every writer redacts what it writes: the atomic writer (every output file), the run directory's JSONL appender,
+the reply cache, the log handler and the terminal views.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ from pathlib import Path
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIAL", re.I)
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
+_KEY_SHAPES = re.compile(
+    r"\b(?:sk-[A-Za-z0-9_-]{16,}"  # OpenAI, Anthropic (sk-ant-...), DeepSeek and most OpenAI-compatible gateways
+    r"|AKIA[0-9A-Z]{16}"  # AWS access key id
+    r"|AIza[0-9A-Za-z_-]{35}"  # Google API key
+    r"|gh[pousr]_[A-Za-z0-9]{30,}"  # GitHub tokens
+    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
+    r"|xox[abposr]-[A-Za-z0-9-]{10,})")  # Slack
 _REGISTERED: set[str] = set()
 MASK = "[redacted]"
 
@@ -47,10 +56,11 @@ def _secrets() -> list[str]:
 
 
 def redact(text: str) -> str:
-    """``text`` with every known secret and bearer token masked."""
+    """``text`` with every known secret, bearer token and well-known key shape masked."""
     for secret in _secrets():
         if secret in text:
             text = text.replace(secret, MASK)
+    text = _KEY_SHAPES.sub(MASK, text)
     return _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ragkit._version import __version__
-from ragkit.errors import RagkitError
+from ragkit.errors import RagkitError, redact
 
 COMMANDS = {
     # name: module (imported lazily, so that `ragkit --help` stays fast)
@@ -85,6 +85,14 @@ class LazyGroup(click.Group):
             raise (OneLineUsageError if exc.exit_code == 2 else OneLineError)(str(exc)) from exc
 
 
+class _RedactingFilter(logging.Filter):
+    """Log records leave with every secret masked (a warning may quote a gateway's reply)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = redact(record.getMessage()), None
+        return True
+
+
 class OneLineError(click.ClickException):
     """An expected failure: printed as one line, exit 1."""
 
@@ -106,6 +114,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """ragkit: build test sets from your documents and measure your RAG system."""
     ctx.obj = {"debug": debug}
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, format="%(levelname)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_RedactingFilter())
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragkit.errors import JudgeError, JudgeOutputError, register_secret
+from ragkit.errors import JudgeError, JudgeOutputError, redact, register_secret
 from ragkit.llm._cache import Cache, content_key
 from ragkit.llm._calls import (
     CallInfo,
@@ -254,7 +254,8 @@ class Judge:
 
     def _store(self, key: str, done: Completion) -> None:
         if self.cache is not None:
-            self.cache.put("llm", key, json.dumps(asdict(done), ensure_ascii=False).encode("utf-8"), model=self.model)
+            self.cache.put("llm", key, redact(json.dumps(asdict(done), ensure_ascii=False)).encode("utf-8"),
+                           model=self.model)
 
     async def _complete(
         self, info: CallInfo, *, schema: dict[str, Any] | None, max_tokens: int, top_logprobs: int = 0

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragkit.calibration import Calibration
+from ragkit.errors import redact
 from ragkit.report._model import GroupRow, Summary
 from ragkit.report._stats import SMALL_N
 from ragkit.text import printable
@@ -19,7 +20,7 @@ MAX_BREAKDOWN_METRICS = 6
 
 def safe(text: str) -> str:
     """Document- or model-derived text for a rich console: no control sequences, no markup."""
-    return escape(printable(text))
+    return escape(printable(redact(text)))
 
 
 def fmt(value: float | None, digits: int = 2) -> str:

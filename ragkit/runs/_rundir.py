@@ -27,7 +27,7 @@ from typing import IO, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragkit._atomic import open_atomic, write_atomic
-from ragkit.errors import DataError, RunError, validation_message
+from ragkit.errors import DataError, RunError, redact, validation_message
 from ragkit.targets import TargetSpec
 from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, TestSample
 
@@ -161,7 +161,7 @@ class JsonlAppender:
     def append(self, record: BaseModel) -> None:
         if self._fh is None:
             self._fh = self.path.open("ab")
-        self._fh.write(record.model_dump_json().encode("utf-8") + b"\n")
+        self._fh.write(redact(record.model_dump_json()).encode("utf-8") + b"\n")
         self._fh.flush()
         os.fsync(self._fh.fileno())
 
