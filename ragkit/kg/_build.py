@@ -348,9 +348,14 @@ async def _embed(b: _Build) -> None:
     summarised = [n for n in b.doc_nodes.values() if n.summary]
     texts = [c.text for c in fresh] + [n.summary for n in summarised if n.summary]
     advance = b.bar.task("embed", len(texts))
-    computed = b.embeddings.computed
-    vectors: Any = await asyncio.to_thread(b.embeddings.embed, texts) if texts else []
-    advance(len(texts))
+    computed, shown = b.embeddings.computed, [0]
+
+    def progress(done: int) -> None:  # the embedder counts what it computed; the bar steps by the difference
+        advance(done - shown[0])
+        shown[0] = done
+
+    vectors: Any = await asyncio.to_thread(b.embeddings.embed, texts, progress=progress) if texts else []
+    advance(len(texts) - shown[0])  # the cached ones
     b.summary.embeddings_computed = b.embeddings.computed - computed
     for c, v in zip(fresh, vectors[: len(fresh)], strict=False):
         c.embedding = v.tolist()
