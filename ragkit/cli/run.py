@@ -34,8 +34,8 @@ from ragkit.errors import ConfigError
 def command(**kw: Any) -> None:
     """Run the target on a test set; each answer is written (and fsynced) as it arrives."""
     from ragkit._sync import run_sync
-    from ragkit.pipeline import read_testset, run_target
-    from ragkit.runs import JsonlAppender, iter_jsonl, rewrite_jsonl
+    from ragkit.pipeline import run_target
+    from ragkit.runs import JsonlAppender, iter_jsonl, read_testset, rewrite_jsonl
     from ragkit.targets import close_target, make_target
     from ragkit.types import EvalSample
 

@@ -7,7 +7,6 @@ from ragkit.pipeline._runner import (
     Pipeline,
     new_run,
     open_run,
-    read_testset,
     resolve_metrics,
     run_target,
 )
@@ -17,7 +16,6 @@ __all__ = [
     "Pipeline",
     "new_run",
     "open_run",
-    "read_testset",
     "resolve_metrics",
     "run_target",
 ]

@@ -25,10 +25,10 @@ from pydantic import BaseModel, Field
 from ragkit._atomic import write_atomic
 from ragkit._progress import Progress
 from ragkit._version import __version__
-from ragkit.errors import ConfigError, DataError, RagkitError, RunError, validation_message
+from ragkit.errors import ConfigError, RagkitError, RunError
 from ragkit.registry import info_of, spec_of
 from ragkit.report import NOT_SCORED
-from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, write_json_atomic
+from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, read_testset, write_json_atomic
 from ragkit.settings import Settings
 from ragkit.targets import Target, TargetOptions, close_target, make_target
 from ragkit.types import EvalSample, PluginSpec, StageUsage, TestSample
@@ -127,34 +127,6 @@ def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[N
         usage = judge.usage.total.since(before) if judge is not None else StageUsage()
         run.add_stage(StageRecord(stage=name, seconds=round(time.monotonic() - started, 3),  # type: ignore[arg-type]
                                   items=counter[0], usage=usage, note=note))
-
-
-def read_testset(path: str | Path) -> list[TestSample]:
-    """A ragkit test set: JSONL of TestSample lines (EvalSample lines are accepted too)."""
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(f"test set {path} cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(str(path), f"not UTF-8 text (byte {exc.start}): a test set is JSONL of TestSample") from None
-    out: list[TestSample] = []
-    seen: set[str] = set()
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            raw = TestSample.model_validate_json(line) if '"test"' not in line[:20] else \
-                EvalSample.model_validate_json(line).test
-        except ValueError as exc:
-            raise DataError(f"{path}:{lineno}", validation_message(exc)) from None
-        if raw.id in seen:
-            raise DataError(f"{path}:{lineno}", f"duplicate sample id {raw.id!r}")
-        seen.add(raw.id)
-        out.append(raw)
-    if not out:
-        raise DataError(str(path), "the test set is empty")
-    return out
 
 
 async def run_target(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragkit.runs._datasets import load_samples, parse_records, read_records
+from ragkit.runs._datasets import load_samples, parse_records, read_records, read_testset
 from ragkit.runs._rundir import (
     FORMAT_VERSION,
     JsonlAppender,
@@ -30,6 +30,7 @@ __all__ = [
     "metric_keys",
     "parse_records",
     "read_records",
+    "read_testset",
     "rewrite_jsonl",
     "write_json_atomic",
 ]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ragkit._atomic import open_atomic
-from ragkit.errors import DataError, validation_error
+from ragkit.errors import DataError, validation_error, validation_message
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 if TYPE_CHECKING:
@@ -262,6 +262,35 @@ def _jsonl_records(path: Path, text: str) -> list[Record]:
         except ValueError as exc:
             raise DataError(where, f"invalid JSON: {exc}") from None
     return records
+
+
+def read_testset(path: str | Path) -> list[TestSample]:
+    """A ragkit test set: JSONL of TestSample lines (EvalSample lines are accepted too)."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DataError(str(path), f"test set cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), f"not UTF-8 text (byte {exc.start}): a test set is JSONL of TestSample") from None
+    out: list[TestSample] = []
+    seen: set[str] = set()
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            raw = TestSample.model_validate_json(line) if '"test"' not in line[:20] else \
+                EvalSample.model_validate_json(line).test
+        except ValueError as exc:
+            raise DataError(f"{path}:{lineno}", validation_message(exc)) from None
+        if raw.id in seen:
+            raise DataError(f"{path}:{lineno}", f"duplicate sample id {raw.id!r}")
+        seen.add(raw.id)
+        out.append(raw)
+    if not out:
+        raise DataError(str(path), "the test set is empty")
+    return out
+
 
 
 # -- writers --------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from run_fixtures import DOCS, rule_reply, write_target, write_testset
 from ragkit import run_sync
 from ragkit.errors import ConfigError, DataError, RunError, UnknownPluginError
 from ragkit.llm._cache import Cache, content_key
-from ragkit.pipeline._runner import BenchmarkOptions, Pipeline, new_run, open_run, read_testset
+from ragkit.pipeline._runner import BenchmarkOptions, Pipeline, new_run, open_run
+from ragkit.runs import read_testset
 from ragkit.runs._rundir import RunDir, RunSpec
 from ragkit.settings import Settings
 from ragkit.targets._target import TargetOptions, TargetSpec
