@@ -97,6 +97,10 @@ class Progress:
             return lambda n=1: self._bar.advance(task_id, n)
         task = _Task(name, total)
         with self._lock:
+            for earlier in self._tasks:  # a task of unknown size ends when the next one starts
+                if not earlier.total and not earlier.finished:
+                    earlier.finished = True
+                    self._line(earlier)
             self._tasks.append(task)
             self._calls_at[name] = self.calls() if self.calls else 0
             self._line(task)

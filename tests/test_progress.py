@@ -50,6 +50,19 @@ async def _answer() -> int:
     return 42
 
 
+def test_a_task_of_unknown_size_ends_when_the_next_starts() -> None:
+    out = io.StringIO()
+    with Progress(True, every=0.05, stream=out) as progress:
+        progress.task("parse", 0)(3)
+        advance = progress.task("embed", 2)
+        time.sleep(0.2)  # heartbeats: only the running task is reported
+        advance(2)
+    lines = out.getvalue().splitlines()
+    assert [ln for ln in lines if ln.startswith("[ragkit] parse")][-1].startswith("[ragkit] parse: 3, ")
+    assert "done in" in [ln for ln in lines if ln.startswith("[ragkit] parse")][-1]
+    assert sum(ln.startswith("[ragkit] parse") for ln in lines) == 2  # started, finished; no heartbeat after
+
+
 def test_run_sync_works_with_and_without_a_running_loop() -> None:
     assert run_sync(_answer()) == 42
 
