@@ -108,8 +108,10 @@ class CorpusError(BadInput):
     """A document folder or file cannot be used."""
 
     def __init__(self, path: str | Path, reason: str) -> None:
-        self.path, self.reason = str(path), reason
-        super().__init__(f"{path}: {reason}")
+        # a name's bytes that are not UTF-8 are shown escaped (caf\xe9.txt): the message must print and serialise
+        self.path = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
 
 
 class GraphError(BadInput):

@@ -208,7 +208,7 @@ def parse_file(path: str | Path, *, root: str | Path | None = None, limits: File
     if not any(e.text.strip() for e in elements):
         raise CorpusError(path, "no text found")
     title = title or next((e.text for e in elements if e.kind == "title"), None) or \
-        (elements[0].text if elements[0].kind == "heading" else None) or html_title(fmt, data) or path.stem
+        (elements[0].text if elements[0].kind == "heading" else None) or html_title(fmt, data) or shown(path.stem)
     sample = "\n".join(e.text for e in elements)[:6000]
     return Document(
         id=document_id(rel), path=rel, format=fmt, content_hash=hashlib.sha256(data).hexdigest(),

@@ -111,3 +111,42 @@ def test_include_exclude_and_llm_extractor(corpus: Path, tmp_path: Path, monkeyp
 def test_nothing_to_build_is_a_usage_error(tmp_path: Path) -> None:
     res = invoke("kg", "build", "-o", str(tmp_path / "kg.json"))
     assert res.exit_code == 2 and "give at least one document folder" in res.output
+
+
+def test_a_hostile_folder_builds_its_good_files_and_names_every_bad_one(tmp_path: Path) -> None:
+    """Good files beside a zip bomb, a FIFO, a file named in Latin-1, an over-size file, a PDF over the page cap,
+    a corrupt DOCX, an encrypted PDF and binary junk: the good ones are read, each bad one is named with its
+    reason, and nothing crashes."""
+    import os
+    import zipfile
+
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("guide.md", "handbook.docx", "report.pdf"):
+        shutil.copy(fixtures / "corpus" / name, docs / name)
+    for name in ("corrupt.docx", "encrypted.pdf", "junk.txt"):
+        shutil.copy(fixtures / "bad" / name, docs / name)
+    with zipfile.ZipFile(docs / "bomb.docx", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("word/document.xml", b" " * 200_000_000)  # 200 MB inflated, ~200 KB on disk
+    os.mkfifo(docs / "pipe.txt")
+    with open(os.path.join(os.fsencode(docs), b"r\xe9sum\xe9.txt"), "wb") as fh:
+        fh.write(b"Ana Lima wrote the summary of the Porto plant visit in March.")
+    (docs / "huge.txt").write_text("word " * 3_000_000)  # 15 MB, over --max-file-mb 10
+    out = tmp_path / "g.json"
+    result = CliRunner().invoke(cli, ["kg", "build", str(docs), "-o", str(out), "--extractor", "fast", "--json",
+                                      "--no-progress", "--max-file-mb", "10", "--max-pdf-pages", "1",
+                                      "--cache-dir", str(tmp_path / "cache")])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    summary = json.loads(result.stdout)
+    reasons = {s["path"]: s["reason"] for s in summary["skipped"]}
+    assert reasons["bomb.docx"].startswith("DOCX inflates to 190.7 MB, over the 10.0 MB size limit")
+    assert reasons["pipe.txt"].startswith("not a regular file")
+    assert reasons["huge.txt"].startswith("file is 14.3 MB, over the 10.0 MB size limit")
+    assert set(reasons) >= {"corrupt.docx", "encrypted.pdf", "junk.txt"}
+    assert reasons["report.pdf"] == "PDF has 2 pages, over the 1-page limit"
+    assert summary["documents"]["added"] == 3  # guide.md, handbook.docx and the Latin-1 named file
+    assert not any(p.startswith("r") and "sum" in p for p in reasons)  # read, under its escaped name
+    graph = json.loads(out.read_text(encoding="utf-8"))
+    assert "r\\xe9sum\\xe9.txt" in {n.get("path") for n in graph["nodes"]}

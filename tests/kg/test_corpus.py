@@ -277,7 +277,8 @@ def test_fifos_are_skipped_and_undecodable_names_read(tmp_path: Path) -> None:
     assert result.documents[0].elements[0].text == "Some notes about the cafe."
     assert {s.path: s.reason for s in result.skipped} == {
         "pipe.md": "not a regular file (a FIFO, socket or device file): not read"}
-    json.dumps([d.path for d in result.documents]).encode("utf-8")  # printable and writable as JSON
+    for doc in result.documents:  # printable and writable as JSON
+        doc.model_dump_json().encode("utf-8")
 
 
 def _zip_docx(path: Path, body: bytes) -> Path:
