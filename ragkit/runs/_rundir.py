@@ -27,7 +27,7 @@ from typing import IO, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragkit._atomic import open_atomic, write_atomic
-from ragkit.errors import DataError, RunError, redact, validation_message
+from ragkit.errors import ConfigError, DataError, RunError, redact, validation_message
 from ragkit.targets import TargetSpec
 from ragkit.types import EvalSample, PluginSpec, Score, StageUsage, TestSample
 
@@ -233,7 +233,7 @@ class RunDir:
         """Start a new run; refuses a directory that already holds a run (resume it instead)."""
         path = Path(path)
         if (path / "spec.json").exists():
-            raise RunError(f"{path} already holds a run; resume it with --resume {path} or choose another -o")
+            raise ConfigError(f"{path} already holds a run; resume it with --resume {path} or choose another -o")
         try:
             path.mkdir(parents=True, exist_ok=True)
             write_json_atomic(path / "spec.json", spec)

@@ -45,6 +45,9 @@ def files(tmp_path: Path) -> dict[str, Path]:
     (tmp_path / "not_a_run" / "notes.txt").write_text("hello")
     out["not_a_run_file"] = tmp_path / "not_a_run" / "notes.txt"
     out["binary"].write_bytes(bytes(range(256)) * 8)
+    from run_fixtures import make_run
+
+    out["a_run_spec"] = make_run(tmp_path / "a_run", n=2).path / "spec.json"
     out["wrong_types"].write_text(json.dumps({"user_input": 5, "response": [1]}) + "\n")
     out["testset"].write_text(json.dumps({"id": "q1", "question": "Who?", "reference_answer": "Ana."}) + "\n")
     out["empty"].write_text("")
@@ -134,6 +137,8 @@ CASES = [
     (["benchmark", "--testset", "{binary}", "--target", "{answers}", "-m", "bleu"], "binary.jsonl"),
     (["benchmark", "--resume", "{tmp}/not_a_run"], "not_a_run"),
     (["benchmark", "--target", "{answers}", "-m", "bleu"], "DOCS"),
+    (["benchmark", "--testset", "{testset}", "--target", "{answers}", "-m", "bleu", "-o", "{tmp}/a_run"],
+     "already holds a run; resume it with --resume"),
     (["benchmark", "--testset", "{testset}", "--target", "{answers}", "-m", "bleu", "-o", "{answers}"], "-o"),
     # calibrate, compare, report, list
     (["calibrate", "{binary}"], "binary.jsonl"),

@@ -83,7 +83,7 @@ def test_resume_finished_run_costs_nothing_and_refuses_changed_options(tmp_path:
     res = CliRunner().invoke(cli, ["benchmark", "--resume", str(run), "--fail-under", "nope=1"])
     assert res.exit_code == 2 and "not in this run: nope" in res.output  # a usage error
     again = bench(tmp_path, "-o", str(run))
-    assert again.exit_code == 1 and "already holds a run; resume it with --resume" in again.output
+    assert again.exit_code == 2 and "already holds a run; resume it with --resume" in again.output
 
 
 def test_usage_errors(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.errors import DataError, RunError
+from ragkit.errors import ConfigError, DataError, RunError
 from ragkit.runs._rundir import (
     FORMAT_VERSION,
     JsonlAppender,
@@ -44,7 +44,7 @@ def test_create_open_roundtrip(tmp_path: Path) -> None:
     again = RunDir.open(tmp_path / "r")
     assert again.spec.seed == 7 and again.samples()[0].id == "a"
     assert again.responses()["a"].response.answer == "x" and again.scores()["a"].scores["m"].value == 0.5
-    with pytest.raises(RunError, match="already holds a run"):
+    with pytest.raises(ConfigError, match="already holds a run"):
         RunDir.create(tmp_path / "r", spec())
 
 
