@@ -17,6 +17,8 @@ from ragkit.types import RagResponse, TestSample
 @pytest.fixture(autouse=True)
 def _restore_registry() -> Iterator[None]:
     """Test plugins registered here must not leak into other tests (e.g. `ragkit list`)."""
+    available("metric")  # the built-ins are loaded (once per process) before the snapshot, so it holds them
+    available("generator")
     saved = copy.copy(REGISTRY.items["metric"]), copy.copy(REGISTRY.items["generator"])
     yield
     REGISTRY.items["metric"], REGISTRY.items["generator"] = saved

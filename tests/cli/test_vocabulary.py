@@ -66,4 +66,4 @@ def test_environment_twins_are_read(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("RAGKIT_CONCURRENCY", "2")
     monkeypatch.setenv("RAGKIT_JSON", "1")
     result = CliRunner().invoke(cli, ["evaluate", str(data), "-m", "exact_match"])
-    assert result.exit_code == 0 and '"exact_match"' in result.stdout
+    assert result.exit_code == 0 and '"exact_match"' in result.stdout, result.output
