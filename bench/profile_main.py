@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Where the README's main job spends its time (issue 16): per pipeline stage and per model call.
+
+Runs ``ragkit benchmark corpora/acme --target baseline -n 4 --extractor fast`` in this process, on a fresh cache
+directory (the model weights already assembled), with the embedded llama.cpp model and the embedding model
+instrumented from outside. For every model call it records when it was asked, when it got the model (the wait
+is the queue), how many prompt tokens llama.cpp evaluated and how many it reused from the previous call's state
+(the common token prefix), the time to the first generated token (prompt evaluation), the generated tokens and
+the generation time (under the JSON grammar). Per stage it reports wall time, model time, embedding time, model
+loads and the Python time left outside them.
+
+    .venv/bin/python bench/profile_main.py [--out profile.json] [-- extra benchmark options]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+CALLS: list[dict[str, Any]] = []
+STAGES: list[tuple[str, float, float]] = []
+EMBED: list[tuple[float, float, int]] = []
+LOADS: dict[str, float] = {}
+
+
+def _common_prefix(a: Any, b: Any) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def instrument() -> None:
+    """Wrap the model calls, the embedding calls, the model loads and the pipeline stages (from outside)."""
+    import ragkit.llm._embeddings as emb
+    import ragkit.llm._local as local
+    import ragkit.pipeline._runner as runner
+
+    chat, init = local.LocalModel.chat, local.LocalModel.__init__
+
+    def timed_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        started = time.monotonic()
+        init(self, *args, **kwargs)
+        LOADS["llama.cpp model"] = LOADS.get("llama.cpp model", 0.0) + time.monotonic() - started
+        create = self.llama.create_chat_completion
+
+        def traced_create(*a: Any, **kw: Any) -> Any:  # runs with the model's lock held
+            record = CALLS[-1]
+            record["got_model"] = time.monotonic()
+            before = list(self.llama._input_ids)
+            recorder = kw["logits_processor"][0]
+            original = recorder.__call__
+
+            def first_token(input_ids: Any, scores: Any) -> Any:
+                if "first_token" not in record:
+                    record["first_token"] = time.monotonic()
+                    record["prompt_tokens"] = len(input_ids)
+                    record["reused_tokens"] = _common_prefix(before, list(input_ids))
+                return original(input_ids, scores)
+
+            kw["logits_processor"][0] = first_token
+            return create(*a, **kw)
+
+        self.llama.create_chat_completion = traced_create
+
+    def timed_chat(self: Any, messages: Any, **kwargs: Any) -> Any:
+        record: dict[str, Any] = {"asked": time.monotonic(), "grammar": kwargs.get("response_format") is not None}
+        CALLS.append(record)
+        out = chat(self, messages, **kwargs)
+        record["done"] = time.monotonic()
+        record["generated_tokens"] = out["usage"]["completion_tokens"]
+        return out
+
+    def timed_compute(self: Any, texts: list[str], **kwargs: Any) -> Any:
+        started = time.monotonic()
+        out = compute(self, texts, **kwargs)
+        EMBED.append((started, time.monotonic(), len(texts)))
+        return out
+
+    def timed_load(name: str) -> Any:
+        started = time.monotonic()
+        fresh = name not in emb._MODELS
+        out = load(name)
+        if fresh:
+            LOADS["embedding model"] = LOADS.get("embedding model", 0.0) + time.monotonic() - started
+        return out
+
+    @contextlib.contextmanager
+    def timed_stage(run: Any, name: str, judge: Any, counter: list[int]) -> Iterator[None]:
+        started = time.monotonic()
+        with stage(run, name, judge, counter):
+            yield
+        STAGES.append((name, started, time.monotonic()))
+
+    compute, load, stage = emb.Embeddings._compute, emb.load_sentence_transformer, runner._stage
+    local.LocalModel.__init__, local.LocalModel.chat = timed_init, timed_chat  # type: ignore[method-assign]
+    emb.Embeddings._compute = timed_compute  # type: ignore[method-assign]
+    emb.load_sentence_transformer = timed_load
+    runner._stage = timed_stage
+
+
+def _stage_of(t: float) -> str:
+    return next((name for name, a, b in STAGES if a <= t <= b), "(between stages)")
+
+
+def report(wall: float) -> dict[str, Any]:
+    per: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for c in CALLS:
+        if "done" not in c:
+            continue
+        s = per[_stage_of(c["asked"])]
+        got, first = c.get("got_model", c["asked"]), c.get("first_token", c["done"])
+        s["calls"] += 1
+        s["queue_s"] += got - c["asked"]
+        s["prompt_eval_s"] += first - got
+        s["generate_s"] += c["done"] - first
+        s["prompt_tokens"] += c.get("prompt_tokens", 0)
+        s["reused_tokens"] += c.get("reused_tokens", 0)
+        s["generated_tokens"] += c.get("generated_tokens", 0)
+    for a, b, n in EMBED:
+        per[_stage_of(a)]["embed_s"] += b - a
+        per[_stage_of(a)]["embedded_texts"] += n
+    out: dict[str, Any] = {"wall_s": round(wall, 1), "loads_s": {k: round(v, 1) for k, v in LOADS.items()},
+                           "stages": {}}
+    for name, a, b in STAGES:
+        s = per[name]
+        model = s["prompt_eval_s"] + s["generate_s"]
+        out["stages"][name] = {
+            "wall_s": round(b - a, 1), "calls": int(s["calls"]), "model_s": round(model, 1),
+            "prompt_eval_s": round(s["prompt_eval_s"], 1), "generate_s": round(s["generate_s"], 1),
+            "queue_s_summed": round(s["queue_s"], 1), "embed_s": round(s["embed_s"], 1),
+            "outside_model_and_embedding_s": round(b - a - model - s["embed_s"], 1),
+            "prompt_tokens": int(s["prompt_tokens"]), "reused_prompt_tokens": int(s["reused_tokens"]),
+            "reused_share": round(s["reused_tokens"] / s["prompt_tokens"], 2) if s["prompt_tokens"] else None,
+            "generated_tokens": int(s["generated_tokens"]),
+            "prompt_tok_per_s": round((s["prompt_tokens"] - s["reused_tokens"]) / s["prompt_eval_s"], 1)
+            if s["prompt_eval_s"] else None,
+            "generated_tok_per_s": round(s["generated_tokens"] / s["generate_s"], 1) if s["generate_s"] else None,
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("extra", nargs="*", help="more benchmark options (after --)")
+    args = parser.parse_args()
+    instrument()
+    from ragkit.cli import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = ["benchmark", str(REPO / "corpora" / "acme"), "--target", "baseline", "-n", "4", "--extractor",
+                "fast", "-o", f"{tmp}/run", "--cache-dir", f"{tmp}/cache", "--no-progress", *args.extra]
+        load = open("/proc/loadavg").read().split()[:3]
+        started = time.monotonic()
+        try:
+            cli.main(argv, standalone_mode=False)
+        except SystemExit as exc:  # the gate's exit codes are not this bench's concern
+            if exc.code not in (0, 3, 4, None):
+                raise
+        result = report(time.monotonic() - started)
+    sys.path.insert(0, str(REPO / "bench"))
+    from validity import raw_call_seconds
+
+    from ragkit.llm import Judge
+
+    result["raw_llama_call_s"] = round(raw_call_seconds(Judge(cache=False)) or 0.0, 2)
+    result["load_before"] = load
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
