@@ -73,7 +73,6 @@ class Judge:
         if cache is True:
             cache = Cache(self.settings.llm_cache_path) if self.settings.cache else None
         self.cache: Cache | None = cache or None
-        self.backoff = backoff
         # a local model enforces the attempt timeout itself, from when it starts on the call (see local_llm)
         self._retrier = Retrier(self.model, None if self.is_local else self.settings.timeout,
                                 self.settings.max_retries, backoff, local=self.is_local,
@@ -84,6 +83,15 @@ class Judge:
         self.last_failure: str | None = None
         """The last call's error after every retry and re-ask (redacted, one line), for a run's closing message."""
         self._gates: _Gates = weakref.WeakKeyDictionary()
+
+    @property
+    def backoff(self) -> float:
+        """Base delay of the retries' exponential backoff, in seconds."""
+        return self._retrier.backoff
+
+    @backoff.setter
+    def backoff(self, value: float) -> None:
+        self._retrier.backoff = value
 
     @property
     def is_local(self) -> bool:
@@ -303,7 +311,6 @@ class Judge:
         def on_retry() -> None:
             stage.retries += 1
 
-        self._retrier.backoff = self.backoff  # tests set it after construction
         return await self._retrier.run(lambda: lt.acompletion(**call, **self._hook_params(info)),
                                        f"prompt '{info.prompt_name}'", prompt_name=info.prompt_name,
                                        on_retry=on_retry, on_time=on_time)
