@@ -259,6 +259,7 @@ class HttpTarget:
             if attempt:
                 delay = self.options.backoff * 2 ** (attempt - 1)
                 await asyncio.sleep(delay * (0.5 + random.random() / 2))
+            dead = False  # judged on the last attempt only
             try:
                 reply = await self._http().post(self.url, json=body)
             except httpx.TimeoutException:
