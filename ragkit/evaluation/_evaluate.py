@@ -373,12 +373,17 @@ async def evaluate(
 def _prepare(samples: Sequence[EvalSample], metrics: Sequence[MetricFn | str]) -> list[MetricFn]:
     """The metric functions, each chosen once, with every sample checked for their fields (before any call)."""
     fns = resolve_metrics(metrics)
+    check_unique(fns)
+    check_requirements(samples, fns)
+    return fns
+
+
+def check_unique(fns: Sequence[MetricFn]) -> None:
+    """Refuse a metric chosen twice with the same arguments (its scores would overwrite each other)."""
     keys = [key_of(fn) for fn in fns]
     duplicates = sorted({k for k in keys if keys.count(k) > 1})
     if duplicates:
         raise ConfigError(f"metric chosen twice: {', '.join(duplicates)}")
-    check_requirements(samples, fns)
-    return fns
 
 
 def evaluate_sync(samples: Sequence[EvalSample], metrics: Sequence[MetricFn | str], **kwargs: Any) -> EvalResult:

@@ -74,7 +74,7 @@ def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str
 
     The result key is the metric's name plus its non-default arguments (``context_precision[reference=ids]``).
     """
-    from ragkit.evaluation import build_metric, key_of
+    from ragkit.evaluation import build_metric, check_unique, key_of
     from ragkit.registry import available
 
     if specs is None:
@@ -82,15 +82,10 @@ def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str
         specs = [PluginSpec(name=n) for n in DEFAULT_METRICS if n in have]
         if not specs:
             raise ConfigError("no metrics are installed; pass -m NAME (see `ragkit list metrics`)")
-    fns, meta = [], {}
-    for spec in specs:
-        fn = build_metric(spec.name, spec.args)
-        info = info_of(fn)
-        key = key_of(fn)
-        if key in meta:
-            raise ConfigError(f"metric chosen twice: {key}")
-        fns.append(fn)
-        meta[key] = MetricMeta(higher_is_better=info.higher_is_better, range=info.range)
+    fns = [build_metric(spec.name, spec.args) for spec in specs]
+    check_unique(fns)
+    meta = {key_of(fn): MetricMeta(higher_is_better=info_of(fn).higher_is_better, range=info_of(fn).range)
+            for fn in fns}
     return fns, meta
 
 
