@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, conlist, create_model
 
+from ragkit._memory import release_freed_memory
 from ragkit.errors import JudgeError, JudgeUnavailableError
 from ragkit.kg._chunking import pack_greedy
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention
@@ -203,6 +204,7 @@ class FastExtractor(Extractor):
         for i in range(0, len(chunks), 64):
             part = chunks[i : i + 64]
             facts = await asyncio.to_thread(fast_facts, [c.text for c in part], [c.language for c in part])
+            release_freed_memory()  # the batch's spaCy documents are freed: give the pages back
             for c, (summary, entities, keyphrases) in zip(part, facts, strict=True):
                 out[c.id] = ChunkEnrichment(summary=summary, entities=entities, keyphrases=keyphrases)
             if advance:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ragkit._memory import release_freed_memory
 from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, JudgeUnavailableError
 from ragkit.llm._cache import Cache
@@ -132,6 +133,7 @@ class Embeddings:
             for i in range(0, len(texts), self.batch_size):
                 parts.append(model.encode(texts[i : i + self.batch_size], batch_size=self.batch_size,
                                           convert_to_numpy=True, show_progress_bar=False))
+                release_freed_memory()  # else the heap keeps every batch's freed tensors, fragmented
                 if progress is not None:
                     progress(min(len(texts), i + self.batch_size))
             matrix = np.concatenate(parts).astype(np.float32)
