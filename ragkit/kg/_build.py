@@ -232,7 +232,7 @@ async def build_graph(
     sources = [source] if isinstance(source, str | Path) else list(source)
     embeddings = embeddings or Embeddings()
     summary = BuildSummary(extractor=options.extractor)
-    engine, judge = _engine(options, judge, summary)
+    engine, judge = _engine(options, judge, summary, embeddings.settings)
     before = judge.usage.stage("kg.enrich").model_copy() if judge is not None else None
     calls = (lambda: judge.usage.stage("kg.enrich").calls) if judge is not None else None
     with Progress(options.progress, calls=calls) as bar:
@@ -251,12 +251,13 @@ async def build_graph(
     return BuildResult(kg=b.kg, summary=summary)
 
 
-def _engine(options: BuildOptions, judge: Judge | None, summary: BuildSummary) -> tuple[Extractor, Judge | None]:
+def _engine(options: BuildOptions, judge: Judge | None, summary: BuildSummary,
+            settings: Settings) -> tuple[Extractor, Judge | None]:
     if options.extractor == "llm":
         judge = judge or Judge()
         summary.model = judge.model
         return LLMExtractor(judge, judge.cache, options.batch_size), judge
-    settings = Settings.load()
+    # the caller's settings (--cache-dir): Settings.load() here read only the environment
     return FastExtractor(Cache(settings.llm_cache_path) if settings.cache else None), judge
 
 
