@@ -76,7 +76,7 @@ class Judge:
         # a local model enforces the attempt timeout itself, from when it starts on the call (see local_llm)
         self._retrier = Retrier(self.model, None if self.is_local else self.settings.timeout,
                                 self.settings.max_retries, backoff, local=self.is_local,
-                                first_call_timeout=self.settings.first_call_timeout)
+                                first_call_timeout=None if self.is_local else self.settings.first_call_timeout)
         self.litellm_params = litellm_params
         register_secret(litellm_params.get("api_key"))  # proxies echo keys back in their errors
         self.usage = Usage()

@@ -56,8 +56,9 @@ class Retrier:
                 await asyncio.sleep(max(delay, retry_after(last) if last is not None else 0.0))
             pending = make()
             started = time.monotonic()
-            first = not self.reached and self.first_call_timeout is not None and \
-                (self.timeout is None or self.first_call_timeout < self.timeout)
+            # a local model (timeout None) loads and times itself: the first-call limit is for remote endpoints
+            first = not self.reached and self.first_call_timeout is not None and self.timeout is not None and \
+                self.first_call_timeout < self.timeout
             try:
                 result = await asyncio.wait_for(pending, timeout=self.first_call_timeout if first else self.timeout)
                 self.reached = True

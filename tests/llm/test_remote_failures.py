@@ -113,3 +113,19 @@ def test_kg_build_with_a_dead_embedding_endpoint_is_one_line(tmp_path: Path, mon
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "cannot be reached" in lines[0], lines
     json.dumps(lines)
+
+
+def test_the_first_call_limit_never_applies_to_the_local_model(tmp_path: Path) -> None:
+    """The embedded model's first call includes loading it; it times itself (RAGKIT_TIMEOUT from the start)."""
+    from ragkit.llm._retry import Retrier
+
+    judge = Judge("local/qwen2.5-coder-1.5b", settings=Settings(cache_dir=tmp_path, first_call_timeout=0.01),
+                  cache=False)
+    assert judge._retrier.first_call_timeout is None and judge._retrier.timeout is None
+
+    async def slow() -> str:
+        await asyncio.sleep(0.1)
+        return "loaded and answered"
+
+    retrier = Retrier("local/x", None, 0, local=True, first_call_timeout=0.01)
+    assert asyncio.run(retrier.run(slow, "a call")) == "loaded and answered"
