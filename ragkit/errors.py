@@ -55,6 +55,12 @@ def _secrets() -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
+def shown_path(path: str) -> str:
+    """A path safe to print and to write as JSON: bytes of a name that are not UTF-8 (kept by Python as lone
+    surrogates) are shown escaped, ``caf\\xe9.txt``; the file itself is still opened through its real name."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def redact(text: str) -> str:
     """``text`` with every known secret, bearer token and well-known key shape masked."""
     for secret in _secrets():
@@ -108,9 +114,7 @@ class CorpusError(BadInput):
     """A document folder or file cannot be used."""
 
     def __init__(self, path: str | Path, reason: str) -> None:
-        # a name's bytes that are not UTF-8 are shown escaped (caf\xe9.txt): the message must print and serialise
-        self.path = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        self.reason = reason
+        self.path, self.reason = shown_path(str(path)), reason
         super().__init__(f"{self.path}: {reason}")
 
 

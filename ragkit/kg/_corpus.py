@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ragkit import _offline  # noqa: F401  (telemetry switches, before unstructured is imported)
-from ragkit.errors import CorpusError, DataError
+from ragkit.errors import CorpusError, DataError, shown_path
 from ragkit.kg._graph import SkippedFile
 from ragkit.kg._limits import FileLimits, check_container, check_size
 from ragkit.kg._textfiles import csv_table, decode_text, html_title, plain_text_elements
@@ -166,7 +166,7 @@ def document_id(rel_path: str) -> str:
 def parse_file(path: str | Path, *, root: str | Path | None = None, limits: FileLimits | None = None) -> Document:
     """Parse one file; raises ``CorpusError`` naming the file and the reason when it cannot be used."""
     path, limits = Path(path), limits or FileLimits()
-    rel = shown(path.relative_to(root).as_posix() if root is not None else str(path.resolve()))
+    rel = shown_path(path.relative_to(root).as_posix() if root is not None else str(path.resolve()))
     fmt = format_of(path)
     if fmt is None:
         raise CorpusError(path, f"unsupported file type '{path.suffix or '(no extension)'}'")
@@ -208,7 +208,7 @@ def parse_file(path: str | Path, *, root: str | Path | None = None, limits: File
     if not any(e.text.strip() for e in elements):
         raise CorpusError(path, "no text found")
     title = title or next((e.text for e in elements if e.kind == "title"), None) or \
-        (elements[0].text if elements[0].kind == "heading" else None) or html_title(fmt, data) or shown(path.stem)
+        (elements[0].text if elements[0].kind == "heading" else None) or html_title(fmt, data) or shown_path(path.stem)
     sample = "\n".join(e.text for e in elements)[:6000]
     return Document(
         id=document_id(rel), path=rel, format=fmt, content_hash=hashlib.sha256(data).hexdigest(),
@@ -273,12 +273,6 @@ def _walk(root: Path, exclude: Callable[[str], bool] | None) -> Iterator[tuple[P
         stack.extend(reversed(subdirs))
 
 
-def shown(rel: str) -> str:
-    """A path safe to print and to write as JSON: bytes of a name that are not UTF-8 (kept by Python as lone
-    surrogates) are shown escaped, ``caf\\xe9.txt``; the file itself is read through its real name."""
-    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
 def _symlink_reason(path: Path, real_root: Path) -> str:
     """Why a symlink is skipped: it leads outside the corpus, loops, is broken, or duplicates a corpus entry."""
     try:
@@ -323,7 +317,7 @@ def parse_folder(
         files, base = _walk(root, _matcher(exclude)), root
     wanted = _matcher(include)
     for path, reason in files:
-        rel = shown(path.relative_to(base).as_posix())
+        rel = shown_path(path.relative_to(base).as_posix())
         if wanted is not None and not wanted(rel):
             continue
         if on_file is not None:

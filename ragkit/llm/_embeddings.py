@@ -81,8 +81,8 @@ class Embeddings:
         self.cache_hits = 0
         self.seconds = 0.0
         self._memo: dict[str, np.ndarray] = {}
-        self.backoff = backoff
-        self._retrier: Retrier | None = None
+        self._retrier = Retrier(self.name.removeprefix("litellm:"), self.settings.timeout, self.settings.max_retries,
+                                backoff, first_call_timeout=self.settings.first_call_timeout)
 
     @property
     def dimension(self) -> int:
@@ -142,10 +142,6 @@ class Embeddings:
 
     async def _litellm_embed(self, texts: list[str]) -> list[list[float]]:
         """One batch through a provider's embedding API, under the Judge's retry, timeout and fail-fast policy."""
-        if self._retrier is None:
-            self._retrier = Retrier(self.name.removeprefix("litellm:"), self.settings.timeout,
-                                    self.settings.max_retries, self.backoff,
-                                    first_call_timeout=self.settings.first_call_timeout)
         lt, retrier = litellm_module(), self._retrier
         call = {"model": retrier.model, "input": texts, "num_retries": 0, "timeout": self.settings.timeout}
         response = await retrier.run(lambda: lt.aembedding(**call), f"an embedding batch of {len(texts)} texts")
