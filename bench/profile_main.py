@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -30,6 +31,10 @@ CALLS: list[dict[str, Any]] = []
 STAGES: list[tuple[str, float, float]] = []
 EMBED: list[tuple[float, float, int]] = []
 LOADS: dict[str, float] = {}
+NAMES: dict[str, str] = {}
+GENERATION: dict[str, Any] = {}
+"""Per generator: kept, calls and candidates dropped by reason."""
+"""Prompt name by the messages the Judge sent (calls made without the Judge, the target's, are "(target)")."""
 
 
 def _common_prefix(a: Any, b: Any) -> int:
@@ -44,8 +49,30 @@ def _common_prefix(a: Any, b: Any) -> int:
 def instrument() -> None:
     """Wrap the model calls, the embedding calls, the model loads and the pipeline stages (from outside)."""
     import ragkit.llm._embeddings as emb
+    import ragkit.llm._judge as judge
     import ragkit.llm._local as local
     import ragkit.pipeline._runner as runner
+
+    complete = judge.Judge._complete
+
+    async def named_complete(self: Any, info: Any, **kwargs: Any) -> Any:
+        NAMES[json.dumps(info.messages, ensure_ascii=False)] = info.prompt_name
+        return await complete(self, info, **kwargs)
+
+    judge.Judge._complete = named_complete  # type: ignore[method-assign]
+
+    import ragkit.synthesis as synthesis
+
+    generate = synthesis.generate
+
+    async def reported_generate(*args: Any, **kwargs: Any) -> Any:
+        result = await generate(*args, **kwargs)
+        for name, r in result.report.items():
+            GENERATION[name] = {"requested": r.requested, "kept": r.kept, "calls": r.usage.calls,
+                                "dropped": dict(r.dropped), "examples": dict(r.examples)}
+        return result
+
+    synthesis.generate = reported_generate
 
     chat, init = local.LocalModel.chat, local.LocalModel.__init__
 
@@ -75,7 +102,8 @@ def instrument() -> None:
         self.llama.create_chat_completion = traced_create
 
     def timed_chat(self: Any, messages: Any, **kwargs: Any) -> Any:
-        record: dict[str, Any] = {"asked": time.monotonic(), "grammar": kwargs.get("response_format") is not None}
+        record: dict[str, Any] = {"asked": time.monotonic(), "grammar": kwargs.get("response_format") is not None,
+                                  "prompt": NAMES.get(json.dumps(messages, ensure_ascii=False), "(target)")}
         CALLS.append(record)
         out = chat(self, messages, **kwargs)
         record["done"] = time.monotonic()
@@ -114,40 +142,51 @@ def _stage_of(t: float) -> str:
     return next((name for name, a, b in STAGES if a <= t <= b), "(between stages)")
 
 
-def report(wall: float) -> dict[str, Any]:
-    per: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for c in CALLS:
-        if "done" not in c:
-            continue
-        s = per[_stage_of(c["asked"])]
+def _totals(calls: list[dict[str, Any]]) -> dict[str, float]:
+    t: dict[str, float] = defaultdict(float)
+    for c in calls:
         got, first = c.get("got_model", c["asked"]), c.get("first_token", c["done"])
-        s["calls"] += 1
-        s["queue_s"] += got - c["asked"]
-        s["prompt_eval_s"] += first - got
-        s["generate_s"] += c["done"] - first
-        s["prompt_tokens"] += c.get("prompt_tokens", 0)
-        s["reused_tokens"] += c.get("reused_tokens", 0)
-        s["generated_tokens"] += c.get("generated_tokens", 0)
+        t["calls"] += 1
+        t["queue_s"] += got - c["asked"]
+        t["prompt_eval_s"] += first - got
+        t["generate_s"] += c["done"] - first
+        t["prompt_tokens"] += c.get("prompt_tokens", 0)
+        t["reused_tokens"] += c.get("reused_tokens", 0)
+        t["generated_tokens"] += c.get("generated_tokens", 0)
+    return t
+
+
+def _figures(t: dict[str, float]) -> dict[str, Any]:
+    return {
+        "calls": int(t["calls"]), "model_s": round(t["prompt_eval_s"] + t["generate_s"], 1),
+        "prompt_eval_s": round(t["prompt_eval_s"], 1), "generate_s": round(t["generate_s"], 1),
+        "queue_s_summed": round(t["queue_s"], 1),
+        "prompt_tokens": int(t["prompt_tokens"]), "reused_prompt_tokens": int(t["reused_tokens"]),
+        "reused_share": round(t["reused_tokens"] / t["prompt_tokens"], 2) if t["prompt_tokens"] else None,
+        "generated_tokens": int(t["generated_tokens"]),
+        "prompt_tok_per_s": round((t["prompt_tokens"] - t["reused_tokens"]) / t["prompt_eval_s"], 1)
+        if t["prompt_eval_s"] else None,
+        "generated_tok_per_s": round(t["generated_tokens"] / t["generate_s"], 1) if t["generate_s"] else None,
+    }
+
+
+def report(wall: float) -> dict[str, Any]:
+    done = [c for c in CALLS if "done" in c]
+    embed: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for a, b, n in EMBED:
-        per[_stage_of(a)]["embed_s"] += b - a
-        per[_stage_of(a)]["embedded_texts"] += n
+        embed[_stage_of(a)][0] += b - a
+        embed[_stage_of(a)][1] += n
     out: dict[str, Any] = {"wall_s": round(wall, 1), "loads_s": {k: round(v, 1) for k, v in LOADS.items()},
-                           "stages": {}}
+                           "stages": {}, "prompts": {}, "generation": GENERATION}
     for name, a, b in STAGES:
-        s = per[name]
-        model = s["prompt_eval_s"] + s["generate_s"]
-        out["stages"][name] = {
-            "wall_s": round(b - a, 1), "calls": int(s["calls"]), "model_s": round(model, 1),
-            "prompt_eval_s": round(s["prompt_eval_s"], 1), "generate_s": round(s["generate_s"], 1),
-            "queue_s_summed": round(s["queue_s"], 1), "embed_s": round(s["embed_s"], 1),
-            "outside_model_and_embedding_s": round(b - a - model - s["embed_s"], 1),
-            "prompt_tokens": int(s["prompt_tokens"]), "reused_prompt_tokens": int(s["reused_tokens"]),
-            "reused_share": round(s["reused_tokens"] / s["prompt_tokens"], 2) if s["prompt_tokens"] else None,
-            "generated_tokens": int(s["generated_tokens"]),
-            "prompt_tok_per_s": round((s["prompt_tokens"] - s["reused_tokens"]) / s["prompt_eval_s"], 1)
-            if s["prompt_eval_s"] else None,
-            "generated_tok_per_s": round(s["generated_tokens"] / s["generate_s"], 1) if s["generate_s"] else None,
-        }
+        figures = _figures(_totals([c for c in done if _stage_of(c["asked"]) == name]))
+        figures["wall_s"] = round(b - a, 1)
+        figures["embed_s"] = round(embed[name][0], 1)
+        figures["outside_model_and_embedding_s"] = round(b - a - figures["model_s"] - embed[name][0], 1)
+        out["stages"][name] = figures
+    for key in sorted({(_stage_of(c["asked"]), c["prompt"]) for c in done}):
+        out["prompts"][" / ".join(key)] = _figures(_totals(
+            [c for c in done if (_stage_of(c["asked"]), c["prompt"]) == key]))
     return out
 
 
@@ -177,6 +216,7 @@ def main() -> None:
 
     result["raw_llama_call_s"] = round(raw_call_seconds(Judge(cache=False)) or 0.0, 2)
     result["load_before"] = load
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:

@@ -48,6 +48,9 @@ class Settings(BaseModel):
     """llama.cpp threads for local models (0 = one per core)."""
     context_size: int = Field(default=8192, ge=512)
     """llama.cpp context window for local models."""
+    prompt_cache_mb: int = Field(default=512, ge=0)
+    """Memory for saved prompt states of local models (0: none), so that a prompt sharing its start with a recent
+    call's (the same instructions, the same contexts) is evaluated from where they differ."""
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:

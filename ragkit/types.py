@@ -162,9 +162,19 @@ class StageUsage(BaseModel):
     reasks: int = 0
     """Re-asks after invalid or schema-violating output."""
     prompt_tokens: int = 0
+    reused_tokens: int = 0
+    """Prompt tokens the model did not evaluate again: a prefix it kept from an earlier call (the embedded model's
+    saved prompt states; a provider's prompt cache)."""
     completion_tokens: int = 0
     cost_usd: float = 0.0
     seconds: float = 0.0
+
+    def tokens_text(self) -> str:
+        """Prompt / completion tokens, with the share of prompt tokens reused: ``"18350/2347 (43% reused)"``."""
+        text = f"{self.prompt_tokens}/{self.completion_tokens}"
+        if self.reused_tokens and self.prompt_tokens:
+            text += f" ({self.reused_tokens / self.prompt_tokens:.0%} reused)"
+        return text
 
     def add(self, other: StageUsage) -> None:
         for name in type(self).model_fields:

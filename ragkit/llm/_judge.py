@@ -282,7 +282,8 @@ class Judge:
         }
         if self.is_local:
             call["ragkit_local"] = {"model_dir": str(self.settings.model_dir), "threads": self.settings.threads,
-                                    "context_size": self.settings.context_size}
+                                    "context_size": self.settings.context_size,
+                                    "prompt_cache_mb": self.settings.prompt_cache_mb}
         fmt = self._response_format(schema, info.prompt_name)
         if fmt is not None:
             call["response_format"] = fmt
@@ -296,6 +297,8 @@ class Judge:
         if usage is not None:
             stage.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
             stage.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+            details = getattr(usage, "prompt_tokens_details", None)
+            stage.reused_tokens += int(getattr(details, "cached_tokens", 0) or 0)
         if not self.is_local:
             with contextlib.suppress(Exception):
                 stage.cost_usd += float(lt.completion_cost(completion_response=response) or 0.0)

@@ -201,14 +201,16 @@ class LocalModel:
     _instances: dict[str, LocalModel] = {}
     _instances_lock = threading.Lock()
 
-    def __init__(self, path: Path, *, threads: int, context_size: int) -> None:
+    def __init__(self, path: Path, *, threads: int, context_size: int, prompt_cache_mb: int = 0) -> None:
         try:
-            from llama_cpp import Llama
+            from ragkit.llm._states import lean_llama, states_class
+
+            llama_class = lean_llama()
         except ImportError:
             raise JudgeUnavailableError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from None
         started = time.monotonic()
         try:
-            self.llama = Llama(
+            self.llama = llama_class(
                 model_path=str(path),
                 n_ctx=context_size,
                 n_threads=threads or max(1, os.cpu_count() or 1),
@@ -218,18 +220,23 @@ class LocalModel:
             )
         except Exception as exc:
             raise JudgeUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
+        self.states = states_class()(self.llama, prompt_cache_mb << 20)
+        self.llama.set_cache(self.states)
         self.path = path
         self.load_seconds = time.monotonic() - started
         self.lock = threading.Lock()
 
     @classmethod
-    def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192) -> LocalModel:
-        """The process-wide instance of ``name`` (assembled, verified and loaded on first use)."""
+    def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192,
+            prompt_cache_mb: int = 0) -> LocalModel:
+        """The process-wide instance of ``name`` (assembled, verified and loaded on first use); it keeps up to
+        ``prompt_cache_mb`` of saved prompt states (see ``_states``)."""
         with cls._instances_lock:
             model = cls._instances.get(name)
             if model is None:
                 path = model_path(name, model_dir)
-                model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size)
+                model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size,
+                                                          prompt_cache_mb=prompt_cache_mb)
             return model
 
     def chat(
@@ -258,19 +265,21 @@ class LocalModel:
             if cancel is not None and cancel.is_set():
                 raise JudgeTimeoutError("local model call was cancelled before it started")
             recorder = _TokenRecorder(self.llama, max(1, top_logprobs) if logprobs else 0)
+            self.states.reused = 0
             stream = self.llama.create_chat_completion(
-                messages=messages,  # type: ignore[arg-type]
+                messages=messages,
                 max_tokens=max_tokens,
                 temperature=temperature,
-                response_format=response_format,  # type: ignore[arg-type]
+                response_format=response_format,
                 logits_processor=LogitsProcessorList([recorder]),
                 stream=True,  # streamed so that a deadline or a cancellation can stop it between tokens
             )
             try:
                 text, finish = _drain(stream, cancel, timeout, started)
             finally:
-                stream.close()  # type: ignore[union-attr]
-        return _completion(text, finish, recorder, logprobs)
+                stream.close()
+            reused = self.states.reused
+        return _completion(text, finish, recorder, logprobs, reused)
 
 
 def _drain(stream: Any, cancel: threading.Event | None, timeout: float | None, started: float) -> tuple[str, str]:
@@ -288,8 +297,9 @@ def _drain(stream: Any, cancel: threading.Event | None, timeout: float | None, s
     return "".join(parts), finish or "stop"
 
 
-def _completion(text: str, finish: str, recorder: Any, logprobs: bool) -> dict[str, Any]:
-    """An OpenAI-style chat completion dict, with the recorded token counts and (when asked) log-probabilities."""
+def _completion(text: str, finish: str, recorder: Any, logprobs: bool, reused: int) -> dict[str, Any]:
+    """An OpenAI-style chat completion dict, with the recorded token counts (``reused``: prompt tokens taken from a
+    saved state instead of evaluated) and, when asked, log-probabilities."""
     prompt_tokens = recorder.prompt_tokens or 0
     completion_tokens = recorder.steps
     return {
@@ -304,5 +314,6 @@ def _completion(text: str, finish: str, recorder: Any, logprobs: bool) -> dict[s
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": reused},
         },
     }

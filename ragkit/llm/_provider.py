@@ -55,13 +55,12 @@ def _complete(model: str, messages: list[Any], kwargs: dict[str, Any], cancel: t
     """One chat completion on the local model, as litellm's ModelResponse."""
     params: dict[str, Any] = dict(kwargs.get("optional_params") or {})
     local = params.get(LOCAL_PARAM) or {}
-    if local:
-        model_dir, threads, context_size = Path(local["model_dir"]), local["threads"], local["context_size"]
-    else:
+    if not local:
         settings = Settings.load()
-        model_dir, threads, context_size = settings.model_dir, settings.threads, settings.context_size
-    llm = LocalModel.get(model.removeprefix("local/"), model_dir=model_dir, threads=threads,
-                         context_size=context_size)
+        local = {"model_dir": settings.model_dir, "threads": settings.threads,
+                 "context_size": settings.context_size, "prompt_cache_mb": settings.prompt_cache_mb}
+    llm = LocalModel.get(model.removeprefix("local/"), model_dir=Path(local["model_dir"]), threads=local["threads"],
+                         context_size=local["context_size"], prompt_cache_mb=local.get("prompt_cache_mb", 0))
     timeout = kwargs.get("timeout")
     out = llm.chat(
         [{"role": m["role"], "content": m["content"]} for m in messages],
@@ -96,6 +95,7 @@ def _model_response(out: dict[str, Any], response: Any, model: str) -> Any:
         prompt_tokens=usage.get("prompt_tokens", 0),
         completion_tokens=usage.get("completion_tokens", 0),
         total_tokens=usage.get("total_tokens", 0),
+        prompt_tokens_details=usage.get("prompt_tokens_details"),
     )
     response.model = model
     response.created = int(time.time())

@@ -227,8 +227,8 @@ def _breakdown(summary: Summary, meta: dict[str, MetricMeta]) -> str:
 def _timing(summary: Summary) -> str:
     rows = "".join(
         f"<tr><td>{esc(k)}</td><td class=\"num\">{s.seconds:.1f}</td><td class=\"num\">{s.usage.calls}</td>"
-        f"<td class=\"num\">{s.usage.cache_hits}</td><td class=\"num\">{s.usage.prompt_tokens}/"
-        f"{s.usage.completion_tokens}</td><td class=\"num\">{s.sessions}</td></tr>"
+        f"<td class=\"num\">{s.usage.cache_hits}</td><td class=\"num\">{esc(s.usage.tokens_text())}</td>"
+        f"<td class=\"num\">{s.sessions}</td></tr>"
         for k, s in summary.stages.items())
     per = fmt(summary.llm_calls_per_sample, 1)
     return ('<section id="timing"><h2>Time and LLM calls</h2><table><thead><tr><th>stage</th>'

@@ -90,7 +90,7 @@ def stages_table(summary: Summary) -> Table:
     for name, st in summary.stages.items():
         u = st.usage
         t.add_row(name, fmt(st.seconds, 1), str(u.calls), str(u.cache_hits),
-                  f"{u.prompt_tokens}/{u.completion_tokens}", str(u.failures) if u.failures else "")
+                  u.tokens_text(), str(u.failures) if u.failures else "")
     per = f"{summary.llm_calls_per_sample:.1f}" if summary.llm_calls_per_sample is not None else "-"
     t.caption = f"total {summary.wall_seconds:.1f}s, {summary.llm_calls} LLM calls; {per} per sample " \
                 "(generation + target + evaluation)"

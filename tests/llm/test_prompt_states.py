@@ -1,0 +1,49 @@
+"""Saved prompt states on the real embedded runtime (the small smollm2 model, to stay quick): a prompt that shares
+its start with an earlier call that is no longer the live one is evaluated from where they differ, and the reply
+is the one a model without saved states gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragkit.llm._local import LocalModel, model_path
+
+pytestmark = pytest.mark.live
+
+INSTRUCTION = ("You read a passage about a company and answer questions about it in one short sentence. "
+               "Use only the passage. ") * 6
+PASSAGE = ("Acme Robotics was founded in Manchester in 2011 by Helen Okafor and Daniel Reyes. It builds the "
+           "Kestrel K10 arm, which has a reach of 1,300 mm and a payload of 10 kg. ") * 3
+
+
+def _model(tmp_path: Path, mb: int) -> LocalModel:
+    try:
+        path = model_path("smollm2-135m", tmp_path)
+    except Exception as exc:  # the weights package is part of ragkit[local]
+        pytest.skip(f"smollm2 weights unavailable: {exc}")
+    return LocalModel(path, threads=0, context_size=2048, prompt_cache_mb=mb)
+
+
+def _ask(model: LocalModel, system: str, user: str) -> tuple[str, int, int]:
+    out = model.chat([{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=24)
+    usage = out["usage"]
+    return out["choices"][0]["message"]["content"], usage["prompt_tokens"], usage["prompt_tokens_details"][
+        "cached_tokens"]
+
+
+def test_a_prompt_resumes_from_a_saved_state_and_answers_the_same(tmp_path: Path) -> None:
+    kept = _model(tmp_path, 64)
+    _ask(kept, INSTRUCTION, PASSAGE + "\nWho founded Acme?")
+    _ask(kept, "Translate the text into French.", "The weather is fine today.")  # the live state moves away
+    text, prompt, reused = _ask(kept, INSTRUCTION, PASSAGE + "\nWhat is the reach of the Kestrel K10?")
+    assert reused > 0.8 * (prompt - 20), (reused, prompt)  # all but the question came from the saved state
+    assert kept.states.states, "the states were kept"
+
+    plain = _model(tmp_path, 0)
+    _ask(plain, "Translate the text into French.", "The weather is fine today.")
+    again, _, reused_plain = _ask(plain, INSTRUCTION, PASSAGE + "\nWhat is the reach of the Kestrel K10?")
+    assert reused_plain < 20  # only the chat template's first tokens are shared with the live state
+    assert again == text
+    assert not plain.states.states
