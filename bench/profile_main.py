@@ -108,6 +108,9 @@ def instrument() -> None:
         out = chat(self, messages, **kwargs)
         record["done"] = time.monotonic()
         record["generated_tokens"] = out["usage"]["completion_tokens"]
+        details = out["usage"].get("prompt_tokens_details") or {}
+        if "cached_tokens" in details:  # counts a saved state loaded before the call, which the live prefix misses
+            record["reused_tokens"] = details["cached_tokens"]
         return out
 
     def timed_compute(self: Any, texts: list[str], **kwargs: Any) -> Any:

@@ -85,19 +85,21 @@ class Prompt(Generic[In, Out]):
         return self.output.model_json_schema()
 
     def render(self, data: In) -> list[dict[str, str]]:
-        """The instruction and examples (the same for every call of this prompt) first, then the data, then the
-        reply's schema (which may depend on the data's size): calls of one prompt share the longest possible
-        prefix, which a local model then evaluates once (see ``_states``)."""
-        system = self.instruction.strip()
+        # The schema stays before the data although it varies with the data's size (n claims, m passages), which
+        # ends the prefix that calls of one prompt share. Moved after the data, it left the validity bench's AUCs
+        # level but lowered its mean scores of right answers by 0.02-0.04 (bench/README.md, issue 16).
+        schema = json.dumps(self.schema(), ensure_ascii=False)
+        system = (
+            f"{self.instruction.strip()}\n\n"
+            "Reply with one JSON object only, no prose, matching this JSON schema:\n"
+            f"{schema}"
+        )
         for i, (ex_in, ex_out) in enumerate(self.examples, 1):
             system += (
                 f"\n\n--- Example {i} (illustration only; never copy its content) ---\n"
                 f"{render_fields(ex_in)}\n\n## reply\n{ex_out.model_dump_json()}"
             )
-        schema = json.dumps(self.schema(), ensure_ascii=False)
         return [
             {"role": "system", "content": system},
-            {"role": "user", "content": f"{render_fields(data)}\n\n"
-                                        "Reply with one JSON object only, no prose, matching this JSON schema:\n"
-                                        f"{schema}"},
+            {"role": "user", "content": render_fields(data)},
         ]

@@ -58,7 +58,7 @@ async def test_structured_call_to_an_openai_compatible_server(serve: Any) -> Non
     assert request["path"] == "/v1/chat/completions"
     assert request["model"] == "some-model"
     assert request["messages"] == FACTS.render(City(name="Paris"))
-    assert "population_millions" in request["messages"][-1]["content"]  # the schema travels in the prompt
+    assert "population_millions" in request["messages"][0]["content"]  # the schema travels in the prompt
     assert request["response_format"]["type"] in ("json_object", "json_schema")
     assert request["max_tokens"] == 80 and request["temperature"] == 0.0
     assert fake.headers[0]["authorization"] == "Bearer x"

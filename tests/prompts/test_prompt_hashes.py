@@ -76,7 +76,7 @@ class Recorder:
 
 
 def _reply_for(call: Any) -> Any:
-    schema = json.loads(call.messages[1]["content"].split("matching this JSON schema:\n", 1)[1])
+    schema = json.loads(call.messages[0]["content"].split("matching this JSON schema:\n", 1)[1].split("\n\n--- ")[0])
     return fill(schema)
 
 
