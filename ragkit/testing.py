@@ -180,11 +180,13 @@ class FakeOpenAIServer:
         self._thread.join(timeout=5)
 
 
-def completion(content: str, *, prompt_tokens: int = 31, completion_tokens: int = 12) -> dict[str, Any]:
-    """A valid OpenAI chat-completion response body carrying ``content``."""
+def completion(content: str, *, prompt_tokens: int = 31, completion_tokens: int = 12,
+               cached_tokens: int | None = None) -> dict[str, Any]:
+    """A valid OpenAI chat-completion response body carrying ``content`` (``cached_tokens``: the prompt tokens the
+    provider reports as served from its prompt cache)."""
     import time
 
-    return {
+    body = {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": int(time.time()),
@@ -193,6 +195,9 @@ def completion(content: str, *, prompt_tokens: int = 31, completion_tokens: int 
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }
+    if cached_tokens is not None:
+        body["usage"]["prompt_tokens_details"] = {"cached_tokens": cached_tokens}  # type: ignore[index]
+    return body
 
 
 def contains(passage: str, claim: str) -> str:

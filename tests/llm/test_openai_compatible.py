@@ -90,3 +90,14 @@ async def test_auth_failure_fails_fast_over_http(serve: Any) -> None:
     with pytest.raises(JudgeUnavailableError, match="invalid api key"):
         await judge_for(fake).structured(FACTS, City(name="Paris"))
     assert len(fake.requests) == 1
+
+
+async def test_prompt_tokens_the_provider_reused_are_counted(serve: Any) -> None:
+    reply = completion('{"country": "France", "population_millions": 2.1}', prompt_tokens=400, cached_tokens=300)
+    fake = serve([(200, reply), (200, completion('{"country": "Peru", "population_millions": 10}'))])
+    judge = judge_for(fake)
+    await judge.structured(FACTS, City(name="Paris"))
+    await judge.structured(FACTS, City(name="Lima"))  # no cached-token count: nothing reused
+    total = judge.usage.total
+    assert (total.prompt_tokens, total.reused_tokens) == (431, 300)
+    assert total.tokens_text() == "431/24 (70% reused)"
