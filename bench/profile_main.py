@@ -37,21 +37,13 @@ GENERATION: dict[str, Any] = {}
 """Prompt name by the messages the Judge sent (calls made without the Judge, the target's, are "(target)")."""
 
 
-def _common_prefix(a: Any, b: Any) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def instrument() -> None:
     """Wrap the model calls, the embedding calls, the model loads and the pipeline stages (from outside)."""
     import ragkit.llm._embeddings as emb
     import ragkit.llm._judge as judge
     import ragkit.llm._local as local
     import ragkit.pipeline._runner as runner
+    from ragkit.llm._states import common_prefix
 
     complete = judge.Judge._complete
 
@@ -93,7 +85,7 @@ def instrument() -> None:
                 if "first_token" not in record:
                     record["first_token"] = time.monotonic()
                     record["prompt_tokens"] = len(input_ids)
-                    record["reused_tokens"] = _common_prefix(before, list(input_ids))
+                    record["reused_tokens"] = common_prefix(before, list(input_ids))
                 return original(input_ids, scores)
 
             kw["logits_processor"][0] = first_token
