@@ -4,10 +4,10 @@
 Runs ``ragkit benchmark corpora/acme --target baseline -n 4 --extractor fast`` in this process, on a fresh cache
 directory (the model weights already assembled), with the embedded llama.cpp model and the embedding model
 instrumented from outside. For every model call it records when it was asked, when it got the model (the wait
-is the queue), how many prompt tokens llama.cpp evaluated and how many it reused from the previous call's state
-(the common token prefix), the time to the first generated token (prompt evaluation), the generated tokens and
-the generation time (under the JSON grammar). Per stage it reports wall time, model time, embedding time, model
-loads and the Python time left outside them.
+is the queue), how many prompt tokens it had and how many the model reused (its own count: the prefix shared with
+the live KV cache or with a saved state it loaded), the time to the first generated token (prompt evaluation),
+the generated tokens and the generation time (under the JSON grammar). Per stage it reports wall time, model
+time, embedding time, model loads and the Python time left outside them.
 
     .venv/bin/python bench/profile_main.py [--out profile.json] [-- extra benchmark options]
 """
@@ -43,7 +43,6 @@ def instrument() -> None:
     import ragkit.llm._judge as judge
     import ragkit.llm._local as local
     import ragkit.pipeline._runner as runner
-    from ragkit.llm._states import common_prefix
 
     complete = judge.Judge._complete
 
@@ -77,7 +76,6 @@ def instrument() -> None:
         def traced_create(*a: Any, **kw: Any) -> Any:  # runs with the model's lock held
             record = CALLS[-1]
             record["got_model"] = time.monotonic()
-            before = list(self.llama._input_ids)
             recorder = kw["logits_processor"][0]
             original = recorder.__call__
 
@@ -85,7 +83,6 @@ def instrument() -> None:
                 if "first_token" not in record:
                     record["first_token"] = time.monotonic()
                     record["prompt_tokens"] = len(input_ids)
-                    record["reused_tokens"] = common_prefix(before, list(input_ids))
                 return original(input_ids, scores)
 
             kw["logits_processor"][0] = first_token
@@ -100,9 +97,8 @@ def instrument() -> None:
         out = chat(self, messages, **kwargs)
         record["done"] = time.monotonic()
         record["generated_tokens"] = out["usage"]["completion_tokens"]
-        details = out["usage"].get("prompt_tokens_details") or {}
-        if "cached_tokens" in details:  # counts a saved state loaded before the call, which the live prefix misses
-            record["reused_tokens"] = details["cached_tokens"]
+        # the model's own count: the prefix shared with the live KV cache or with a saved state it loaded
+        record["reused_tokens"] = out["usage"]["prompt_tokens_details"]["cached_tokens"]
         return out
 
     def timed_compute(self: Any, texts: list[str], **kwargs: Any) -> Any:
