@@ -25,9 +25,10 @@ from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, CorpusError
 from ragkit.kg._chunking import DEFAULT_MAX_TOKENS, DEFAULT_MIN_TOKENS, chunk_document
 from ragkit.kg._corpus import ParseResult, document_id, load_chunks_jsonl, parse_file, parse_folder
-from ragkit.kg._enrich import Extractor, FastExtractor, LLMExtractor, reuse_map
+from ragkit.kg._enrich import Extractor, FastExtractor, reuse_map
 from ragkit.kg._graph import ChunkNode, DocumentNode, KnowledgeGraph, SkippedFile
 from ragkit.kg._limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, FileLimits
+from ragkit.kg._reading import LLMExtractor
 from ragkit.kg._relations import RelationConfig, link_mentions, link_next, refresh_entities, relate
 from ragkit.llm import Cache, Embeddings, Judge, content_key
 from ragkit.settings import Settings
@@ -174,8 +175,9 @@ class BuildOptions(BaseModel):
     """Largest PDF read, in pages."""
     max_tokens: int = DEFAULT_MAX_TOKENS
     min_tokens: int = DEFAULT_MIN_TOKENS
-    batch_size: int | None = None
-    """Chunks per LLM enrichment call (default: 1 for the embedded ``local/`` models, 4 for others)."""
+    part_tokens: int | None = None
+    """``llm`` extractor: passage tokens per call. A document up to this size is read in one call, a longer one in
+    parts (default ``ragkit.kg._reading.PART_TOKENS``, 3,000)."""
     relations: RelationConfig | None = None
     progress: bool = True
 
@@ -256,7 +258,7 @@ def _engine(options: BuildOptions, judge: Judge | None, summary: BuildSummary,
     if options.extractor == "llm":
         judge = judge or Judge()
         summary.model = judge.model
-        return LLMExtractor(judge, judge.cache, options.batch_size), judge
+        return LLMExtractor(judge, judge.cache, options.part_tokens), judge
     # the caller's settings (--cache-dir): Settings.load() here read only the environment
     return FastExtractor(Cache(settings.llm_cache_path) if settings.cache else None), judge
 

@@ -30,6 +30,7 @@ _LEGAL = frozenset(
 )
 _CJK_LEGAL = ("股份有限公司", "有限责任公司", "有限公司", "株式会社", "주식회사")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_WIDE = re.compile("([\u2e80-\U0002ffff])")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -83,3 +84,32 @@ def build_entity(key: str, mentions: Iterable[EntityMention]) -> EntityNode:
     kind = max(types, key=lambda t: (types[t], t)) if types else "other"
     aliases = sorted(n for n in names if n != name)[:20]
     return EntityNode(id=key, name=name, type=kind, aliases=aliases)
+
+
+@lru_cache(maxsize=4096)
+def _searchable(text: str) -> tuple[str, str]:
+    """``text`` as entity keys see it: its tokens space-padded (word-bounded search), and without spaces (CJK)."""
+    folded = re.sub(r"(?<=\w)'s\b", "", unicodedata.normalize("NFKC", text).casefold().replace("’", "'"))
+    tokens = _TOKEN.findall(_WIDE.sub(r" \1 ", folded))  # "k10的规格": a Latin name ends where CJK text starts
+    return f" {' '.join(tokens)} ", "".join(tokens)
+
+
+def mentioned_in(name: str, text: str) -> bool:
+    """Whether ``text`` mentions ``name``: its key's words in a row, or, for a name in a CJK script (no spaces
+    between words), its key as a substring.
+
+    Examples:
+        >>> mentioned_in("Dr. Jane Smith", "Jane Smith's team met.")
+        True
+        >>> mentioned_in("Ann", "Anna met Joanne.")
+        False
+        >>> mentioned_in("诺德面粉公司", "面粉由诺德面粉公司供应。")
+        True
+    """
+    key = entity_key(name)
+    if not key:
+        return False
+    words, joined = _searchable(text)
+    if any(ord(ch) > 0x2E80 for ch in key):
+        return key.replace(" ", "") in joined
+    return f" {key} " in words

@@ -21,19 +21,21 @@ NAMES = ["Ingrid Solberg", "Ola Berg", "Harbour Lights", "Tromsø", "Nordmel", "
 SMALL = {"max_tokens": 60, "min_tokens": 20, "progress": False}
 
 
-def facts(passage: str) -> dict[str, Any]:
-    entities = [{"name": n, "type": "person"} for n in NAMES if n in passage]
-    if "Ingrid Solberg" in passage and "team" in passage:
+def reading(sections: list[str]) -> dict[str, Any]:
+    text = "\n\n".join(sections)
+    entities = [{"name": n, "type": "person"} for n in NAMES if n in text]
+    if "Ingrid Solberg" in text and "team" in text:
         entities.append({"name": "Dr. Ingrid Solberg", "type": "person"})  # a variant of the same person
-    return {"summary": "About: " + passage.split("\n")[-1][:40], "entities": entities, "keyphrases": ["bakery"]}
+    entities.append({"name": "Sven Invented", "type": "person"})  # in no document: never reaches the graph
+    # every name goes under the last section: which list holds a name does not matter, its text does
+    lists: list[dict[str, Any]] = [{"entities": []} for _ in sections[:-1]] + [{"entities": entities}]
+    return {"summary": "About: " + text.split("\n")[-1][:40], "topics": ["bakery", "sourdough"], "sections": lists}
 
 
 def responder(call: CallInfo) -> Any:
     data: Any = call.data
-    if call.prompt_name == "kg.chunk_facts":
-        if hasattr(data, "passage"):
-            return facts(data.passage)
-        return {"items": [facts(p) for p in data.passages]}
+    if call.prompt_name == "kg.read_document":
+        return reading(data.sections)
     assert call.prompt_name == "kg.document_summary"
     return {"summary": f"Summary of {data.title}.", "themes": ["bread", "staff"]}
 
@@ -62,25 +64,29 @@ def multi_chunk_docs(result: BuildResult) -> int:
     return sum(1 for d in result.kg.documents() if len(result.kg.chunks_of(d.id)) > 1)
 
 
-async def test_llm_build_enriches_everything(corpus: Path, embeddings: Embeddings) -> None:
+async def test_llm_build_reads_each_document_in_one_call(corpus: Path, embeddings: Embeddings) -> None:
     judge = ScriptedJudge(responder)
-    result = await build(corpus, judge, embeddings, batch_size=4)
+    result = await build(corpus, judge, embeddings)
     kg, s = result.kg, result.summary
     chunks = kg.chunks()
-    assert s.documents.added == 4 and s.chunks.added == len(chunks) > 4
-    assert all(c.summary and c.keyphrases == ["bakery"] and c.embedding for c in chunks)
-    assert all(c.enrichment == "llm:openai/scripted-judge:v1" for c in chunks)
-    per_language: dict[str, int] = {}
+    assert s.documents.added == 4 and s.chunks.added == len(chunks) > 4 and multi_chunk_docs(result) >= 2
+    assert len(judge.calls_for("kg.read_document")) == 4 and judge.calls_for("kg.document_summary") == []
+    assert s.llm_calls == len(judge.calls) == 4 and s.failures == []
+    assert all(c.summary and c.keyphrases and c.embedding for c in chunks)
+    assert all(c.enrichment == "llm:openai/scripted-judge:v2" for c in chunks)
+    # a chunk holds the names (and topics) its own text mentions, never one the document lacks; spaCy's (or
+    # jieba's) names of the chunk come after the reading's
     for c in chunks:
-        per_language[c.language] = per_language.get(c.language, 0) + 1
-    batches = sum(-(-n // 4) for n in per_language.values())
-    assert len(judge.calls_for("kg.chunk_facts")) == batches  # up to four chunks per call, one language per call
-    assert len(judge.calls_for("kg.document_summary")) == multi_chunk_docs(result)
-    assert s.llm_calls == len(judge.calls) and s.failures == []
-    zh_calls = [c for c in judge.calls_for("kg.chunk_facts") if c.data.language == "Chinese"]  # type: ignore[union-attr]
-    assert zh_calls and all("面包" in "".join(c.data.passages) for c in zh_calls)  # type: ignore[union-attr]
+        names = [e.name for e in c.entities]
+        mentioned = {n for n in NAMES if n in c.text}
+        assert set(names[: len(mentioned)]) <= mentioned | {"Dr. Ingrid Solberg"} and mentioned <= set(names)
+        assert ("sourdough" in c.keyphrases) == ("sourdough" in c.text.lower())
+    assert kg.get("sven invented") is None
+    zh_calls = [c for c in judge.calls_for("kg.read_document") if c.data.language == "Chinese"]  # type: ignore[union-attr]
+    assert len(zh_calls) == 1 and "面包" in "".join(zh_calls[0].data.sections)  # type: ignore[union-attr]
     for d in kg.documents():
-        assert d.summary and d.summary_embedding
+        assert d.summary and d.summary.startswith("About: ") and d.summary_embedding
+        assert d.themes == ["bakery", "sourdough"]
     # variants of one name become one node, which links chunks of different documents
     ingrid = kg.entity("ingrid solberg")
     assert "Dr. Ingrid Solberg" in ingrid.aliases
@@ -91,23 +97,24 @@ async def test_llm_build_enriches_everything(corpus: Path, embeddings: Embedding
     assert kg.info.extractor == "llm" and kg.info.last_build["summary"]["llm_calls"] == s.llm_calls
 
 
-async def test_one_chunk_per_call_and_single_chunk_documents_need_no_summary_call(
-        corpus: Path, embeddings: Embeddings) -> None:
+async def test_a_long_document_is_read_in_parts_then_condensed(corpus: Path, embeddings: Embeddings) -> None:
     judge = ScriptedJudge(responder)
-    result = await build(corpus, judge, embeddings, batch_size=1, max_tokens=400, min_tokens=100)
-    n_chunks = len(result.kg.chunks())
-    assert len(judge.calls_for("kg.chunk_facts")) == n_chunks
-    assert len(judge.calls_for("kg.document_summary")) == multi_chunk_docs(result)
-    single = [d for d in result.kg.documents() if len(result.kg.chunks_of(d.id)) == 1]
-    assert single and all(d.summary == result.kg.chunks_of(d.id)[0].summary for d in single)
-
-
-def sent_passages(judge: ScriptedJudge) -> list[str]:
-    out: list[str] = []
-    for call in judge.calls_for("kg.chunk_facts"):
+    result = await build(corpus, judge, embeddings, part_tokens=70)
+    kg = result.kg
+    reads = judge.calls_for("kg.read_document")
+    condensed = judge.calls_for("kg.document_summary")
+    assert len(reads) > 4 and 1 <= len(condensed) <= multi_chunk_docs(result)
+    for call in condensed:
         data: Any = call.data
-        out += [data.passage] if hasattr(data, "passage") else data.passages
-    return out
+        assert len(data.section_summaries) >= 2 and all(x.startswith("About: ") for x in data.section_summaries)
+        doc = next(d for d in kg.documents() if d.summary == f"Summary of {data.title}.")
+        assert doc.themes == ["bread", "staff"]
+    for c in kg.chunks():  # entities still come from the chunk's own part
+        assert {e.name for e in c.entities} >= {n for n in NAMES if n in c.text}
+
+
+def sent_texts(judge: ScriptedJudge) -> list[str]:
+    return ["\n\n".join(call.data.sections) for call in judge.calls_for("kg.read_document")]  # type: ignore[union-attr]
 
 
 def refuse(call: CallInfo) -> Any:
@@ -142,13 +149,12 @@ async def test_rebuild_after_changing_one_file(corpus: Path, embeddings: Embeddi
     assert s.documents.model_dump() == {"reused": 3, "added": 0, "changed": 1, "removed": 0}
     assert s.chunks.changed == len(new_ids) >= 1
     assert s.chunks.removed == len(set(before) - set(after))
-    # only the new chunks of the changed file are sent to the LLM, plus one summary for that document
-    assert len(sent_passages(judge)) == len(new_ids)
-    assert [c.data.title for c in judge.calls_for("kg.document_summary")] == ["Harbour Lights Bakery"]  # type: ignore[union-attr]
-    assert s.llm_calls == len(judge.calls) < len(first.kg.chunks()) // 2
-    assert s.enrichment_reused == len(after) - len(new_ids)
-    for cid in set(after) & set(old):  # unchanged chunks of the changed file keep their enrichment
+    # the changed file is read again, in one call; nothing else is
+    texts = sent_texts(judge)
+    assert len(texts) == 1 and "Closed on 17 May" in texts[0] and s.llm_calls == len(judge.calls) == 1
+    for cid in set(after) & set(old):  # unchanged chunks of the changed file get the same facts again
         assert second.kg.chunk(cid).summary == old[cid].summary
+        assert second.kg.chunk(cid).entities == old[cid].entities
     assert any(n == "ola berg" for n in {e.id for e in second.kg.entities_of(new_ids[-1])})
 
 
@@ -167,22 +173,25 @@ async def test_rebuild_after_deleting_a_file(corpus: Path, embeddings: Embedding
     assert first.kg.get("nordmel") is not None  # the previous graph object is left as it was
 
 
-async def test_one_failed_batch_is_recorded_and_retried_next_time(corpus: Path, embeddings: Embeddings) -> None:
+async def test_one_failed_reading_is_recorded_and_retried_next_time(corpus: Path, embeddings: Embeddings) -> None:
     def flaky(call: CallInfo) -> Any:
-        if call.prompt_name == "kg.chunk_facts" and "Nordmel" in json.dumps(call.messages, ensure_ascii=False):
+        if call.prompt_name == "kg.read_document" and "Nordmel" in json.dumps(call.messages, ensure_ascii=False):
             return "this is not JSON at all"
         return responder(call)
 
-    first = await build(corpus, ScriptedJudge(flaky), embeddings, batch_size=1)
+    first = await build(corpus, ScriptedJudge(flaky), embeddings)
     s = first.summary
     assert len(s.failures) == 1 and "team.html" in s.failures[0] and "JudgeOutputError" in s.failures[0]
-    bad = [c for c in first.kg.chunks() if c.enrichment is None]
-    assert len(bad) == 1 and "Nordmel" in bad[0].text and bad[0].summary is None and bad[0].embedding
-    assert all(c.summary for c in first.kg.chunks() if c.enrichment is not None)
+    team = next(d for d in first.kg.documents() if d.path == "team.html")
+    bad = first.kg.chunks_of(team.id)
+    # that document keeps the fast extractor's facts, marked as such, so that the next build reads it again
+    assert bad and all(c.enrichment == "fast:v1" and c.summary and c.embedding for c in bad)
+    assert team.enrichment is None
+    assert all(c.enrichment == "llm:openai/scripted-judge:v2" for c in first.kg.chunks() if c.doc_id != team.id)
     judge = ScriptedJudge(responder)
-    second = await build(corpus, judge, embeddings, previous=first.kg, batch_size=1)
-    assert second.summary.failures == [] and all(c.enrichment for c in second.kg.chunks())
-    retried = sent_passages(judge)
+    second = await build(corpus, judge, embeddings, previous=first.kg)
+    assert second.summary.failures == [] and all(c.enrichment.startswith("llm:") for c in second.kg.chunks())  # type: ignore[union-attr]
+    retried = sent_texts(judge)
     assert len(retried) == 1 and "Nordmel" in retried[0]
     assert second.summary.documents.changed == 1 and second.summary.documents.reused == 3
 
@@ -225,7 +234,7 @@ async def test_prechunked_input_is_kept_as_given(tmp_path: Path, embeddings: Emb
     path = tmp_path / "chunks.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     judge = ScriptedJudge(responder)
-    result = await build_graph([], BuildOptions(chunks_jsonl=path, extractor="llm", progress=False, batch_size=4),
+    result = await build_graph([], BuildOptions(chunks_jsonl=path, extractor="llm", progress=False),
                                judge=judge, embeddings=embeddings)
     kg = result.kg
     assert sorted(c.id for c in kg.chunks()) == ["faq-1", "kb-1", "kb-2"]
@@ -233,7 +242,7 @@ async def test_prechunked_input_is_kept_as_given(tmp_path: Path, embeddings: Emb
     assert [c.id for c in kg.chunks_of("kb")] == ["kb-1", "kb-2"] and ("kb-1", "kb-2", None) in kg.edges("next")
     assert [(x.path, x.reason) for x in result.summary.skipped] == [("chunks.jsonl:4", "missing field 'id'")]
     assert len({c.doc_id for c in kg.chunks_mentioning("harbour lights")}) == 2
-    again = await build_graph([], BuildOptions(chunks_jsonl=path, extractor="llm", progress=False, batch_size=4),
+    again = await build_graph([], BuildOptions(chunks_jsonl=path, extractor="llm", progress=False),
                               previous=kg, judge=ScriptedJudge(refuse), embeddings=embeddings)
     assert again.summary.documents.reused == 2
 
@@ -243,4 +252,4 @@ async def test_unreachable_model_stops_the_build_with_its_error(corpus: Path, em
 
     judge = ScriptedJudge(lambda call: ValueError("model 'nope' does not exist"))
     with pytest.raises(JudgeUnavailableError, match="does not exist"):
-        await build(corpus, judge, embeddings, batch_size=1)
+        await build(corpus, judge, embeddings)

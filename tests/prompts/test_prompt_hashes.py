@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent / "generators"))  # kg_builder: the hand-buil
 from kg_builder import BAKERY, TEA_ZH, build_graph, default_script  # noqa: E402
 
 from ragkit import ContextRef, EvalSample, RagResponse, TestSample, evaluate  # noqa: E402
-from ragkit.kg._enrich import DOCUMENT_PROMPT, SINGLE_PROMPT, DocumentInput, Passage, PassageBatch, facts_prompt  # noqa: E402
+from ragkit.kg._reading import CONDENSE_PROMPT, DocumentText, SectionSummaries, reading_prompt  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import available  # noqa: E402
 from ragkit.synthesis import GenerateOptions, generate  # noqa: E402
@@ -124,10 +124,12 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
                                 language=language, metadata={"answerable": answerable})
             await critic.review(sample)
     # the graph build's prompts, rendered directly with fixed inputs
-    fixed = ((DOCUMENT_PROMPT, DocumentInput(title="Ada", language="English",
-                                             section_summaries=["Ada Lovelace wrote a program."])),
-             (SINGLE_PROMPT, Passage(language="English", passage="Ada Lovelace wrote a program in 1843.")),
-             (facts_prompt(2), PassageBatch(language="English", passages=["Ada wrote it.", "龙井茶产自杭州。"])))
+    fixed = ((CONDENSE_PROMPT, SectionSummaries(title="Ada", language="English",
+                                                section_summaries=["Ada Lovelace wrote a program."])),
+             (reading_prompt(1), DocumentText(title="Ada", language="English",
+                                              sections=["Ada Lovelace wrote a program in 1843."])),
+             (reading_prompt(2), DocumentText(title="龙井", language="Chinese",
+                                              sections=["龙井茶产自杭州。", "[采摘]\n清明前采摘。"])))
     for prompt, data in fixed:
         blob = json.dumps(prompt.render(data), ensure_ascii=False, sort_keys=True).encode()
         rec.hashes[prompt.name].append(hashlib.sha256(blob).hexdigest())
@@ -148,7 +150,7 @@ def test_every_prompt_renders_byte_identical(rendered: dict[str, list[str]]) -> 
 
 def test_the_recording_covers_metrics_generators_and_critic(rendered: dict[str, list[str]]) -> None:
     for name in ("claims.split", "claims.check", "generate.qa", "generate.bridge_qa", "generate.critic",
-                 "generate.personas", "kg.chunk_facts"):
+                 "generate.personas", "kg.read_document", "kg.document_summary"):
         assert name in rendered, name
 
 
