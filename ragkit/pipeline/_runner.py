@@ -26,6 +26,7 @@ from ragkit._atomic import write_atomic
 from ragkit._progress import Progress
 from ragkit._version import __version__
 from ragkit.errors import ConfigError, RagkitError, RunError
+from ragkit.llm import Embeddings
 from ragkit.registry import info_of, spec_of
 from ragkit.report import NOT_SCORED
 from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, read_testset, write_json_atomic
@@ -104,8 +105,10 @@ def corpus_hash(kg: Any) -> str:
 
 
 @contextlib.contextmanager
-def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[None]:
-    """Time a stage and record it in log.jsonl (also when interrupted, marked as such)."""
+def _stage(run: RunDir, name: str, judge: Any, counter: list[int],
+           dropped: dict[str, int] | None = None) -> Iterator[None]:
+    """Time a stage and record it in log.jsonl (also when interrupted, marked as such); ``dropped`` is filled by
+    the stage (generation's dropped candidates by reason)."""
     started = time.monotonic()
     before = judge.usage.total.model_copy() if judge is not None else StageUsage()
     note = None
@@ -121,7 +124,7 @@ def _stage(run: RunDir, name: str, judge: Any, counter: list[int]) -> Iterator[N
     finally:
         usage = judge.usage.total.since(before) if judge is not None else StageUsage()
         run.add_stage(StageRecord(stage=name, seconds=round(time.monotonic() - started, 3),  # type: ignore[arg-type]
-                                  items=counter[0], usage=usage, note=note))
+                                  items=counter[0], usage=usage, dropped=dict(dropped or {}), note=note))
 
 
 async def run_target(
@@ -196,8 +199,10 @@ class Pipeline:
 
     def __init__(self, run: RunDir, *, judge: Any, embeddings: Any = None, settings: Settings | None = None,
                  progress: bool = True, say: Callable[[str], None] | None = None) -> None:
-        self.run, self.judge, self.embeddings = run, judge, embeddings
+        self.run, self.judge = run, judge
         self.settings = settings or Settings.load()
+        # generation's critic needs one (near-duplicate questions); the graph build and the metrics made their own
+        self.embeddings = embeddings if embeddings is not None else Embeddings(settings=self.settings)
         self.progress = progress
         self.say = say or (lambda msg: None)
         self.spec: BenchmarkSpec = run.spec  # type: ignore[assignment]
@@ -257,14 +262,14 @@ class Pipeline:
     async def stage_generate(self) -> list[TestSample]:
         if self.run.finished("generate"):
             return self.run.samples()
-        counter = [0]
-        with _stage(self.run, "generate", self.judge, counter):
+        counter, dropped = [0], dict[str, int]()
+        with _stage(self.run, "generate", self.judge, counter, dropped):
             if self.spec.testset:
                 samples = read_testset(self.spec.testset)
                 self.spec.n = len(samples)  # -n does not apply to a given test set
                 write_json_atomic(self.run.file("spec.json"), self.spec)
             else:
-                samples = await self._generate()
+                samples = await self._generate(dropped)
             # The finished test set replaces what on_sample wrote so far: after an interrupted generation the
             # rerun (answered from the Judge cache) is the canonical list. No later stage has started yet.
             self.run.replace_samples(samples)
@@ -282,7 +287,7 @@ class Pipeline:
             return f"no sample was generated: {failed} judge call(s) failed, the last with: {last}"
         return "the test set is empty: nothing to run (see the generation notes above)"
 
-    async def _generate(self) -> list[TestSample]:
+    async def _generate(self, dropped: dict[str, int]) -> list[TestSample]:
         from ragkit.synthesis import GenerateOptions, generate
 
         written = {s.id for s in self.run.samples()}
@@ -298,6 +303,9 @@ class Pipeline:
                                 on_sample=on_sample)
         for note in getattr(result, "notes", []) or []:
             self.say(f"generate: {note}")
+        for report in result.report.values():
+            for reason, n in report.dropped.items():
+                dropped[reason] = dropped.get(reason, 0) + n
         if len(result.samples) < self.spec.n:
             self.say(f"generate: {len(result.samples)} of {self.spec.n} samples")
         return list(result.samples)

@@ -231,11 +231,13 @@ def _timing(summary: Summary) -> str:
         f"<td class=\"num\">{s.sessions}</td></tr>"
         for k, s in summary.stages.items())
     per = fmt(summary.llm_calls_per_sample, 1)
+    generate = summary.stages.get("generate")
+    drops = f" Generation {esc(generate.drops_text())}." if generate and generate.dropped else ""
     return ('<section id="timing"><h2>Time and LLM calls</h2><table><thead><tr><th>stage</th>'
             '<th class="num">seconds</th><th class="num">LLM calls</th><th class="num">cache hits</th>'
             '<th class="num">tokens in/out</th><th class="num">sessions</th></tr></thead>'
             f'<tbody>{rows}</tbody></table><p class="muted">Total {summary.wall_seconds:.1f} s, '
-            f"{summary.llm_calls} LLM calls; {per} calls per sample for generation, target and evaluation."
+            f"{summary.llm_calls} LLM calls; {per} calls per sample for generation, target and evaluation.{drops}"
             "</p></section>")
 
 

@@ -69,6 +69,16 @@ class StageTime(BaseModel):
     sessions: int = 0
     items: int = 0
     usage: StageUsage = Field(default_factory=StageUsage)
+    dropped: dict[str, int] = Field(default_factory=dict)
+    """generate: candidates dropped, by reason (the kept ones are ``items``)."""
+
+    def drops_text(self) -> str:
+        """"dropped 6 of 10 candidates (not_answerable 3, single_passage 2, …)", or "" when none was."""
+        total = sum(self.dropped.values())
+        if not total:
+            return ""
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"dropped {total} of {total + self.items} candidates ({reasons})"
 
 
 class Counts(BaseModel):

@@ -127,6 +127,8 @@ def _stage_times(run: RunDir) -> dict[str, StageTime]:
         st.sessions += 1
         st.items += rec.items
         st.usage.add(rec.usage)
+        for reason, n in rec.dropped.items():
+            st.dropped[reason] = st.dropped.get(reason, 0) + n
     return {k: out[k] for k in STAGES if k in out}
 
 

@@ -94,6 +94,9 @@ def stages_table(summary: Summary) -> Table:
     per = f"{summary.llm_calls_per_sample:.1f}" if summary.llm_calls_per_sample is not None else "-"
     t.caption = f"total {summary.wall_seconds:.1f}s, {summary.llm_calls} LLM calls; {per} per sample " \
                 "(generation + target + evaluation)"
+    generate = summary.stages.get("generate")
+    if generate and generate.dropped:
+        t.caption += f"\ngeneration {generate.drops_text()}"
     return t
 
 

@@ -99,6 +99,8 @@ class StageRecord(BaseModel):
     items: int = 0
     """Samples (or documents for kg) handled in this session."""
     usage: StageUsage = Field(default_factory=StageUsage)
+    dropped: dict[str, int] = Field(default_factory=dict)
+    """generate: candidates the critic or the cheap checks dropped, by reason."""
     note: str | None = None
     at: str = Field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from run_fixtures import DOCS, rule_reply, write_target, write_testset
@@ -243,3 +244,30 @@ def test_baseline_over_docs_with_fast_graph(tmp_path: Path) -> None:
     assert len(judge.calls_for("baseline_answer")) == 6 and summary.stages["target"].usage.calls == 6
     assert json.loads((run.path / "spec.json").read_text())["corpus_hash"]
     assert summary.metrics["faithfulness"].mean == 1.0  # the rule judge answers with a retrieved sentence
+
+
+def test_generation_drops_reach_the_run_summary(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "generators"))
+    from kg_builder import default_script
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for key, text in DOCS.items():
+        (docs / f"{key}.md").write_text(f"# {key.title()}\n\n{text}\n")
+    opts = options(tmp_path)
+    opts.docs, opts.testset, opts.target, opts.extractor = str(docs), None, "baseline", "fast"
+    opts.n, opts.generators, opts.metrics = 2, {"single_hop": 1.0}, [PluginSpec(name="faithfulness")]
+    refused: list[int] = []
+
+    def script(call: Any) -> Any:  # the critic's judge finds no answer to the first candidate only
+        if call.prompt_name == "generate.critic" and not refused:
+            refused.append(1)
+            return {"evidence": [], "answer": ""}
+        return default_script(call) if call.prompt_name.startswith("generate.") else rule_reply(call)
+
+    run = new_run(tmp_path / "run", opts, settings(), command=[])
+    summary = run_pipeline(run, ScriptedJudge(script, settings=settings()))
+    generate = summary.stages["generate"]
+    assert generate.items == 2 and generate.dropped.get("not_answerable") == 1
+    logged = [json.loads(line) for line in (run.path / "log.jsonl").read_text().splitlines()]
+    assert [r["dropped"] for r in logged if r["stage"] == "generate"] == [generate.dropped]

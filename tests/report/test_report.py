@@ -143,3 +143,21 @@ def test_every_metric_says_why_samples_have_no_score(run) -> None:
     assert "context_recall: 2 unscorable - no reference claims" in out
     html = render_report(run, s)
     assert "2 unscorable &mdash; no reference claims" in html
+
+
+def test_generation_drops_are_summed_over_sessions_and_shown(run) -> None:
+    from ragkit.runs._rundir import StageRecord
+    from ragkit.types import StageUsage
+
+    for dropped in ({"not_answerable": 2, "single_passage": 1}, {"not_answerable": 1}):  # a resumed generation
+        run.add_stage(StageRecord(stage="generate", seconds=5.0, items=2, usage=StageUsage(calls=4),
+                                  dropped=dropped))
+    s = summarize(run)
+    generate = s.stages["generate"]
+    assert generate.dropped == {"not_answerable": 3, "single_passage": 1} and generate.items == 12 + 4
+    text = "dropped 4 of 20 candidates (not_answerable 3, single_passage 1)"
+    assert generate.drops_text() == text and s.stages["evaluate"].drops_text() == ""
+    buf = io.StringIO()
+    print_summary(s, Console(file=buf, width=160, color_system=None))
+    assert f"generation {text}" in buf.getvalue()
+    assert f"Generation {escape(text)}." in render_report(run, s)
