@@ -30,7 +30,8 @@ def command() -> None:
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Graph JSON file; if it exists, it is updated incrementally.")
 @click.option("--extractor", type=click.Choice(["llm", "fast"]), default="llm", show_default=True,
-              help="llm: the judge model extracts entities, keyphrases and summaries; fast: spaCy/jieba, no LLM.")
+              help="llm: the judge model reads each document once (summary, topics, named entities), on top of "
+                   "the fast facts; fast: spaCy/jieba, no LLM.")
 @click.option("--include", multiple=True, help="Only files matching this glob (repeatable), e.g. '*.md'.")
 @click.option("--exclude", multiple=True, help="Skip files or folders matching this glob (repeatable).")
 @click.option("--chunks", "chunks_jsonl", type=click.Path(exists=True, dir_okay=False, path_type=Path),
