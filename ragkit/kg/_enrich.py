@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -19,18 +18,6 @@ from ragkit._memory import release_freed_memory
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention
 from ragkit.kg._nlp import FAST_VERSION, fast_facts, themes_from
 from ragkit.llm import Cache, content_key
-
-MAX_SECTION_SUMMARIES = 16
-"""Most part summaries condensed into one document summary (evenly spread over a longer document)."""
-
-EntityType = Literal["person", "organization", "product", "place", "event", "work", "other"]
-
-
-class EntityOut(BaseModel):
-    """An entity as an LLM extractor's reply lists it."""
-
-    name: str = Field(max_length=80, description="the name as written in the passage, without titles like Dr.")
-    type: EntityType
 
 
 class ChunkEnrichment(BaseModel):

@@ -23,13 +23,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, conlist, create_model
 
 from ragkit.errors import JudgeError, JudgeUnavailableError
 from ragkit.kg._chunking import pack_greedy
-from ragkit.kg._enrich import MAX_SECTION_SUMMARIES, EnrichReport, EntityOut, Extractor, FastExtractor, one_line
+from ragkit.kg._enrich import EnrichReport, Extractor, FastExtractor, one_line
 from ragkit.kg._entities import entity_key, mentioned_in
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention
 from ragkit.kg._nlp import themes_from
@@ -46,8 +46,17 @@ MAX_KEYPHRASES = 4
 MAX_SECTIONS = 12
 """Most sections (chunks) per call: the reply lists entities per section, so this bounds its length."""
 MAX_SECTION_ENTITIES = 6
+MAX_SECTION_SUMMARIES = 16
+"""Most part summaries condensed into one document summary (evenly spread over a longer document)."""
 
 Topic = Annotated[str, StringConstraints(max_length=60)]
+
+
+class EntityOut(BaseModel):
+    """An entity as an LLM extractor's reply lists it."""  # also the schema's description, as measured
+
+    name: str = Field(max_length=80, description="the name as written in the passage, without titles like Dr.")
+    type: Literal["person", "organization", "product", "place", "event", "work", "other"]
 
 
 class DocumentText(BaseModel):
