@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from ragkit.cli._options import cache_dir_option, json_option
+from ragkit.text import size_text
 
 
 @click.group()
@@ -40,7 +41,7 @@ def stats(cache_dir: str | None, as_json: bool) -> None:
     width = max(len(r.model or "-") for r in rows)
     click.echo(f"{'kind':<10} {'model':<{width}} {'entries':>8} {'size':>10}")
     for r in rows:
-        click.echo(f"{r.namespace:<10} {r.model or '-':<{width}} {r.entries:>8} {_size(r.bytes):>10}")
+        click.echo(f"{r.namespace:<10} {r.model or '-':<{width}} {r.entries:>8} {size_text(r.bytes):>10}")
     click.echo(f"{cache.path}: {sum(r.entries for r in rows)} entries; '-': written before ragkit recorded models")
 
 
@@ -65,8 +66,3 @@ def clear(only_model: str | None, cache_dir: str | None) -> None:
     click.echo(f"Deleted {n} entries{f' of {model}' if model else ''} from {cache.path}.")
 
 
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    kb = n / 1024
-    return f"{kb:.1f} KB" if kb < 1024 else f"{kb / 1024:.1f} MB"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragkit.errors import CorpusError
+from ragkit.text import size_text
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_PAGES = 2000
@@ -30,10 +31,6 @@ class FileLimits:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_pages: int = DEFAULT_MAX_PAGES
     max_ratio: float = MAX_ZIP_RATIO
-
-
-def size_text(n: int) -> str:
-    return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
 
 
 def check_size(path: Path, size: int, limits: FileLimits) -> None:

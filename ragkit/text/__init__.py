@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
-from ragkit.text._printable import printable
+from ragkit.text._printable import printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._tokens import count_tokens, search_terms, split_sentences, units
 
@@ -26,6 +26,7 @@ __all__ = [
     "printable",
     "rouge_l",
     "search_terms",
+    "size_text",
     "split_sentences",
     "tokens",
     "units",

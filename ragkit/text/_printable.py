@@ -12,3 +12,19 @@ bidirectional overrides that can make printed text read differently from what it
 def printable(text: str) -> str:
     """``text`` without control characters (each replaced by a space where it separated words)."""
     return _CONTROL.sub(lambda m: " " if m.group() in "\r\x0b\x0c" else "", text)
+
+
+def size_text(n: float) -> str:
+    """A byte count for people: "512 bytes", "24.4 KB", "10.0 MB", "1.2 GB" (binary multiples).
+
+    Examples:
+        >>> size_text(25000), size_text(10 * 1024 * 1024)
+        ('24.4 KB', '10.0 MB')
+    """
+    if n < 1024:
+        return f"{int(n)} bytes"
+    for unit in ("KB", "MB", "GB"):
+        n /= 1024
+        if n < 1024 or unit == "GB":
+            break
+    return f"{n:.1f} {unit}"

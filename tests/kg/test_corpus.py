@@ -194,7 +194,7 @@ def test_size_limit(tmp_path: Path) -> None:
     (tmp_path / "small.txt").write_text("A small file with a sentence in it.", encoding="utf-8")
     result = parse_folder(tmp_path, limits=FileLimits(max_bytes=10_000))
     assert [d.path for d in result.documents] == ["small.txt"]
-    reason = "file is 25000 bytes, over the 10000 bytes size limit"
+    reason = "file is 24.4 KB, over the 9.8 KB size limit"
     assert result.skipped == [SkippedFile(path="big.txt", reason=reason)]
 
 
