@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -32,7 +31,7 @@ from ragkit.llm import Embeddings, Judge
 from ragkit.registry import lookup
 from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._loop import GenerationRun, explain_shortfall
-from ragkit.synthesis._personas import PersonaPool, assign_phrasing, personas_from_graph
+from ragkit.synthesis._personas import PersonaPool, Phrasing, personas_from_graph
 from ragkit.synthesis._result import (
     DEFAULT_DISTRIBUTION,
     GenerationResult,
@@ -148,9 +147,7 @@ async def _prepare(run: GenerationRun, weights: dict[str, float], options: Gener
             pool = await personas_from_graph(run.kg, k=options.num_personas, judge=run.judge, embeddings=embeddings)
     result = run.result
     result.personas, result.notes = pool.personas, [*result.notes, *pool.notes]
-    for name in weights:
-        rng = Random(f"{options.seed}:{name}:phrasing")
-        run.queues[name] = deque(assign_phrasing(list(run.queues[name]), pool, rng, run.kg))
+    run.phrasing = Phrasing.seeded(pool, Random(f"{options.seed}:phrasing"))
     run.need = dict(targets)
     docs = {c.doc_id for c in run.kg.chunks()}
     share = options.max_share_per_document

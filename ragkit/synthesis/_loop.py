@@ -16,6 +16,7 @@ from ragkit.errors import JudgeError
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.synthesis._critic import Critic
+from ragkit.synthesis._personas import Phrasing
 from ragkit.synthesis._result import GenerationResult, largest_remainder
 from ragkit.synthesis._scenarios import Plan, SkipScenario, generator_spec, sample_id, scenario_language
 from ragkit.types import Scenario, TestSample
@@ -40,6 +41,9 @@ class GenerationRun:
         self.advance: Advance = lambda n=1: None
         self.shown = 0
         self.drops_per_sample = 2.0
+        self.phrasing: Phrasing | None = None
+        self.slots: list[str | None] = [None] * n
+        """Per sample slot: None (free), "busy" (a candidate in flight) or "kept"."""
 
     # -- planning ---------------------------------------------------------------------------------
 
@@ -113,6 +117,21 @@ class GenerationRun:
                 queue.remove(chosen)
                 return name, chosen
         return None
+
+    def take_slot(self, scenario: Scenario) -> tuple[int, Scenario]:
+        """The first free sample slot (a busy one when more candidates are in flight than slots are free), and the
+        scenario phrased for it."""
+        slot = next((k for k, s in enumerate(self.slots) if s is None), None)
+        if slot is None:
+            slot = next((k for k, s in enumerate(self.slots) if s == "busy"), 0)
+        if slot < len(self.slots):
+            self.slots[slot] = "busy"
+        phrased = self.phrasing.apply(scenario, slot, self.kg) if self.phrasing is not None else scenario
+        return slot, phrased
+
+    def release_slot(self, slot: int, kept: bool) -> None:
+        if slot < len(self.slots) and self.slots[slot] != "kept":
+            self.slots[slot] = "kept" if kept else None
 
     def reserve(self, scenario: Scenario, sign: int) -> None:
         for d, share in self.shares(scenario).items():
@@ -208,7 +227,7 @@ class GenerationRun:
     async def loop(self, concurrency: int) -> None:
         """Run candidates ``concurrency`` at a time; results are committed in start order, so that which samples
         are kept does not depend on which call happens to finish first."""
-        running: deque[tuple[asyncio.Task[tuple[TestSample | None, str, str]], str, Scenario]] = deque()
+        running: deque[tuple[asyncio.Task[tuple[TestSample | None, str, str]], str, Scenario, int]] = deque()
         try:
             while True:
                 while len(running) < concurrency:
@@ -217,27 +236,29 @@ class GenerationRun:
                         choice = self.pick()
                     if choice is None:
                         break
-                    name, scenario = choice
+                    name, planned = choice
+                    slot, scenario = self.take_slot(planned)
                     self.inflight[name] += 1
                     self.reserve(scenario, +1)
                     coro = self.run_one(name, scenario, len(self.result.samples))
-                    running.append((asyncio.ensure_future(coro), name, scenario))
+                    running.append((asyncio.ensure_future(coro), name, scenario, slot))
                 if not running:
                     if sum(self.need.values()) > 0 and any(self.queues.values()):
                         self.cap += 1  # what is left comes only from documents at their share: relax, say so
                         continue
                     return
-                task, name, scenario = running.popleft()
+                task, name, scenario, slot = running.popleft()
                 sample, reason, detail = await task
                 self.inflight[name] -= 1
                 self.reserve(scenario, -1)
                 if sample is None:
                     self.drop(name, reason, detail)
+                    self.release_slot(slot, kept=False)
                 else:
-                    self.keep(name, sample, scenario)
+                    self.release_slot(slot, kept=self.keep(name, sample, scenario))
                 self.tick()
         finally:
-            for task, _, _ in running:
+            for task, _, _, _ in running:
                 task.cancel()
 
     def tick(self) -> None:

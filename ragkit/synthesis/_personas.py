@@ -245,17 +245,27 @@ async def personas_from_graph(
 # -- phrasing ----------------------------------------------------------------------------------------
 
 
-def assign_phrasing(scenarios: list[Scenario], pool: PersonaPool, rng: Random, kg: KnowledgeGraph) -> list[Scenario]:
-    """Give each scenario a persona, a style and a length; consecutive scenarios walk through all 12 style ×
-    length pairs from a seeded start. CJK questions get no ``typos`` style (it is applied as Latin-letter edits)."""
-    start = rng.randrange(len(STYLES) * len(LENGTHS))
-    out = []
-    for i, scenario in enumerate(scenarios):
-        turn = start + i
+@dataclass
+class Phrasing:
+    """Persona, style and length by slot: slot k is the k-th sample of the test set, whichever candidate fills it.
+
+    Consecutive slots walk through all 12 style × length pairs from a seeded start, so the kept samples spread
+    over them: a candidate that replaces a dropped one takes the dropped one's slot, and with it its style (when
+    styles went by candidate, the replacements of dropped candidates could all land on one style)."""
+
+    pool: PersonaPool
+    start: int
+
+    @classmethod
+    def seeded(cls, pool: PersonaPool, rng: Random) -> Phrasing:
+        return cls(pool, rng.randrange(len(STYLES) * len(LENGTHS)))
+
+    def apply(self, scenario: Scenario, slot: int, kg: KnowledgeGraph) -> Scenario:
+        """``scenario`` phrased for ``slot``. CJK questions get no ``typos`` style (Latin-letter edits)."""
+        turn = self.start + slot
         style, length = STYLES[turn % len(STYLES)], LENGTHS[turn % len(LENGTHS)]
         if style == "typos" and normalise_language(scenario.language) in CJK:
             style = "conversational"
         doc_id = kg.chunk(scenario.chunk_ids[0]).doc_id if scenario.chunk_ids else None
-        persona = pool.pick(doc_id, turn)
-        out.append(scenario.model_copy(update={"persona": persona, "style": style, "length": length}))
-    return out
+        persona = self.pool.pick(doc_id, turn)
+        return scenario.model_copy(update={"persona": persona, "style": style, "length": length})

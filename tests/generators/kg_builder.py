@@ -152,11 +152,16 @@ def _content_words(text: str, k: int) -> list[str]:
     return list(dict.fromkeys(picked))[:k]
 
 
+UNANSWERABLE = "00000"
+
+
 def qa_reply(data: Any) -> dict[str, Any]:
     """A plausible question / answer / quotes for the shared QA prompt, in the requested language."""
     passages = [body(p) for p in data.passages]
     topic = data.topic if not data.topic.startswith("(") else "this"
-    mark = "!" if "exactly as" in data.task else ""  # the unanswerable generator's pattern question
+    # the unanswerable generator's pattern question is marked with digits: every style keeps them (web_search keeps
+    # content words, typos edits letters only)
+    mark = f"{UNANSWERABLE} " if "exactly as" in data.task else ""
     if "(zh)" in data.language:
         question = f"{mark}{topic}的情况是怎样的？"
         answer = first_sentence(passages[0])
@@ -191,13 +196,13 @@ def persona_reply(data: Any) -> dict[str, Any]:
 
 def default_script(call: Any) -> dict[str, Any]:
     """Replies by prompt name: good samples that pass the critic. Questions made by the unanswerable generator
-    (``qa_reply`` marks them with a leading '!') are not answerable."""
+    (``qa_reply`` marks them with ``UNANSWERABLE``) are not answerable."""
     if call.prompt_name == "generate.qa":
         return qa_reply(call.data)
     if call.prompt_name == "generate.bridge_qa":
         return bridge_reply(call.data)
     if call.prompt_name == "generate.critic":
-        return critic_reply(call.data, answerable=not call.data.question.startswith("!"))
+        return critic_reply(call.data, answerable=UNANSWERABLE not in call.data.question)
     if call.prompt_name == "generate.personas":
         return persona_reply(call.data)
     raise AssertionError(f"unexpected prompt {call.prompt_name}")

@@ -11,7 +11,7 @@ from kg_builder import BAKERY, build_graph, persona_reply
 
 from ragkit.errors import DataError
 from ragkit.generators.single_hop import SingleHop
-from ragkit.synthesis._personas import PersonaPool, assign_phrasing, cluster, load_personas, personas_from_graph
+from ragkit.synthesis._personas import PersonaPool, Phrasing, cluster, load_personas, personas_from_graph
 from ragkit.testing import ScriptedJudge
 from ragkit.types import Persona
 
@@ -67,12 +67,13 @@ def test_load_personas_json_and_yaml(tmp_path):
         load_personas(tmp_path / "missing.json")
 
 
-def test_assign_phrasing_rotates_every_style_and_length(bakery, tea):
-    scenarios = SingleHop(topics_per_chunk=3).plan(bakery, 12, Random(0)).scenarios
+def test_phrasing_slots_rotate_every_style_and_length(bakery, tea):
+    scenario = SingleHop(topics_per_chunk=3).plan(bakery, 1, Random(0)).scenarios[0]
     pool = PersonaPool([Persona(name="A", description="a"), Persona(name="B", description="b")])
-    out = assign_phrasing(scenarios, pool, Random(0), bakery)
+    phrasing = Phrasing.seeded(pool, Random(0))
+    out = [phrasing.apply(scenario, slot, bakery) for slot in range(12)]
     assert len({(s.style, s.length) for s in out}) == 12
     assert {s.persona.name for s in out} == {"A", "B"}
-    assert out == assign_phrasing(scenarios, pool, Random(0), bakery)
-    zh = assign_phrasing(SingleHop().plan(tea, 8, Random(0)).scenarios, pool, Random(0), tea)
-    assert "typos" not in {s.style for s in zh}  # typos are Latin-letter edits
+    assert out == [Phrasing.seeded(pool, Random(0)).apply(scenario, slot, bakery) for slot in range(12)]
+    zh = SingleHop().plan(tea, 1, Random(0)).scenarios[0]
+    assert "typos" not in {phrasing.apply(zh, slot, tea).style for slot in range(12)}  # Latin-letter edits

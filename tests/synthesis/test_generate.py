@@ -97,6 +97,31 @@ async def test_rejected_candidates_are_replaced(bakery, emb):
     assert "no passage sentence" in report.examples["not_answerable"]
 
 
+async def test_styles_spread_over_kept_samples_whatever_is_dropped(bakery, emb):
+    """A replacement takes the dropped candidate's slot and its style: 8 kept samples walk 8 consecutive style x
+    length pairs (each of the 4 styles twice), however the drops fall."""
+    def pattern(drop_every: int):
+        critic_calls = Counter[str]()
+
+        def script(call):
+            if call.prompt_name == "generate.critic":
+                critic_calls["n"] += 1
+                if critic_calls["n"] % drop_every == 0:
+                    return critic_reply(call.data, answerable=False)
+            return default_script(call)
+        return script
+
+    kept = []
+    for drop_every in (2, 3, 1000):
+        options = GenerateOptions(progress=False, seed=3, distribution={"single_hop": 1.0}, max_drops_per_sample=3)
+        result = await generate(bakery, 8, options, judge=ScriptedJudge(pattern(drop_every)), embeddings=emb)
+        assert len(result.samples) == 8
+        assert Counter(s.style for s in result.samples) == {"formal": 2, "conversational": 2, "web_search": 2,
+                                                            "typos": 2}
+        kept.append(sorted((s.style, s.length) for s in result.samples))
+    assert result.report["single_hop"].dropped_total == 0 and kept[0] == kept[1] == kept[2]
+
+
 async def test_language_copy_and_duplicate_drops(tea, emb):
     turn = Counter[str]()
 
