@@ -35,13 +35,11 @@ def make_judge(settings: Any) -> Any:
     return Judge(settings=settings)
 
 
-def default_graph_path(source: Path, extractor: str) -> Path:
-    """Where the graph of a folder is kept between runs: the ragkit cache dir, keyed by the folder's absolute
-    path and the extractor, so that reruns update it incrementally."""
-    from ragkit.settings import Settings
-
+def default_graph_path(source: Path, extractor: str, cache_dir: Path) -> Path:
+    """Where the graph of a folder is kept between runs: the ragkit cache dir (``--cache-dir`` included), keyed by
+    the folder's absolute path and the extractor, so that reruns update it incrementally."""
     key = hashlib.sha256(f"{source.resolve()}\x00{extractor}".encode()).hexdigest()[:16]
-    return Settings.load().cache_dir / "graphs" / f"{source.resolve().name or 'root'}-{key}" / "kg.json"
+    return cache_dir / "graphs" / f"{source.resolve().name or 'root'}-{key}" / "kg.json"
 
 
 def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, from_chunks: Path | None,
@@ -58,7 +56,7 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
         raise ConfigError("give a document folder, a graph file or --from-chunks FILE")
     base = source if source is not None else from_chunks
     assert base is not None
-    path = kg_path or default_graph_path(base, extractor)
+    path = kg_path or default_graph_path(base, extractor, embeddings.settings.cache_dir)
     previous = None
     if path.exists():
         try:

@@ -137,6 +137,19 @@ def test_folder_builds_the_graph_once_then_reuses_it(judges, tmp_path):
     assert [s.id for s in read(tmp_path / "a.jsonl")] == [s.id for s in read(tmp_path / "b.jsonl")]
 
 
+def test_the_folder_graph_lives_in_the_cache_dir_given(judges, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for path, chunks in BAKERY.items():
+        (docs / path).write_text("# " + path.removesuffix(".md") + "\n\n" + "\n\n".join(t for t, _ in chunks))
+    cache = tmp_path / "cache"
+    result = run("generate", str(docs), "-n", "2", "-o", str(tmp_path / "a.jsonl"), "--extractor", "fast",
+                 "--cache-dir", str(cache), "--no-progress", "-g", "single_hop=1")
+    assert result.exit_code == 0, result.output
+    graphs = list((cache / "graphs").glob("docs-*/kg.json"))
+    assert len(graphs) == 1 and f"Graph {graphs[0]}" in " ".join(result.stderr.split())
+
+
 def test_from_chunks(judges, tmp_path):
     chunks = tmp_path / "chunks.jsonl"
     rows = [{"id": f"c{i}", "doc_id": path, "text": text, "source": path}
