@@ -182,6 +182,8 @@ def print_report(result: Any, output: Path, where: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from ragkit.text import counts_text, printable
+
     console = Console(stderr=True)
     table = Table(title=f"Test set {output} ({len(result.samples)} of {result.requested} samples, from {where})")
     for col, justify in (("generator", "left"), ("requested", "right"), ("kept", "right"),
@@ -189,7 +191,7 @@ def print_report(result: Any, output: Path, where: str) -> None:
                          ("LLM s", "right")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for name, r in result.report.items():
-        dropped = ", ".join(f"{k} {v}" for k, v in sorted(r.dropped.items(), key=lambda kv: -kv[1])) or "-"
+        dropped = counts_text(r.dropped) or "-"
         tokens = r.usage.prompt_tokens + r.usage.completion_tokens
         table.add_row(name, str(r.requested), str(r.kept), dropped, str(r.usage.calls), f"{tokens:,}",
                       f"{r.usage.seconds:.0f}")
@@ -199,7 +201,7 @@ def print_report(result: Any, output: Path, where: str) -> None:
                       f"{personas.prompt_tokens + personas.completion_tokens:,}", f"{personas.seconds:.0f}")
     total = result.usage.total
     table.add_row("total", str(result.requested), str(len(result.samples)),
-                  str(sum(r.dropped_total for r in result.report.values())), str(total.calls),
+                  str(sum(result.dropped.values())), str(total.calls),
                   f"{total.prompt_tokens + total.completion_tokens:,}", f"{total.seconds:.0f}", style="bold")
     console.print(table)
     kept = max(1, len(result.samples))
@@ -210,7 +212,6 @@ def print_report(result: Any, output: Path, where: str) -> None:
             console.print(f"[yellow]{name}:[/yellow] {note}", highlight=False)
     for note in result.notes:
         console.print(f"[yellow]note:[/yellow] {note}", highlight=False)
-    from ragkit.text import printable
 
     examples = [(name, reason, detail) for name, r in result.report.items() for reason, detail in r.examples.items()]
     if examples:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ragkit.kg._graph import EntityMention, EntityNode
+from ragkit.text import CJK_CHAR
 
 ENTITY_TYPES = ("person", "organization", "product", "place", "event", "work", "other")
 
@@ -30,7 +31,13 @@ _LEGAL = frozenset(
 )
 _CJK_LEGAL = ("股份有限公司", "有限责任公司", "有限公司", "株式会社", "주식회사")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_WIDE = re.compile("([\u2e80-\U0002ffff])")
+_CJK_SPLIT = re.compile(f"({CJK_CHAR.pattern})")
+
+
+def _folded(text: str) -> str:
+    """``text`` as keys compare it: NFKC, case folded, apostrophes unified, possessive 's dropped."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'").replace("`", "'")
+    return re.sub(r"(?<=\w)'s\b", "", text)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -45,8 +52,7 @@ def entity_key(name: str) -> str:
         >>> entity_key("Acme's")
         'acme'
     """
-    text = unicodedata.normalize("NFKC", name).casefold().replace("’", "'").replace("`", "'")
-    text = re.sub(r"(?<=\w)'s\b", "", text)
+    text = _folded(name)
     for suffix in _CJK_LEGAL:
         if text.endswith(suffix) and len(text) > len(suffix) + 1:
             text = text[: -len(suffix)]
@@ -89,8 +95,7 @@ def build_entity(key: str, mentions: Iterable[EntityMention]) -> EntityNode:
 @lru_cache(maxsize=4096)
 def _searchable(text: str) -> tuple[str, str]:
     """``text`` as entity keys see it: its tokens space-padded (word-bounded search), and without spaces (CJK)."""
-    folded = re.sub(r"(?<=\w)'s\b", "", unicodedata.normalize("NFKC", text).casefold().replace("’", "'"))
-    tokens = _TOKEN.findall(_WIDE.sub(r" \1 ", folded))  # "k10的规格": a Latin name ends where CJK text starts
+    tokens = _TOKEN.findall(_CJK_SPLIT.sub(r" \1 ", _folded(text)))  # "k10的规格": a Latin name ends at CJK text
     return f" {' '.join(tokens)} ", "".join(tokens)
 
 
@@ -110,6 +115,6 @@ def mentioned_in(name: str, text: str) -> bool:
     if not key:
         return False
     words, joined = _searchable(text)
-    if any(ord(ch) > 0x2E80 for ch in key):
+    if CJK_CHAR.search(key):
         return key.replace(" ", "") in joined
     return f" {key} " in words

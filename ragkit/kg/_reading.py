@@ -174,7 +174,7 @@ class LLMExtractor(Extractor):
         self.fast = FastExtractor(cache)
         # the embedded model runs one call at a time anyway; sending them one by one keeps calls of one prompt
         # back to back (llama.cpp prefix reuse) and keeps queued calls from waiting inside the Judge
-        self.parallel = 1 if judge.model.startswith("local/") else max(1, judge.settings.concurrency)
+        self.parallel = 1 if judge.is_local else max(1, judge.settings.concurrency)
         self._gate: asyncio.Semaphore | None = None
         self._readings: dict[str, list[Reading]] = {}
 

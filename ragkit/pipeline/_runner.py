@@ -303,9 +303,7 @@ class Pipeline:
                                 on_sample=on_sample)
         for note in getattr(result, "notes", []) or []:
             self.say(f"generate: {note}")
-        for report in result.report.values():
-            for reason, n in report.dropped.items():
-                dropped[reason] = dropped.get(reason, 0) + n
+        dropped.update(result.dropped)
         if len(result.samples) < self.spec.n:
             self.say(f"generate: {len(result.samples)} of {self.spec.n} samples")
         return list(result.samples)

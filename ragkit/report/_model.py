@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ragkit.runs import FORMAT_VERSION
+from ragkit.text import counts_text
 from ragkit.types import StageUsage
 
 STAGES = ("kg", "generate", "target", "evaluate", "report")
@@ -77,8 +78,7 @@ class StageTime(BaseModel):
         total = sum(self.dropped.values())
         if not total:
             return ""
-        reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items(), key=lambda kv: (-kv[1], kv[0])))
-        return f"dropped {total} of {total + self.items} candidates ({reasons})"
+        return f"dropped {total} of {total + self.items} candidates ({counts_text(self.dropped)})"
 
 
 class Counts(BaseModel):

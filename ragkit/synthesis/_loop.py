@@ -19,6 +19,7 @@ from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._personas import Phrasing
 from ragkit.synthesis._result import GenerationResult, largest_remainder
 from ragkit.synthesis._scenarios import Plan, SkipScenario, generator_spec, sample_id, scenario_language
+from ragkit.text import counts_text
 from ragkit.types import Scenario, TestSample
 
 log = logging.getLogger("ragkit")
@@ -280,9 +281,6 @@ def explain_shortfall(run: GenerationRun) -> None:
                                 f"were used ({report.dropped_total} dropped)")
     missing = result.requested - len(result.samples)
     if missing > 0:
-        drops: Counter[str] = Counter()
-        for report in result.report.values():
-            drops.update(report.dropped)
-        why = ", ".join(f"{r} {c}" for r, c in drops.most_common()) or "no candidates were dropped"
+        why = counts_text(result.dropped) or "no candidates were dropped"
         result.notes.append(f"generated {len(result.samples)} of {result.requested} samples: every planned scenario "
                             f"was used up (dropped: {why}); a larger corpus or lower --n gives a full set")

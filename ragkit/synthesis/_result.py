@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from pydantic import BaseModel, Field
 
@@ -58,6 +59,14 @@ class GenerationResult(BaseModel):
     @property
     def complete(self) -> bool:
         return len(self.samples) == self.requested
+
+    @property
+    def dropped(self) -> Counter[str]:
+        """Dropped candidates by reason, over every generator."""
+        out: Counter[str] = Counter()
+        for report in self.report.values():
+            out.update(report.dropped)
+        return out
 
 
 def largest_remainder(weights: dict[str, float], n: int) -> dict[str, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
-from ragkit.text._printable import printable, size_text
+from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._tokens import count_tokens, search_terms, split_sentences, units
 
@@ -20,6 +20,7 @@ __all__ = [
     "chrf",
     "cjk_language",
     "count_tokens",
+    "counts_text",
     "detect_language",
     "language_name",
     "normalise",
