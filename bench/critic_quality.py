@@ -1,8 +1,9 @@
 """How well the test-set critic tells good samples from bad ones, on hand-written cases (bench/critic_cases.json).
 
 For each case (a real chunk of corpora/acme or corpora/zh, a question it answers) the critic reviews four samples:
-the right answer (should be kept), a wrong answer, a true statement that does not answer the question, and the
-question against another chunk that does not answer it (all three should be dropped). Reports the keep rate per
+the right answer (should be kept), a wrong answer, a true statement that does not answer the question, the
+question against another chunk that does not answer it, and (``needs_source``) the question reworded so that it
+only makes sense beside its passage, with the right answer (all four should be dropped). Reports the keep rate per
 kind, LLM calls, and every disagreement.
 
     .venv/bin/python bench/critic_quality.py --acme-kg acme.kg.json --zh-kg zh.kg.json
@@ -47,23 +48,27 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         kg = graphs[case["corpus"]]
         critic = Critic(kg, judge, embeddings)
         lang = "zh" if case["corpus"] == "zh" else "en"
-        for kind, answer, chunk in (("good", case["good"], case["chunk"]), ("wrong", case["wrong"], case["chunk"]),
-                                    ("non_answer", case["non_answer"], case["chunk"]),
-                                    ("wrong_context", case["good"], other)):
-            sample = TestSample(id=f"{i}-{kind}", question=case["question"], reference_answer=answer, language=lang,
+        kinds = [("good", case["question"], case["good"], case["chunk"]),
+                 ("wrong", case["question"], case["wrong"], case["chunk"]),
+                 ("non_answer", case["question"], case["non_answer"], case["chunk"]),
+                 ("wrong_context", case["question"], case["good"], other)]
+        if "needs_source" in case:
+            kinds.append(("needs_source", case["needs_source"], case["good"], case["chunk"]))
+        for kind, question, answer, chunk in kinds:
+            sample = TestSample(id=f"{i}-{kind}", question=question, reference_answer=answer, language=lang,
                                 reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text,
                                                                source=chunk.source)])
             verdict = await critic.review(sample)
             total[kind] += 1
             kept[kind] += verdict.ok
             if verdict.ok != (kind == "good"):
-                misses.append({"kind": kind, "question": case["question"], "answer": answer, "kept": verdict.ok,
+                misses.append({"kind": kind, "question": question, "answer": answer, "kept": verdict.ok,
                                "reason": verdict.reason, "checks": verdict.checks})
             print(f"{kind:13} {'KEPT' if verdict.ok else 'dropped':8} {verdict.reason or '':20} "
-                  f"{case['question'][:60]}", flush=True)
+                  f"{question[:60]}", flush=True)
     usage = judge.usage.total
     good = kept["good"] / total["good"]
-    bad_kinds = ("wrong", "non_answer", "wrong_context")
+    bad_kinds = [k for k in total if k != "good"]
     bad_kept = sum(kept[k] for k in bad_kinds) / sum(total[k] for k in bad_kinds)
     return {
         "model": judge.model, "cases": len(cases),

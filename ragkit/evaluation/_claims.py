@@ -11,7 +11,8 @@ Three primitives carry most metrics:
   ``name_contexts`` (context precision, noise sensitivity), one more call with the contexts numbered names the
   contexts each claim needs.
 - ``check(passage, claims, question=...)``: one LLM call per group → a ``Verdict`` per claim against one text, the
-  reference or the response, read as an answer to the question.
+  reference or the response, read as an answer to the question. ``check_answer`` checks a short answer the same
+  way (the test-set critic asks whether a reference gives its judge's answer).
 
 A claim whose normalised text equals a claim or a sentence of the passage is supported without a call: an answer
 identical to the reference scores 1.0 whatever the judge would have said. Everything is memoised by content hash
@@ -176,6 +177,12 @@ class ClaimStore:
                                          for g in groups))
         asked = iter(v for part in results for v in part)
         return [v if v is not None else next(asked) for v in verdicts]
+
+    async def check_answer(self, passage: str, answer: str, question: str) -> Verdict:
+        """Whether ``passage``, an answer to ``question``, gives the short ``answer`` to it: the answer restated
+        with the question (as ``split`` restates a short answer) and checked as one claim."""
+        (verdict,) = await self.check(passage, [restate(question, answer)], question=question)
+        return verdict
 
     async def _check_group(self, passage: str, question: str, claims: list[str]) -> list[Verdict]:
         key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims)

@@ -9,19 +9,21 @@ from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult
 from ragkit.synthesis._scenarios import (
     VAGUE_TYPES,
     Plan,
-    QAOutput,
     SkipScenario,
-    check_quotes,
     chunk_topics,
     chunk_vectors,
-    context_refs,
     entity_documents,
-    make_sample,
-    passage,
     related_chunks,
     scenario_language,
     spread,
     usable_chunks,
+)
+from ragkit.synthesis._writer import (
+    QAOutput,
+    check_quotes,
+    context_refs,
+    make_sample,
+    passage,
     write_bridge_qa,
     write_qa,
 )

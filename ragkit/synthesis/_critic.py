@@ -1,78 +1,49 @@
 """The quality critic: every candidate sample passes it before the runner keeps it.
 
-Checks, cheapest first (the LLM check runs only when every other check passed):
+Checks, cheapest first (each LLM check runs only when every check before it passed):
 
 1. ``invalid_sample``: empty question or answer, or reference contexts without a graph chunk id.
 2. ``wrong_language``: the question or answer is not in the language of its source chunks.
-3. ``mentions_context`` / ``copies_context``: the question refers to "the passage" (which the user of the system
-   under test never saw), or copies a sentence (or most of itself) verbatim from a context.
+3. ``mentions_context`` / ``copies_context``: the question points at its source ("the passage", "the example
+   above", "本节"; see ``_checks``), which the user of the system under test never saw, or copies a sentence (or
+   most of itself) verbatim from a context.
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
-6. ``not_answerable`` / ``wrong_answer``: one LLM call. The judge answers the question from the contexts alone,
+6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
    without seeing the reference answer (a small judge shown an answer tends to agree with it): it copies the
-   sentence that answers the question, which must be found in the contexts, and gives a short answer. That answer
-   must agree with the reference answer (no conflicting numbers; mostly contained in it, or close in embedding
-   space). For samples that must not be answerable (``metadata["answerable"] is False``), the contexts are the
-   reference contexts plus the graph chunks nearest to the question, and the sample is dropped as ``answerable``
-   when the judge finds an answer there. Samples with ``metadata["needs_passages"] = k`` (multi-hop) are dropped
-   as ``single_passage`` when the judge's evidence comes from fewer than k passages.
+   sentences that answer the question, which must be found in the contexts, and gives a short answer. Samples
+   with ``metadata["needs_passages"] = k`` (multi-hop) are dropped as ``single_passage`` when the judge's evidence
+   comes from fewer than k passages. For samples that must not be answerable (``metadata["answerable"] is
+   False``), the contexts are the reference contexts plus the graph chunks nearest to the question, and the sample
+   is dropped as ``answerable`` when the judge finds an answer there.
+7. ``wrong_answer``: the judge's answer and the reference must agree. ``_checks.agreement`` decides by their words
+   when it can (differing numbers or names disagree); when it cannot (the reference states the judge's number
+   among others: "4, as the list has 5 items" mentions "5" but does not answer it), the claim engine checks the
+   judge's answer, restated with the question, against the reference: one more call, only then.
+8. ``not_self_contained``: one LLM call that sees no document, only the question: can it be understood with no
+   document at hand?
+9. ``unsupported_reference``: the claim engine splits the reference answer into claims and checks them against
+   the reference contexts read together, each headed by its document title and section (the faithfulness check
+   the evaluation makes; the split is cached for it). A claim the judge does not label supported drops the
+   sample.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import numpy as np
 from pydantic import BaseModel, Field, StringConstraints
 
+from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
+from ragkit.synthesis._checks import agreement, copies_context, distinct, mentions_context, restates_question
 from ragkit.synthesis._phrasing import language_matches
-from ragkit.synthesis._scenarios import quote_source
+from ragkit.synthesis._writer import passage, quote_source
 from ragkit.text import units
 from ragkit.types import TestSample
-
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
-_MENTIONS_CONTEXT = re.compile(
-    r"\b(?:the|this|these|above|given|provided)\s+(?:passages?|texts?|excerpts?|contexts?)\b"
-    r"|\baccording to the (?:passage|text|excerpt|context|document)\b"
-    r"|文中|本文|上文|原文|段落中|文章中|材料中|文本中",
-    re.IGNORECASE,
-)
-
-
-def mentions_context(question: str) -> bool:
-    """True when the question points at the text it was written from ('in the passage', '文中'), which a user of
-    the system under test has never seen."""
-    return _MENTIONS_CONTEXT.search(question) is not None
-
-
-def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, share: float = 0.7) -> bool:
-    """True when the question contains a whole context sentence of ``min_tokens`` or more, or when a run of
-    at least ``min_tokens`` tokens copied from a context makes up ``share`` of the question.
-
-    A CJK character is about half a word, so for questions written mostly in CJK characters the run must be
-    twice as long.
-    """
-    q = units(question)
-    if sum(not t.isascii() and len(t) == 1 for t in q) > len(q) / 2:
-        min_tokens *= 2
-    if len(q) < min_tokens:
-        return False
-    q_text = " ".join(q)
-    for context in contexts:
-        c = units(context)
-        match = difflib.SequenceMatcher(None, q, c, autojunk=False).find_longest_match(0, len(q), 0, len(c))
-        if match.size >= min_tokens and match.size >= share * len(q):
-            return True
-        for sentence in _SENTENCE_END.split(context):
-            s = units(sentence)
-            if len(s) >= min_tokens and f" {' '.join(s)} " in f" {q_text} ":
-                return True
-    return False
 
 
 class CriticInput(BaseModel):
@@ -104,52 +75,37 @@ CRITIC_PROMPT = Prompt(
     max_tokens=250,
 )
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+class QuestionCheckInput(BaseModel):
+    question: str
 
 
-def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+class QuestionCheckOutput(BaseModel):
+    self_contained: bool
+    """Someone with no document at hand can tell exactly what is asked."""
 
 
-def _informative(text: str, question: str) -> set[str]:
-    """Tokens that carry the answer: not already in the question, and a number, a CJK character or a word of
-    four or more letters (short function words say little about agreement)."""
-    asked = set(units(question))
-    return {t for t in units(text) if t not in asked and (any(c.isdigit() for c in t) or not t.isascii()
-                                                           or len(t) >= 4)}
-
-
-def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
-    """True when the answer only repeats the question: every informative token of the answer (see
-    ``_informative``) is in the question, and they make up ``share`` or more of the question's own.
-
-    "Who owns Nadia's project?" → "Nadia owns Nadia's project." restates; "Is it made in Leeds or York?" →
-    "In Leeds." and "Yes." do not.
-    """
-    mine, asked = _informative(answer, ""), _informative(question, "")
-    return bool(mine) and mine <= asked and len(mine) >= share * len(asked)
-
-
-def agreement(own: str, reference: str, question: str, similarity: float) -> tuple[bool, str]:
-    """Whether the judge's own answer and the reference answer agree.
-
-    When the judge's answer has numbers, the reference must share one. Otherwise, when both answers carry
-    informative tokens (see ``_informative``), at least half of one side's must appear in the other; when one side
-    has none, 3/4 of the judge's tokens must be in the reference, or the embedding cosine must be >= 0.8.
-    """
-    own_numbers, ref_numbers = _numbers(own), _numbers(reference)
-    if own_numbers and not own_numbers & ref_numbers:
-        return False, f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
-    mine, theirs = _informative(own, question), _informative(reference, question)
-    if mine and theirs:
-        recall = max(len(mine & theirs) / len(mine), len(mine & theirs) / len(theirs))
-        return recall >= 0.5, f"token overlap {recall:.2f}"
-    own_tokens = set(units(own))  # e.g. the judge names one of the things the question compares
-    if own_tokens:
-        contained = len(own_tokens & set(units(reference))) / len(own_tokens)
-        if contained >= 0.75:
-            return True, f"judge's answer contained in the reference ({contained:.2f})"
-    return similarity >= 0.8, f"cosine {similarity:.2f}"
+QUESTION_CHECK_PROMPT = Prompt(
+    name="generate.question_check",
+    instruction=(
+        "You review a test question for a question-answering assistant. Users ask it with no document in front "
+        "of them, and you see none either.\n"
+        "self_contained: true if a reader with no document at hand can tell exactly what is asked: it names the "
+        "company, product, person, place or thing it is about. false if it points at something it does not "
+        "name: 'the example', 'the code above', 'this section', 'the table', 'this product', 'the project', or "
+        "an 'it', 'its' or 'they' that nothing in the question explains."
+    ),
+    input=QuestionCheckInput,
+    output=QuestionCheckOutput,
+    examples=(
+        (QuestionCheckInput(question="How many items does the vector in the example hold?"),
+         QuestionCheckOutput(self_contained=False)),
+        (QuestionCheckInput(question="In which year did Harbor Books open its Leeds shop?"),
+         QuestionCheckOutput(self_contained=True)),
+        (QuestionCheckInput(question="Who approved its budget?"), QuestionCheckOutput(self_contained=False)),
+    ),
+    max_tokens=20,
+)
 
 
 @dataclass
@@ -174,10 +130,18 @@ class Critic:
     nearest_k: int = 3
     """Graph chunks nearest to the question that an unanswerable question is checked against."""
     llm_check: bool = True
+    """The LLM checks (steps 6-9); off, only the cheap ones run."""
+    claims: ClaimStore | None = None
+    """The claim engine that checks reference answers; by default one on ``judge``."""
+    check_reference: bool = True
     _kept: list[np.ndarray] = field(default_factory=list, repr=False)
     _kept_ids: list[str] = field(default_factory=list, repr=False)
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.claims is None and self.check_reference and self.judge is not None:
+            self.claims = ClaimStore(self.judge)
 
     def cheap_checks(self, sample: TestSample, compare_with: int | None = None) -> Verdict:
         """Every check except the LLM one (no LLM call); duplicates are looked for among the first
@@ -206,37 +170,97 @@ class Critic:
         return Verdict(True)
 
     async def review(self, sample: TestSample, compare_with: int | None = None) -> Verdict:
-        """All checks; at most one LLM call."""
+        """All checks, cheapest first; the LLM checks (the critic's answer, the question check, the reference's
+        split and check) each run only when every check before it passed."""
         await self.embeddings.aembed([sample.question])  # off the event loop; later lookups hit the memo
         verdict = self.cheap_checks(sample, compare_with)
         if not verdict.ok or not self.llm_check or self.judge is None:
             return verdict
-        answerable_expected = sample.metadata.get("answerable", True) is not False
+        if sample.metadata.get("answerable", True) is False:
+            verdict = await self._unanswerable_check(sample)
+            return await self._question_check(sample, verdict.checks) if verdict.ok else verdict
         passages = [r.text for r in sample.reference_contexts if not r.distractor]
-        if not answerable_expected:
-            known = set(r.chunk_id for r in sample.reference_contexts)
-            passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
-        out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=sample.question))
-        sources = {i for e in out.evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None}
-        cited = bool(sources)
-        checks: dict[str, Any] = {"evidence": out.evidence, "judge_answer": out.answer,
-                                  "evidence_passages": sorted(sources)}
-        if not answerable_expected:
-            if cited and out.answer.strip():
-                return Verdict(False, "answerable", f"the corpus answers it: {out.evidence[0][:80]!r}", checks)
-            return Verdict(True, checks=checks)
-        if not cited or not out.answer.strip():
+        verdict = await self._answer_check(sample, passages)
+        if verdict.ok:
+            verdict = await self._question_check(sample, verdict.checks)
+        if verdict.ok:
+            verdict = await self._reference_check(sample, verdict.checks)
+        return verdict
+
+    async def _answer(self, passages: list[str], question: str) -> tuple[CriticOutput, dict[str, Any]]:
+        """The judge's own answer from ``passages`` and what it cites: only evidence found in a passage, once. A
+        small judge sometimes leaves the evidence out (more often in Chinese) though its answer is a span of a
+        passage: that span is then the evidence."""
+        assert self.judge is not None
+        out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=question))
+        cited = [(e, i) for e in distinct(out.evidence)
+                 if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
+        if not distinct(out.evidence) and len(units(out.answer)) >= 2:
+            source = quote_source(out.answer, passages)  # an answer copied from a passage is its own evidence
+            cited = [(out.answer.strip(), source)] if source is not None else []
+        return out, {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
+                     "evidence_passages": sorted({i for _, i in cited})}
+
+    async def _unanswerable_check(self, sample: TestSample) -> Verdict:
+        """A question meant to be unanswerable, asked against its contexts and the graph's nearest chunks."""
+        known = {r.chunk_id for r in sample.reference_contexts}
+        passages = [r.text for r in sample.reference_contexts if not r.distractor]
+        passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
+        out, checks = await self._answer(passages, sample.question)
+        if checks["evidence"] and checks["judge_answer"]:
+            return Verdict(False, "answerable", f"the corpus answers it: {checks['evidence'][0][:80]!r}", checks)
+        return Verdict(True, checks=checks)
+
+    async def _answer_check(self, sample: TestSample, passages: list[str]) -> Verdict:
+        """The judge answers from the reference contexts; its evidence must come from enough passages, and its
+        answer must not clearly disagree with the reference (``_checks.agreement``)."""
+        out, checks = await self._answer(passages, sample.question)
+        if not checks["evidence"] or not checks["judge_answer"]:
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)
         needed = int(sample.metadata.get("needs_passages", 1))
-        if len(sources) < needed:
-            return Verdict(False, "single_passage", f"the judge answered it from passage {sorted(sources)} alone; "
-                           f"{needed} passages should be needed", checks)
-        reference = sample.reference_answer or ""
-        vectors = await self.embeddings.aembed([out.answer, reference])
-        agree, why = agreement(out.answer, reference, sample.question, float(vectors[0] @ vectors[1]))
+        if len(checks["evidence_passages"]) < needed:
+            return Verdict(False, "single_passage", f"the judge answered it from passage "
+                           f"{checks['evidence_passages']} alone; {needed} passages should be needed", checks)
+        reference, own = sample.reference_answer or "", checks["judge_answer"]
+        vectors = await self.embeddings.aembed([own, reference])
+        agree, why = agreement(own, reference, sample.question, float(vectors[0] @ vectors[1]))
         checks["agreement"] = why
-        if not agree:
-            return Verdict(False, "wrong_answer", f"the judge answers {out.answer[:60]!r} ({why})", checks)
+        if agree == "unsure" and self.claims is not None:
+            verdict = await self.claims.check_answer(reference, own, sample.question)
+            checks["reference_gives_answer"] = verdict.label
+            if verdict.label != "entailed":
+                why = f"{why}; the reference does not give it as the answer ({verdict.label})"
+                agree = "disagree"
+        if agree == "disagree":
+            return Verdict(False, "wrong_answer", f"the judge answers {own[:60]!r} ({why})", checks)
+        return Verdict(True, checks=checks)
+
+    async def _question_check(self, sample: TestSample, checks: dict[str, Any]) -> Verdict:
+        """One call without any document: can the question be understood on its own?"""
+        assert self.judge is not None
+        out = await self.judge.structured(QUESTION_CHECK_PROMPT, QuestionCheckInput(question=sample.question))
+        checks = {**checks, "self_contained": out.self_contained}
+        if not out.self_contained:
+            return Verdict(False, "not_self_contained", f"the question needs its source in view: "
+                           f"{sample.question[:80]!r}", checks)
+        return Verdict(True, checks=checks)
+
+    async def _reference_check(self, sample: TestSample, checks: dict[str, Any]) -> Verdict:
+        """The reference answer's claims, checked against the reference contexts read together; a claim the judge
+        does not label entailed drops the sample (its decision, not the probability the metrics average)."""
+        if self.claims is None:
+            return Verdict(True, checks=checks)
+        claims = await self.claims.split(sample.reference_answer or "", sample.question)
+        headed = [passage(self.kg, r.chunk_id) if r.chunk_id else r.text
+                  for r in sample.reference_contexts if not r.distractor]
+        attributions = await self.claims.attribute(headed, claims)  # with titles: "Project Lark charter > Team"
+        rows: list[dict[str, Any]] = [{"claim": c, "verdict": a.verdict.label, "support": round(a.support, 2)}
+                for c, a in zip(claims, attributions, strict=True)]
+        checks = {**checks, "reference_claims": rows}
+        unsupported = [r["claim"] for r in rows if r["verdict"] != "entailed"]
+        if unsupported:
+            return Verdict(False, "unsupported_reference", f"the reference contexts do not support "
+                           f"{len(unsupported)} of {len(claims)} claims: {unsupported[0][:80]!r}", checks)
         return Verdict(True, checks=checks)
 
     # -- near-duplicates ------------------------------------------------------------------------------

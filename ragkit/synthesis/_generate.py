@@ -72,7 +72,8 @@ class GenerateOptions(BaseModel):
     duplicate_threshold: float = 0.9
     """Question-embedding cosine at or above which a candidate is a near-duplicate of a kept one."""
     llm_critic: bool = True
-    """The critic's LLM check (the judge answers the question from the reference contexts)."""
+    """The critic's LLM checks: the judge answers the question from the reference contexts, a call without them
+    checks the question and compares the answers, and the claim engine checks the reference answer."""
     max_drops_per_sample: float = 2.0
     progress: bool = True
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph
 from ragkit.llm._embeddings import Embeddings
+from ragkit.testing import claim_reply, contains
 
 Spec = dict[str, list[tuple[str, list[tuple[str, str]]]]]
 """{document path: [(chunk text, [(entity name, entity type), ...]), ...]}"""
@@ -189,6 +190,21 @@ def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) 
     return {"evidence": evidence, "answer": answer}
 
 
+def grounded(passage: str, claim: str) -> str:
+    """A claim is supported when the passage contains it (``contains``) or when it holds a whole passage sentence (a
+    short answer restated after a question written as keywords)."""
+    lines = passage.replace("。", "。\n").replace(". ", ".\n").split("\n")
+    sentences = [s.strip().rstrip(".。").lower() for s in lines]
+    if any(s and s in claim.lower() for s in sentences):
+        return "supported"
+    return contains(passage, claim)
+
+
+def question_check_reply(data: Any) -> dict[str, Any]:
+    """The no-document question check: a question pointing at "the example" is not self-contained."""
+    return {"self_contained": "the example" not in data.question.lower()}
+
+
 def persona_reply(data: Any) -> dict[str, Any]:
     return {"personas": [{"name": f"Analyst {i + 1}", "description": f"Studies group {i + 1} closely."}
                          for i in range(len(data.document_groups))]}
@@ -203,6 +219,11 @@ def default_script(call: Any) -> dict[str, Any]:
         return bridge_reply(call.data)
     if call.prompt_name == "generate.critic":
         return critic_reply(call.data, answerable=UNANSWERABLE not in call.data.question)
+    if call.prompt_name == "generate.question_check":
+        return question_check_reply(call.data)
     if call.prompt_name == "generate.personas":
         return persona_reply(call.data)
+    reply = claim_reply(call, claims=lambda text: [text], label=grounded)  # the critic's check of the reference
+    if reply is not None:
+        return reply
     raise AssertionError(f"unexpected prompt {call.prompt_name}")

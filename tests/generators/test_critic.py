@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from kg_builder import critic_reply
+from kg_builder import default_script
 
-from ragkit.synthesis._critic import Critic, copies_context
+from ragkit.synthesis._checks import agreement, copies_context, mentions_context, restates_question
+from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._phrasing import language_matches
+from ragkit.synthesis._writer import found_quotes
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
 
@@ -33,10 +35,24 @@ def test_copies_context(question, copied):
     ("What does the travel policy document say about rail travel?", False),
     ("Which passages of the Lark charter list risks?", False),
     ("龙坞茶园建于哪一年？", False),
+    ("What is the maximum index of the vector in the example?", True),
+    ("What does the code above print for Acme's W300?", True),
+    ("Which robots are described in this section?", True),
+    ("Which steps are listed below for the Heron H6?", True),
+    ("What does the Acme travel policy say, for example, about taxis?", False),
+    ("Which of the following robots carries 10 kg, the Kestrel K10 or the Heron H6?", False),
+    ("本节介绍的茶园建于哪一年？", True),
+    ("这段代码的输出是什么？", True),
+    ("这段时间内龙坞茶园的产量是多少？", False),
+    ("この例でベクターの最大インデックスはいくつですか？", True),
+    ("この例外はいつ発生しますか？", False),
+    ("上記の会社はいつ設立されましたか？", True),
+    ("이 예제에서 벡터의 최대 인덱스는 무엇입니까?", True),
+    ("위의 코드는 무엇을 출력합니까?", True),
+    ("이 장소는 언제 문을 열었습니까?", False),
+    ("리즈 제과점은 언제 문을 열었습니까?", False),
 ])
 def test_mentions_context(question, mentions):
-    from ragkit.synthesis._critic import mentions_context
-
     assert mentions_context(question) is mentions
 
 
@@ -70,10 +86,83 @@ def _sample(kg, question="When did the Leeds bakery open?", answer="In 2010.", l
                       reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)])
 
 
-async def test_review_keeps_a_good_sample_with_one_llm_call(bakery, embeddings):
-    judge = ScriptedJudge(lambda call: critic_reply(call.data))
+async def test_review_keeps_a_good_sample_after_four_checks(bakery, embeddings):
+    judge = ScriptedJudge(default_script)
     verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
-    assert verdict.ok and verdict.checks["evidence_passages"] == [0] and len(judge.calls) == 1
+    assert verdict.ok and verdict.checks["evidence_passages"] == [0]
+    assert [c.prompt_name for c in judge.calls] == ["generate.critic", "generate.question_check", "claims.split",
+                                                    "claims.check"]
+    assert verdict.checks["self_contained"] and verdict.checks["agreement"] == "numbers agree"
+    assert verdict.checks["reference_claims"] == [{"claim": "When did the Leeds bakery open? In 2010.",
+                                                   "verdict": "entailed", "support": 1.0}]
+
+
+def _script(critic=None, question_check=None, claims=None):
+    """default_script, with the critic's reply, the question check's and the reference's claims replaced where
+    given."""
+    from ragkit.testing import claim_reply
+
+    def reply(call):
+        if call.prompt_name == "generate.critic" and critic is not None:
+            return critic
+        if call.prompt_name == "generate.question_check" and question_check is not None:
+            return question_check
+        if call.prompt_name.startswith("claims.") and claims is not None:
+            return claim_reply(call, claims=lambda text: claims)
+        return default_script(call)
+
+    return ScriptedJudge(reply)
+
+
+async def test_a_question_that_needs_its_source_is_dropped(bakery, embeddings):
+    judge = _script(question_check={"self_contained": False})
+    verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
+    assert not verdict.ok and verdict.reason == "not_self_contained"
+    assert set(judge.calls_for("generate.question_check")[0].data.model_dump()) == {"question"}  # no document
+
+
+async def test_a_reference_that_mentions_the_judges_number_but_does_not_give_it(bakery, embeddings):
+    # "5" is among the reference's numbers, so the words cannot tell; the claim engine checks the judge's answer
+    # against the reference, and finds another value there
+    sample = _sample(bakery, question="How many deck ovens does the Leeds bakery have?",
+                     answer="It has 3 deck ovens for its 5 bakers.")
+    ovens = "It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": [ovens], "answer": "5"}
+        if call.prompt_name == "claims.check":
+            return {"0": "contradicted"}
+        return default_script(call)
+
+    judge = ScriptedJudge(script)
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "wrong_answer"
+    assert verdict.checks["reference_gives_answer"] == "contradicted" and "also states ['3']" in verdict.detail
+    (check,) = judge.calls_for("claims.check")
+    assert check.data.passage == sample.reference_answer and check.data.claims == [f"{sample.question} 5"]
+
+
+async def test_a_reference_claim_the_contexts_do_not_support_drops_the_sample(bakery, embeddings):
+    judge = _script(critic={"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."],
+                            "answer": "2010, with 60 staff"},
+                    claims=["The Leeds bakery opened in 2010", "The Leeds bakery has 60 staff"])
+    sample = _sample(bakery, answer="The Leeds bakery opened in 2010, and it has 60 staff.")
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "unsupported_reference"
+    assert [c["verdict"] for c in verdict.checks["reference_claims"]] == ["entailed", "neutral"]
+    assert "60 staff" in verdict.detail
+
+
+async def test_the_critic_records_each_found_evidence_once(bakery, embeddings):
+    opened = "The Leeds bakery opened in 2010 on Kirkstall Road."
+    judge = _script(critic={"evidence": [opened, " " + opened, "evidence"], "answer": "In 2010"})
+    verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
+    assert verdict.ok and verdict.checks["evidence"] == [opened]
+
+
+def test_found_quotes_keeps_each_quote_found_in_a_context_once():
+    quotes = ["quotes", "opened in 2010", "Opened in 2010", "", "closed in 1999"]
+    assert found_quotes(quotes, [CONTEXT]) == ["opened in 2010"]
 
 
 @pytest.mark.parametrize(("answer", "question", "restates"), [
@@ -86,8 +175,6 @@ async def test_review_keeps_a_good_sample_with_one_llm_call(bakery, embeddings):
     ("龙坞茶园建于1998年。", "龙坞茶园建于哪一年？", False),
 ])
 def test_restates_question(answer, question, restates):
-    from ragkit.synthesis._critic import restates_question
-
     assert restates_question(answer, question) is restates
 
 
@@ -124,11 +211,13 @@ async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
 
 
 async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
-    judge = ScriptedJudge([{"evidence": [], "answer": ""}])
+    judge = _script(critic={"evidence": [], "answer": ""})
     critic = Critic(bakery, judge, embeddings)
     sample = _sample(bakery, question="What will the Leeds bakery's energy bill be in 2031?",
                      answer="The documents do not say.", answerable=False)
     assert (await critic.review(sample)).ok
+    # then only the question check; the reference (a refusal) is not split
+    assert [c.prompt_name for c in judge.calls] == ["generate.critic", "generate.question_check"]
     passages = judge.calls[0].data.passages
     assert len(passages) >= 3  # its own context plus the nearest other chunks
     answered = ScriptedJudge([{"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
@@ -144,7 +233,7 @@ def test_nearest_chunks_finds_the_topical_chunk(bakery, embeddings):
 
 
 async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
-    judge = ScriptedJudge(lambda call: critic_reply(call.data))
+    judge = ScriptedJudge(default_script)
     await Critic(bakery, judge, embeddings).review(_sample(bakery, answer="In 2010, on Kirkstall Road."))
     assert "2010, on Kirkstall" not in str(judge.calls[0].messages)
 
@@ -164,12 +253,27 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("线上销售约占总收入的多少？", "约45%", "约80%。", False),
     ("青岚茶业是哪一年由谁创立的？", "沈嘉禾，2009年4月", "2009年4月由沈嘉禾创立。", True),
     ("青岚茶业是哪一年由谁创立的？", "沈嘉禾", "林晓雯。", False),
+    # issue 20: pairs that must disagree, whatever the overlap ...
+    ("What is the maximum index of a five-element vector?", "4", "5", False),
+    ("When was the Aldermoor bridge opened?", "1879", "The bridge was opened in 1897.", False),
+    ("Which city hosts the Acme headquarters?", "Paris", "London", False),
+    ("Which city hosts the Acme headquarters?", "Acme is headquartered in Paris.", "In London, near the river.",
+     False),
+    # ... and paraphrases that must agree, in English, Chinese and Korean
+    ("How much does the Kestrel K10 arm weigh?", "It weighs 33 kilograms.", "The arm's weight is 33 kg.", True),
+    ("Who founded the Aldermoor bridge company?", "Edwin Hart founded it.", "The company was founded by Edwin Hart.",
+     True),
+    ("What does the Wren W300 carry?", "parcels and totes", "The Wren W300 moves totes and parcels around.", True),
+    ("岚山冷泡茶的产品策划由谁主导？", "赵敏", "由市场总监赵敏主导。", True),
+    ("龙坞茶园的面积是多少？", "约320亩", "龙坞茶园面积约为320亩。", True),
+    ("리즈 제과점의 점장은 누구입니까?", "박지훈", "점장은 박지훈입니다.", True),
+    ("리즈 제과점은 언제 문을 열었습니까?", "2010년", "2010년에 문을 열었습니다.", True),
+    ("리즈 제과점의 점장은 누구입니까?", "박지훈", "김민수입니다.", False),
 ])
 def test_agreement(question, own, reference, agree, embeddings):
-    from ragkit.synthesis._critic import agreement
-
     m = embeddings.embed([own, reference])
-    assert agreement(own, reference, question, float(m[0] @ m[1]))[0] is agree
+    verdict = agreement(own, reference, question, float(m[0] @ m[1]))[0]
+    assert (verdict != "disagree") is agree, verdict
 
 
 async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
@@ -184,7 +288,23 @@ async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
                           "answer": "48 staff"}])
     verdict = await Critic(bakery, one, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "single_passage"
-    both = ScriptedJudge([{"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens.",
+    both = _script(critic={"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens.",
                                         "The Harvest Rye weighs 800 g, keeps for six days and costs 4.20 pounds."],
-                           "answer": "48 staff bake the 800 g Harvest Rye"}])
-    assert (await Critic(bakery, both, embeddings).review(sample)).ok
+                           "answer": "48 staff bake the 800 g Harvest Rye"},
+                   question_check={"self_contained": True},
+                   claims=["It has 48 staff", "The Harvest Rye weighs 800 g"])
+    verdict = await Critic(bakery, both, embeddings).review(sample)
+    assert verdict.ok
+    # the reference's claims are checked against both passages read together
+    assert leeds.text in both.calls_for("claims.check")[0].data.passage
+    assert rye.text in both.calls_for("claims.check")[0].data.passage
+
+
+async def test_an_answer_copied_from_a_passage_is_its_own_evidence(bakery, embeddings):
+    judge = _script(critic={"evidence": [], "answer": "Kirkstall Road"})
+    sample = _sample(bakery, question="On which road did the Leeds bakery open?", answer="On Kirkstall Road.")
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert verdict.ok and verdict.checks["evidence"] == ["Kirkstall Road"]
+    made_up = _script(critic={"evidence": [], "answer": "Harrogate Lane"})
+    verdict = await Critic(bakery, made_up, embeddings).review(sample)
+    assert verdict.reason == "not_answerable"

@@ -61,9 +61,13 @@ async def test_exact_count_every_sample_complete(bakery, emb):
     assert result.usage.total.calls == len(judge.calls)
     assert result.usage.stages["generate/personas"].calls == 1
     assert sum(r.usage.calls for r in result.report.values()) == len(judge.calls) - 1
-    # personas once; per candidate one generation call and, when the cheap checks pass, one critic call
+    # personas once; per candidate one generation call; each LLM check only after every check before it passed
     dropped = sum(r.dropped_total for r in result.report.values())
-    assert 1 + 2 * 10 <= len(judge.calls) <= 1 + 2 * (10 + dropped)
+    calls = Counter(c.prompt_name for c in judge.calls)
+    written = calls["generate.qa"] + calls["generate.bridge_qa"]
+    assert written == 10 + dropped and calls["generate.personas"] == 1
+    assert written >= calls["generate.critic"] >= calls["generate.question_check"] >= 10
+    assert calls["generate.question_check"] >= calls["claims.split"] >= 10 - result.report["unanswerable"].kept
 
 
 async def test_same_seed_same_samples(bakery, emb):

@@ -1,0 +1,171 @@
+"""The critic's checks that need no LLM: a question that points at its source, copies it, or is answered by its own
+words; and whether two short answers to one question agree.
+
+They are cheap and run before any LLM check, so that a candidate they reject costs no critic call.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Literal
+
+from ragkit.text import HANGUL, normalise, units
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+
+# A question a user of the system under test could ask never points at the text it was written from. Each
+# language's list names the text itself ("the passage") and the things a question can only point at when the text is
+# in view ("the example", "the code above", "this section"); a name in between ("the travel policy document") makes
+# it a real reference.
+_POINTERS = {
+    "en": r"\b(?:the|this|these|above|given|provided|following)\s+(?:passages?|texts?|excerpts?|contexts?)\b"
+          r"|\baccording to the (?:passage|text|excerpt|context|document|article)\b"
+          r"|\b(?:this|the above|the following|the given)\s+(?:examples?|snippets?|code|listing|figure|table|"
+          r"diagram|section|chapter|paragraph|document|article|page)\b"
+          r"|\bthe (?:examples?|snippet|code|listing|figure|diagram|paragraph) (?:above|below|shown|given)\b"
+          r"|\b(?:in|from) the (?:example|snippet|listing|figure|diagram|paragraph)\b"
+          r"|\b(?:shown|mentioned|described|given|listed) (?:above|below)\b",
+    "zh": r"文中|本文|上文|下文|原文|段落中|文章中|材料中|文本中|本节|本章|该节|该章|上述|"
+          r"(?:这|这一|该|此)段(?:文字|话|代码|内容|材料|描述)|"
+          r"以下代码|如下代码|该示例|这个示例|此示例|这个例子|该例子|此例|本文档|该文档",
+    "ja": r"本文|文中|この文章|この文書|この節|この章|この段落|この例(?!外)|上記|下記|以下のコード|このコード|"
+          r"この記事",
+    # a Korean noun takes its particle: "이 예제에서" points at the text, "이 장소" (this place) does not
+    "ko": r"본문|(?:이|위의|위|아래의|아래|다음) (?:예제|예시|코드|문서|글|절|장|단락|기사|표|그림)"
+          r"(?:에서|에|의|은|는|을|를|와|과)?(?=[\s?？.,!]|$)",
+}
+_MENTIONS_CONTEXT = re.compile("|".join(f"(?:{p})" for p in _POINTERS.values()), re.IGNORECASE)
+
+
+def mentions_context(question: str) -> bool:
+    """True when the question points at the text it was written from ('in the passage', 'the example above',
+    '文中', 'この例', '위의'), which a user of the system under test has never seen."""
+    return _MENTIONS_CONTEXT.search(question) is not None
+
+
+def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, share: float = 0.7) -> bool:
+    """True when the question contains a whole context sentence of ``min_tokens`` or more, or when a run of
+    at least ``min_tokens`` tokens copied from a context makes up ``share`` of the question.
+
+    A CJK character is about half a word, so for questions written mostly in CJK characters the run must be
+    twice as long.
+    """
+    q = units(question)
+    if sum(not t.isascii() and len(t) == 1 for t in q) > len(q) / 2:
+        min_tokens *= 2
+    if len(q) < min_tokens:
+        return False
+    q_text = " ".join(q)
+    for context in contexts:
+        c = units(context)
+        match = difflib.SequenceMatcher(None, q, c, autojunk=False).find_longest_match(0, len(q), 0, len(c))
+        if match.size >= min_tokens and match.size >= share * len(q):
+            return True
+        for sentence in _SENTENCE_END.split(context):
+            s = units(sentence)
+            if len(s) >= min_tokens and f" {' '.join(s)} " in f" {q_text} ":
+                return True
+    return False
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*")
+_HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
+_FUNCTION_WORDS = frozenset(
+    "the a an it its in on at this that these those he she they we you i yes no there by for from with as of to "
+    "and or but his her their our my your what which who when where how why after before about".split()
+)
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+
+
+def _names(text: str, question: str) -> set[str]:
+    """Capitalised words of ``text`` that the question does not use and that are not a capitalised function word
+    ("The", "In"): the names an answer adds (Latin scripts only; CJK answers are left to the token checks)."""
+    asked = {w.lower() for w in _NAME.findall(question)}
+    return {w.lower() for w in _NAME.findall(text)} - asked - _FUNCTION_WORDS
+
+
+def _informative(text: str, question: str) -> set[str]:
+    """Tokens that carry the answer: not already in the question, and a number, a CJK character or a word of
+    four or more letters (short function words say little about agreement)."""
+    asked = set(units(question))
+    return {t for t in units(text) if t not in asked and (any(c.isdigit() for c in t) or not t.isascii()
+                                                           or len(t) >= 4)}
+
+
+def _found(token: str, others: set[str]) -> bool:
+    """Whether ``token`` is among ``others``; a Korean word also matches one that shares its stem, since
+    particles and endings attach to it ("서울" and "서울은")."""
+    if token in others:
+        return True
+    if _HANGUL_WORD.match(token) and len(token) >= 2:
+        return any(_HANGUL_WORD.match(o) and (o.startswith(token) or token.startswith(o)) and min(len(o), len(token))
+                   >= 2 for o in others)
+    return False
+
+
+def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
+    """True when the answer only repeats the question: every informative token of the answer (see
+    ``_informative``) is in the question, and they make up ``share`` or more of the question's own.
+
+    "Who owns Nadia's project?" → "Nadia owns Nadia's project." restates; "Is it made in Leeds or York?" →
+    "In Leeds." and "Yes." do not.
+    """
+    mine, asked = _informative(answer, ""), _informative(question, "")
+    return bool(mine) and mine <= asked and len(mine) >= share * len(asked)
+
+
+Agreement = Literal["agree", "unsure", "disagree"]
+
+
+def agreement(own: str, reference: str, question: str, similarity: float) -> tuple[Agreement, str]:
+    """Whether the judge's own short answer and the reference answer agree, by their words alone: "agree",
+    "disagree", or "unsure" when the words cannot tell (the critic then asks the claim engine whether the reference
+    gives the judge's answer).
+
+    Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that
+    the reference does not state ("5" against "4"; "1897" against "1879"), or names on both sides with none in
+    common ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
+    too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when
+    half of one side's informative tokens (see ``_informative``) are in the other, or when the judge's tokens are
+    mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
+    cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
+    """
+    asked = _numbers(question)
+    own_numbers, ref_numbers = _numbers(own) - asked, _numbers(reference) - asked
+    if own_numbers and not own_numbers <= ref_numbers:
+        return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
+    own_names, ref_names = _names(own, question), _names(reference, question)
+    if own_names and ref_names and not own_names & ref_names:
+        return "disagree", f"names differ: {sorted(own_names)} vs {sorted(ref_names)}"
+    if own_numbers:
+        others = sorted(ref_numbers - own_numbers)
+        return ("unsure", f"the reference also states {others}") if others else ("agree", "numbers agree")
+    mine, theirs = _informative(own, question), _informative(reference, question)
+    if mine and theirs:
+        recall = max(sum(_found(t, theirs) for t in mine) / len(mine), sum(_found(t, mine) for t in theirs)
+                     / len(theirs))
+        if recall >= 0.5:
+            return "agree", f"token overlap {recall:.2f}"
+    own_tokens = set(units(own))
+    if own_tokens and not mine:
+        contained = sum(_found(t, set(units(reference))) for t in own_tokens) / len(own_tokens)
+        if contained >= 0.75:
+            return "agree", f"judge's answer contained in the reference ({contained:.2f})"
+    return ("unsure" if similarity >= 0.8 else "disagree"), f"cosine {similarity:.2f}"
+
+
+def distinct(texts: list[str]) -> list[str]:
+    """``texts`` without repeats (compared normalised) or empty items, in their order."""
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        key = normalise(text)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(text.strip())
+    return out
