@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ragkit.kg._build import BuildOptions, BuildResult, BuildSummary, build_graph, build_graph_sync
 from ragkit.kg._chunking import DEFAULT_MAX_TOKENS
+from ragkit.kg._entities import mentioned_in
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph, SkippedFile
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "SkippedFile",
     "build_graph",
     "build_graph_sync",
+    "mentioned_in",
 ]

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from typing import Literal
 
+from ragkit.kg import mentioned_in
 from ragkit.text import HANGUL, normalise, units
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
@@ -69,17 +71,44 @@ def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, s
     return False
 
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# Words that point back at something named before: in a question asked on its own, nothing was
+_POINTING = re.compile(
+    r"\b(?:this|that|these|those|its|it|they|their|them|he|she|his|her|him)\b"
+    r"|该|这|此(?!外)|它|この|その|あの|これ|それ|同社|(?:^|\s)(?:이|그|저)\s|그것|이것|해당",
+    re.IGNORECASE,
+)
+_MODEL_NAME = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}\b")
+"""A token with letters and digits, such as "K10", "W300" or "INC-2023-014": a name."""
+
+_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
+"""A number standing on its own: not the digits of a model name such as "K10" or "W300"."""
+_QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*")
 _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
 _FUNCTION_WORDS = frozenset(
     "the a an it its in on at this that these those he she they we you i yes no there by for from with as of to "
-    "and or but his her their our my your what which who when where how why after before about".split()
+    "and or but his her their our my your what which who when where how why after before about is are was were "
+    "do does did can could should would will has have had please tell explain describe list give name".split()
 )
 
 
 def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUMBER.findall(text)}
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    """(number, the word or CJK character after it): "10 kg" and "10天" are not the "10年" of a question."""
+    out = set()
+    for number, unit in _QUANTITY.findall(text):
+        unit = unit.lower()
+        out.add((number.replace(",", ""), unit[:1] if unit and not unit.isascii() else unit))
+    return out
+
+
+def _new_numbers(text: str, question: str) -> set[str]:
+    """The numbers of ``text`` but for the quantities the question itself states."""
+    asked = _quantities(question)
+    return {n for n, unit in _quantities(text) if (n, unit) not in asked and (n, "") not in asked}
 
 
 def _names(text: str, question: str) -> set[str]:
@@ -108,6 +137,18 @@ def _found(token: str, others: set[str]) -> bool:
     return False
 
 
+def points_without_naming(question: str, names: Iterable[str]) -> bool:
+    """True when the question points back at something ("this arm", "its budget", "该产品", "この例") and names
+    nothing: no capitalised name, no model or code name ("K10"), none of ``names`` (entity names in CJK scripts,
+    which have no capitals). Asked with no document at hand, it has no answer. "What does Acme make, and where is
+    it made?" names Acme."""
+    if not _POINTING.search(question):
+        return False
+    if _names(question, "") or _MODEL_NAME.search(question):
+        return False
+    return not any(mentioned_in(name, question) for name in names)
+
+
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """True when the answer only repeats the question: every informative token of the answer (see
     ``_informative``) is in the question, and they make up ``share`` or more of the question's own.
@@ -128,16 +169,16 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     gives the judge's answer).
 
     Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that
-    the reference does not state ("5" against "4"; "1897" against "1879"), or names on both sides with none in
-    common ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
+    the reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10
+    years", does not count, but "10 days" in answer to it does), or names on both sides with none in common
+    ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
     too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when
     half of one side's informative tokens (see ``_informative``) are in the other, or when the judge's tokens are
     mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
     cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
     """
-    asked = _numbers(question)
-    own_numbers, ref_numbers = _numbers(own) - asked, _numbers(reference) - asked
-    if own_numbers and not own_numbers <= ref_numbers:
+    own_numbers, ref_numbers = _new_numbers(own, question), _new_numbers(reference, question)
+    if own_numbers and not own_numbers <= _numbers(reference):
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
     own_names, ref_names = _names(own, question), _names(reference, question)
     if own_names and ref_names and not own_names & ref_names:

@@ -4,9 +4,10 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 
 1. ``invalid_sample``: empty question or answer, or reference contexts without a graph chunk id.
 2. ``wrong_language``: the question or answer is not in the language of its source chunks.
-3. ``mentions_context`` / ``copies_context``: the question points at its source ("the passage", "the example
-   above", "本节"; see ``_checks``), which the user of the system under test never saw, or copies a sentence (or
-   most of itself) verbatim from a context.
+3. ``mentions_context`` / ``unnamed_reference`` / ``copies_context``: the question points at its source ("the
+   passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
+   points back at something it never names ("What is its budget?", "该产品…"), or copies a sentence (or most of
+   itself) verbatim from a context.
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
@@ -39,10 +40,18 @@ from pydantic import BaseModel, Field, StringConstraints
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
-from ragkit.synthesis._checks import agreement, copies_context, distinct, mentions_context, restates_question
+from ragkit.synthesis._checks import (
+    agreement,
+    copies_context,
+    distinct,
+    mentions_context,
+    points_without_naming,
+    restates_question,
+)
 from ragkit.synthesis._phrasing import language_matches
+from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import passage, quote_source
-from ragkit.text import units
+from ragkit.text import CJK_CHAR, units
 from ragkit.types import TestSample
 
 
@@ -138,6 +147,7 @@ class Critic:
     _kept_ids: list[str] = field(default_factory=list, repr=False)
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
+    _entity_names: list[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.claims is None and self.check_reference and self.judge is not None:
@@ -157,6 +167,9 @@ class Critic:
                 return Verdict(False, "wrong_language", f"the {name} is not in {lang}: {text[:80]!r}")
         if mentions_context(sample.question):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
+        if points_without_naming(sample.question, self.entity_names()):
+            return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
+                           f"{sample.question[:80]!r}")
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
@@ -262,6 +275,15 @@ class Critic:
             return Verdict(False, "unsupported_reference", f"the reference contexts do not support "
                            f"{len(unsupported)} of {len(claims)} claims: {unsupported[0][:80]!r}", checks)
         return Verdict(True, checks=checks)
+
+    def entity_names(self) -> list[str]:
+        """The graph's entity names in a CJK script, of a known type (computed once): how a Chinese, Japanese or
+        Korean question names something. A Latin-script name is told by its capital letter instead; the graph's
+        Latin names include common words a tagger took for names ("Payload"), which would excuse "this payload"."""
+        if self._entity_names is None:
+            self._entity_names = [e.name for e in self.kg.entities()
+                                  if e.type.strip().lower() not in VAGUE_TYPES and CJK_CHAR.search(e.name)]
+        return self._entity_names
 
     # -- near-duplicates ------------------------------------------------------------------------------
 

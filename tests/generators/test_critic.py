@@ -269,11 +269,54 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("리즈 제과점의 점장은 누구입니까?", "박지훈", "점장은 박지훈입니다.", True),
     ("리즈 제과점은 언제 문을 열었습니까?", "2010년", "2010년에 문을 열었습니다.", True),
     ("리즈 제과점의 점장은 누구입니까?", "박지훈", "김민수입니다.", False),
+    # the digits of a model name, and a quantity the question states, are not the answer's numbers
+    ("What is the rated payload of the Kestrel K10?", "10 kg", "6 kg.", False),
+    ("在青岚茶业工作满10年不满20年的员工每年有几天年休假？", "10天", "5天。", False),
+    ("在青岚茶业工作满10年不满20年的员工每年有几天年休假？", "10天", "每年有10天年休假。", True),
+    ("How many arms did Sheffield build in 2023?", "3,150 in 2023", "3,150 robot arms.", True),
 ])
+
+
+
 def test_agreement(question, own, reference, agree, embeddings):
     m = embeddings.embed([own, reference])
     verdict = agreement(own, reference, question, float(m[0] @ m[1]))[0]
     assert (verdict != "disagree") is agree, verdict
+
+
+@pytest.mark.parametrize(("own", "reference", "question", "expected"), [
+    ("5", "The maximum index is 4, as the vector has 5 elements.", "What is the maximum index of the vector?",
+     "unsure"),
+    ("3,150", "3,150 robot arms.", "How many arms did Sheffield build in 2023?", "agree"),
+    ("4", "5", "What is the maximum index of a five-element vector?", "disagree"),
+])
+def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, reference, question, expected,
+                                                                          embeddings):
+    m = embeddings.embed([own, reference])
+    assert agreement(own, reference, question, float(m[0] @ m[1]))[0] == expected
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    ("What is the rated payload of this arm?", True),
+    ("What is its approved budget?", True),
+    ("How soon after a trip must claims be submitted under these rules?", True),
+    ("Who manages the plant where it is built?", True),
+    ("该产品的策划由谁主导？", True),
+    ("这家公司是哪一年创立的？", True),
+    ("この製品はいつ発売されましたか？", True),
+    ("이 제품은 언제 출시되었습니까?", True),
+    ("What does Acme make, and where is it made?", False),
+    ("What is the payload of the K10 and what does it weigh?", False),
+    ("How long is the standard warranty of the Kestrel K10 arm?", False),
+    ("岚山冷泡茶的产品策划由谁主导？", False),
+    ("这款岚山冷泡茶是哪一年上市的？", False),
+    ("What is the boiling point of water at sea level?", False),
+])
+def test_points_without_naming(question, points):
+    from ragkit.synthesis._checks import points_without_naming
+
+    assert points_without_naming(question, ["岚山冷泡茶", "Kestrel K10"]) is points
+
 
 
 async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
