@@ -137,12 +137,17 @@ def _found(token: str, others: set[str]) -> bool:
     return False
 
 
+def pointing(question: str) -> bool:
+    """Whether the question has a word that points back at something named before ("it", "this", "该", "この")."""
+    return _POINTING.search(question) is not None
+
+
 def points_without_naming(question: str, names: Iterable[str]) -> bool:
     """True when the question points back at something ("this arm", "its budget", "该产品", "この例") and names
     nothing: no capitalised name, no model or code name ("K10"), none of ``names`` (entity names in CJK scripts,
     which have no capitals). Asked with no document at hand, it has no answer. "What does Acme make, and where is
     it made?" names Acme."""
-    if not _POINTING.search(question):
+    if not pointing(question):
         return False
     if _names(question, "") or _MODEL_NAME.search(question):
         return False

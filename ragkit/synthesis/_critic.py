@@ -21,8 +21,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    when it can (differing numbers or names disagree); when it cannot (the reference states the judge's number
    among others: "4, as the list has 5 items" mentions "5" but does not answer it), the claim engine checks the
    judge's answer, restated with the question, against the reference: one more call, only then.
-8. ``not_self_contained``: one LLM call that sees no document, only the question: can it be understood with no
-   document at hand?
+8. ``not_self_contained``: for a question with a pointing word ("it", "this", "该") that also names something, one
+   LLM call that sees no document, only the question: can it be understood with no document at hand?
 9. ``unsupported_reference``: the claim engine splits the reference answer into claims and checks them against
    the reference contexts read together, each headed by its document title and section (the faithfulness check
    the evaluation makes; the split is cached for it). A claim the judge does not label supported drops the
@@ -45,6 +45,7 @@ from ragkit.synthesis._checks import (
     copies_context,
     distinct,
     mentions_context,
+    pointing,
     points_without_naming,
     restates_question,
 )
@@ -249,8 +250,13 @@ class Critic:
         return Verdict(True, checks=checks)
 
     async def _question_check(self, sample: TestSample, checks: dict[str, Any]) -> Verdict:
-        """One call without any document: can the question be understood on its own?"""
+        """One call without any document: can the question be understood on its own? Asked only of a question
+        with a pointing word ("it", "this", "该") that also names something, which the patterns cannot settle
+        ("What does Acme make, and where is it made?"): on the critic's labelled cases the 1.5B judge called
+        questions with no such word "not self-contained" as often as it caught one (bench/README.md)."""
         assert self.judge is not None
+        if not pointing(sample.question):
+            return Verdict(True, checks=checks)
         out = await self.judge.structured(QUESTION_CHECK_PROMPT, QuestionCheckInput(question=sample.question))
         checks = {**checks, "self_contained": out.self_contained}
         if not out.self_contained:

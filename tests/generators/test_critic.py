@@ -86,13 +86,13 @@ def _sample(kg, question="When did the Leeds bakery open?", answer="In 2010.", l
                       reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)])
 
 
-async def test_review_keeps_a_good_sample_after_four_checks(bakery, embeddings):
+async def test_review_keeps_a_good_sample_after_three_checks(bakery, embeddings):
     judge = ScriptedJudge(default_script)
     verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
     assert verdict.ok and verdict.checks["evidence_passages"] == [0]
-    assert [c.prompt_name for c in judge.calls] == ["generate.critic", "generate.question_check", "claims.split",
-                                                    "claims.check"]
-    assert verdict.checks["self_contained"] and verdict.checks["agreement"] == "numbers agree"
+    # no pointing word in the question: no question check
+    assert [c.prompt_name for c in judge.calls] == ["generate.critic", "claims.split", "claims.check"]
+    assert verdict.checks["agreement"] == "numbers agree"
     assert verdict.checks["reference_claims"] == [{"claim": "When did the Leeds bakery open? In 2010.",
                                                    "verdict": "entailed", "support": 1.0}]
 
@@ -116,7 +116,8 @@ def _script(critic=None, question_check=None, claims=None):
 
 async def test_a_question_that_needs_its_source_is_dropped(bakery, embeddings):
     judge = _script(question_check={"self_contained": False})
-    verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery))
+    sample = _sample(bakery, question="When did the Leeds bakery open, and where is it?")  # "it" beside a name
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "not_self_contained"
     assert set(judge.calls_for("generate.question_check")[0].data.model_dump()) == {"question"}  # no document
 
@@ -216,8 +217,8 @@ async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
     sample = _sample(bakery, question="What will the Leeds bakery's energy bill be in 2031?",
                      answer="The documents do not say.", answerable=False)
     assert (await critic.review(sample)).ok
-    # then only the question check; the reference (a refusal) is not split
-    assert [c.prompt_name for c in judge.calls] == ["generate.critic", "generate.question_check"]
+    # the reference (a refusal) is not split
+    assert [c.prompt_name for c in judge.calls] == ["generate.critic"]
     passages = judge.calls[0].data.passages
     assert len(passages) >= 3  # its own context plus the nearest other chunks
     answered = ScriptedJudge([{"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
