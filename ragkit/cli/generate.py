@@ -100,8 +100,9 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 @click.option("--max-share", type=click.FloatRange(0, 1, min_open=True), default=0.25, show_default=True,
               help="Largest share of the samples that one document may provide (relaxed, with a note, only when "
                    "the corpus is too small).")
-@click.option("--no-critic-llm", is_flag=True, help="Skip the critic's LLM check (cheaper; string and "
-                                                     "embedding checks still run).")
+@click.option("--no-critic-llm", is_flag=True, help="Skip the critic's LLM checks: its own answer, the "
+                                                     "reference's claims (cheaper; string and embedding checks "
+                                                     "still run).")
 @model_options
 @click.option("--overwrite", is_flag=True, help="Replace OUTPUT if it exists (it is never replaced otherwise).")
 @json_option

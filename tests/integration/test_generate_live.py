@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from ragkit.cli import cli
 from ragkit.kg._graph import KnowledgeGraph
+from ragkit.synthesis._checks import mentions_context
 from ragkit.text._language import detect_language
 from ragkit.types import TestSample
 
@@ -63,3 +64,14 @@ def test_zh(tmp_path: Path) -> None:
         assert detect_language(s.question) == "zh", s.question
         if s.style != "web_search":
             assert detect_language(s.reference_answer or "") in ("zh", "und"), s.reference_answer
+
+
+def test_ko(tmp_path: Path) -> None:
+    samples, kg, report = generate("ko", 3, tmp_path)
+    print(report)
+    assert len(samples) == 3, report
+    check_common(samples, kg)
+    for s in samples:
+        assert s.language == "ko"
+        assert detect_language(s.question) == "ko", s.question
+        assert not mentions_context(s.question), s.question

@@ -1,0 +1,164 @@
+"""Test-set quality: generated samples read by hand, against the automatic checks (issue 20, item 7).
+
+Two steps:
+
+    # 1. generate a test set from a corpus (fast graph, fresh cache; times the run and a raw llama.cpp call)
+    PYTHONPATH=. .venv/bin/python bench/testset_quality.py generate corpora/ko -n 8 -o bench/testsets/ko.jsonl
+
+    # 2. score the stored test sets: automatic checks per sample, and agreement with the hand labels
+    PYTHONPATH=. .venv/bin/python bench/testset_quality.py score bench/testsets/*.jsonl \\
+        --labels bench/testset_labels.jsonl
+
+The automatic checks of a kept sample, none of which is the critic that kept it:
+- ``points_at_source``: the question points at its source or at something it never names (the critic's patterns);
+- ``multi_hop_one_chunk``: a multi-hop sample whose reference contexts are one chunk;
+- ``faithfulness``: ragkit's faithfulness of the reference answer against the sample's own reference contexts
+  (claims split and checked by the claim engine, contexts as stored, no titles), for answerable samples.
+A sample passes when it does not point at its source, is not a one-chunk multi-hop, and (answerable) has a
+faithfulness of at least 0.5. The hand labels (``bench/testset_labels.jsonl``, one line per sample: ``testset``,
+``id``, ``correct``, ``self_contained``, ``answerable``, ``note``) say whether the reference answer is right by the
+documents, the question can be understood without them, and the question can be answered from the reference
+contexts (for an unanswerable sample: that it cannot). A sample is good when all three hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+
+def generate(args: argparse.Namespace) -> None:
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as cache:
+        command = [sys.executable, "-m", "ragkit", "generate", args.corpus, "-n", str(args.n), "-o", str(out),
+                   "--extractor", "fast", "--seed", str(args.seed), "--cache-dir", cache, "--no-progress",
+                   "--overwrite", "--json"]
+        started = time.monotonic()
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        seconds = time.monotonic() - started
+    if done.returncode != 0:
+        raise SystemExit(f"generate failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    summary = json.loads(done.stdout)
+    print(json.dumps({"corpus": args.corpus, "n": args.n, "seconds": round(seconds, 1),
+                      "raw_llama_call_s": raw_call(), "summary": summary}, indent=2, ensure_ascii=False))
+
+
+def raw_call() -> float:
+    """One raw llama.cpp call on the embedded judge, timed after the run (the machine's speed)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from validity import raw_call_seconds
+
+    from ragkit.llm import Judge
+
+    return round(raw_call_seconds(Judge(cache=False)) or 0.0, 2)
+
+
+# -- scoring ---------------------------------------------------------------------------------------------------
+
+
+def read_samples(paths: list[str]) -> list[tuple[str, Any]]:
+    from ragkit.types import TestSample
+
+    out = []
+    for path in paths:
+        name = Path(path).stem
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                out.append((name, TestSample.model_validate_json(line)))
+    return out
+
+
+async def faithfulness(samples: list[tuple[str, Any]]) -> dict[str, float | None]:
+    """Faithfulness of each answerable sample's reference answer against its own reference contexts."""
+    from ragkit.evaluation import ClaimStore
+    from ragkit.llm import Judge
+
+    store = ClaimStore(Judge())
+    out: dict[str, float | None] = {}
+    for _, s in samples:
+        if s.metadata.get("answerable", True) is False:
+            out[s.id] = None
+            continue
+        contexts = [r.text for r in s.reference_contexts if not r.distractor]
+        claims = await store.split(s.reference_answer or "", s.question)
+        found = await store.attribute(contexts, claims)
+        out[s.id] = round(sum(a.support for a in found) / len(found), 3) if found else 0.0
+    return out
+
+
+def automatic(sample: Any, faith: float | None) -> dict[str, Any]:
+    from ragkit.synthesis._checks import mentions_context, points_without_naming
+
+    generator = sample.generator.name if sample.generator else ""
+    chunks = {r.chunk_id for r in sample.reference_contexts if not r.distractor}
+    checks = {
+        "points_at_source": mentions_context(sample.question) or points_without_naming(sample.question, []),
+        "multi_hop_one_chunk": generator == "multi_hop" and len(chunks) < 2,
+        "faithfulness": faith,
+    }
+    checks["passes"] = (not checks["points_at_source"] and not checks["multi_hop_one_chunk"]
+                        and (faith is None or faith >= 0.5))
+    return checks
+
+
+def score(args: argparse.Namespace) -> None:
+    samples = read_samples(args.testsets)
+    labels = {}
+    if args.labels and Path(args.labels).exists():
+        for line in Path(args.labels).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                labels[(row["testset"], row["id"])] = row
+    faith = asyncio.run(faithfulness(samples))
+    rows, styles = [], Counter()
+    for testset, s in samples:
+        auto = automatic(s, faith[s.id])
+        label = labels.get((testset, s.id))
+        good = None if label is None else bool(label["correct"] and label["self_contained"] and label["answerable"])
+        styles[(testset, s.style)] += 1
+        rows.append({"testset": testset, "id": s.id, "generator": s.generator.name if s.generator else None,
+                     "style": s.style, "question": s.question, **auto, "labelled_good": good})
+    labelled = [r for r in rows if r["labelled_good"] is not None]
+    faiths = [r["faithfulness"] for r in rows if r["faithfulness"] is not None]
+    figures = {
+        "samples": len(rows), "labelled": len(labelled),
+        "labelled_good": sum(r["labelled_good"] for r in labelled),
+        "auto_passes": sum(r["passes"] for r in rows),
+        "agreement": round(sum(r["passes"] == r["labelled_good"] for r in labelled) / len(labelled), 3)
+        if labelled else None,
+        "faithfulness_mean": round(sum(faiths) / len(faiths), 3) if faiths else None,
+        "faithfulness_below_0.5": sum(f < 0.5 for f in faiths),
+        "points_at_source": sum(r["points_at_source"] for r in rows),
+        "multi_hop_one_chunk": sum(r["multi_hop_one_chunk"] for r in rows),
+        "most_samples_on_one_style": max(styles.values()) if styles else 0,
+        "by_testset": dict(sorted(Counter(r["testset"] for r in rows).items())),
+    }
+    print(json.dumps({"figures": figures, "samples": rows}, indent=2, ensure_ascii=False))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="generate a test set from a corpus")
+    gen.add_argument("corpus")
+    gen.add_argument("-n", type=int, default=8)
+    gen.add_argument("-o", "--output", required=True)
+    gen.add_argument("--seed", type=int, default=0)
+    sc = sub.add_parser("score", help="automatic checks and hand labels of stored test sets")
+    sc.add_argument("testsets", nargs="+")
+    sc.add_argument("--labels", default=str(Path(__file__).with_name("testset_labels.jsonl")))
+    args = parser.parse_args()
+    generate(args) if args.command == "generate" else score(args)
+
+
+if __name__ == "__main__":
+    main()

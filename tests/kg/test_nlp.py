@@ -1,0 +1,28 @@
+"""The fast extractor's entities in Japanese and Korean: MeCab's proper nouns, typed by its dictionary."""
+
+from __future__ import annotations
+
+from ragkit.kg._nlp import fast_facts
+
+
+def names(text: str, language: str) -> dict[str, str]:
+    ((_, entities, _),) = fast_facts([text], [language])
+    return {e.name: e.type for e in entities}
+
+
+def test_korean_people_and_places() -> None:
+    text = "한빛커피는 정다은 대표가 2013년 부산 해운대구에서 창업했습니다. 품질은 이수민 팀장이 맡습니다."
+    found = names(text, "ko")
+    assert found["정다은"] == found["이수민"] == "person"
+    assert found["부산"] == found["해운대구"] == "place"
+
+
+def test_japanese_names_that_touch_are_one_name() -> None:
+    found = names("トヨタ自動車の豊田章男社長は名古屋で新しい工場を発表した。", "ja")
+    assert found == {"トヨタ自動車": "organization", "豊田章男": "person", "名古屋": "place"}
+
+
+def test_korean_keyphrases_and_summary_are_still_made() -> None:
+    text = "기장 로스팅 공장은 2017년에 세웠습니다. 모든 원두를 이 공장에서 볶습니다."
+    ((summary, _, keyphrases),) = fast_facts([text], ["ko"])
+    assert summary and keyphrases
