@@ -39,9 +39,9 @@ def generate(args: argparse.Namespace) -> None:
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as cache:
-        command = [sys.executable, "-m", "ragkit", "generate", args.corpus, "-n", str(args.n), "-o", str(out),
-                   "--extractor", "fast", "--seed", str(args.seed), "--cache-dir", cache, "--no-progress",
-                   "--overwrite", "--json"]
+        ragkit = str(Path(sys.executable).with_name("ragkit"))
+        command = [ragkit, "generate", args.corpus, "-n", str(args.n), "-o", str(out), "--extractor", "fast",
+                   "--seed", str(args.seed), "--cache-dir", cache, "--no-progress", "--overwrite", "--json"]
         started = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         seconds = time.monotonic() - started
