@@ -119,11 +119,12 @@ def _names(text: str, question: str) -> set[str]:
 
 
 def _informative(text: str, question: str) -> set[str]:
-    """Tokens that carry the answer: not already in the question, and a number, a CJK character or a word of
-    four or more letters (short function words say little about agreement)."""
+    """Tokens that carry the answer: not already in the question (a Korean word counts as there when a question word
+    shares its stem: "확인" and "확인되었는지"), and a number, a CJK character or a word of four or more letters
+    (short function words say little about agreement)."""
     asked = set(units(question))
-    return {t for t in units(text) if t not in asked and (any(c.isdigit() for c in t) or not t.isascii()
-                                                           or len(t) >= 4)}
+    return {t for t in units(text) if not _found(t, asked) and (any(c.isdigit() for c in t) or not t.isascii()
+                                                                 or len(t) >= 4)}
 
 
 def _found(token: str, others: set[str]) -> bool:

@@ -270,6 +270,9 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("리즈 제과점의 점장은 누구입니까?", "박지훈", "점장은 박지훈입니다.", True),
     ("리즈 제과점은 언제 문을 열었습니까?", "2010년", "2010년에 문을 열었습니다.", True),
     ("리즈 제과점의 점장은 누구입니까?", "박지훈", "김민수입니다.", False),
+    # a word the question already has, with another ending, says nothing about agreement
+    ("해운대 블렌드의 로트 번호는 어떻게 확인되었는지?", "로그램에서 확인",
+     "포장한 제품 일부에서 불량이 확인되었습니다.", False),
     # the digits of a model name, and a quantity the question states, are not the answer's numbers
     ("What is the rated payload of the Kestrel K10?", "10 kg", "6 kg.", False),
     ("在青岚茶业工作满10年不满20年的员工每年有几天年休假？", "10天", "5天。", False),
