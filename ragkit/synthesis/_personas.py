@@ -261,11 +261,12 @@ class Phrasing:
         return cls(pool, rng.randrange(len(STYLES) * len(LENGTHS)))
 
     def apply(self, scenario: Scenario, slot: int, kg: KnowledgeGraph) -> Scenario:
-        """``scenario`` phrased for ``slot``. CJK questions get no ``typos`` style (Latin-letter edits)."""
+        """``scenario`` phrased for ``slot``. CJK questions get no ``typos`` style (Latin-letter edits): their slots
+        walk the other three styles, so that these spread as evenly (8 samples: 3, 3 and 2)."""
         turn = self.start + slot
-        style, length = STYLES[turn % len(STYLES)], LENGTHS[turn % len(LENGTHS)]
-        if style == "typos" and normalise_language(scenario.language) in CJK:
-            style = "conversational"
+        styles = STYLES if normalise_language(scenario.language) not in CJK else tuple(
+            s for s in STYLES if s != "typos")
+        style, length = styles[turn % len(styles)], LENGTHS[turn % len(LENGTHS)]
         doc_id = kg.chunk(scenario.chunk_ids[0]).doc_id if scenario.chunk_ids else None
         persona = self.pool.pick(doc_id, turn)
         return scenario.model_copy(update={"persona": persona, "style": style, "length": length})

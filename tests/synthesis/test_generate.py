@@ -127,6 +127,14 @@ async def test_styles_spread_over_kept_samples_whatever_is_dropped(bakery, emb):
     assert result.report["single_hop"].dropped_total == 0 and kept[0] == kept[1] == kept[2]
 
 
+async def test_chinese_styles_spread_without_typos(tea, emb):
+    """CJK questions take no typos: 8 kept Chinese samples spread over the other three styles, none on more than 3."""
+    options = GenerateOptions(progress=False, seed=3, distribution={"single_hop": 1.0}, max_drops_per_sample=3)
+    result = await generate(tea, 8, options, judge=ScriptedJudge(default_script), embeddings=emb)
+    styles = Counter(s.style for s in result.samples)
+    assert "typos" not in styles and max(styles.values()) <= 3, styles
+
+
 async def test_language_copy_and_duplicate_drops(tea, emb):
     turn = Counter[str]()
 
