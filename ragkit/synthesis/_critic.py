@@ -201,7 +201,7 @@ class Critic:
             verdict = await self._reference_check(sample, verdict.checks)
         return verdict
 
-    async def _answer(self, passages: list[str], question: str) -> tuple[CriticOutput, dict[str, Any]]:
+    async def _answer(self, passages: list[str], question: str) -> dict[str, Any]:
         """The judge's own answer from ``passages`` and what it cites: only evidence found in a passage, once. A
         small judge sometimes leaves the evidence out (more often in Chinese) though its answer is a span of a
         passage: that span is then the evidence."""
@@ -212,15 +212,15 @@ class Critic:
         if not distinct(out.evidence) and len(units(out.answer)) >= 2:
             source = quote_source(out.answer, passages)  # an answer copied from a passage is its own evidence
             cited = [(out.answer.strip(), source)] if source is not None else []
-        return out, {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
-                     "evidence_passages": sorted({i for _, i in cited})}
+        return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
+                "evidence_passages": sorted({i for _, i in cited})}
 
     async def _unanswerable_check(self, sample: TestSample) -> Verdict:
         """A question meant to be unanswerable, asked against its contexts and the graph's nearest chunks."""
         known = {r.chunk_id for r in sample.reference_contexts}
         passages = [r.text for r in sample.reference_contexts if not r.distractor]
         passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
-        out, checks = await self._answer(passages, sample.question)
+        checks = await self._answer(passages, sample.question)
         if checks["evidence"] and checks["judge_answer"]:
             return Verdict(False, "answerable", f"the corpus answers it: {checks['evidence'][0][:80]!r}", checks)
         return Verdict(True, checks=checks)
@@ -228,7 +228,7 @@ class Critic:
     async def _answer_check(self, sample: TestSample, passages: list[str]) -> Verdict:
         """The judge answers from the reference contexts; its evidence must come from enough passages, and its
         answer must not clearly disagree with the reference (``_checks.agreement``)."""
-        out, checks = await self._answer(passages, sample.question)
+        checks = await self._answer(passages, sample.question)
         if not checks["evidence"] or not checks["judge_answer"]:
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)
         needed = int(sample.metadata.get("needs_passages", 1))
