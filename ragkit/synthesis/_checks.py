@@ -73,7 +73,11 @@ def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, s
 
 # Words that point back at something named before: in a question asked on its own, nothing was
 _POINTING = re.compile(
-    r"\b(?:this|that|these|those|its|it|they|their|them|he|she|his|her|him)\b"
+    # "that" only before a noun it points with ("that year"; mostly it is a relative pronoun), and not the "it"
+    # of "does it take", "is it possible"
+    r"\b(?:this|these|those|its|they|their|them|he|she|his|her|him)\b"
+    r"|\bit\b(?!\s+(?:takes?|took|costs?|means?|matters?|is\s+(?:possible|true|necessary|allowed|required)))"
+    r"|\bthat\s+(?:year|month|week|day|date|time|company|plant|site|product|project|team|report|incident)\b"
     r"|该|这|此(?!外)|它|この|その|あの|これ|それ|同社|(?:^|\s)(?:이|그|저)\s|그것|이것|해당",
     re.IGNORECASE,
 )

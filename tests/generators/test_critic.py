@@ -315,6 +315,8 @@ def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, re
     ("岚山冷泡茶的产品策划由谁主导？", False),
     ("这款岚山冷泡茶是哪一年上市的？", False),
     ("What is the boiling point of water at sea level?", False),
+    ("How long does it take to ship an order that was placed on a weekday?", False),
+    ("Which warranty is it covered by?", True),
 ])
 def test_points_without_naming(question, points):
     from ragkit.synthesis._checks import points_without_naming
