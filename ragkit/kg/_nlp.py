@@ -207,6 +207,8 @@ def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
     if ner is not None:
         entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
                     for e in ner.ents if e.label_ in _SPACY_TYPES]
+    elif language in ("ja", "ko"):
+        entities = _mecab_entities(text, language)
     keyphrases, entities = _rake(candidates, MAX_KEYPHRASES), _unique(entities)
     return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
 
@@ -260,9 +262,7 @@ def fast_facts(texts: list[str], languages: list[str]) -> list[Facts]:
         if lang == "zh":
             out[i] = _chinese_facts(texts[i])
         elif lang in ("ja", "ko"):
-            summary, _, keyphrases = _generic_facts(texts[i], lang, None)
-            entities = _unique(_mecab_entities(texts[i], lang))
-            out[i] = key_sentence(texts[i], keyphrases + [e.name for e in entities]) or summary, entities, keyphrases
+            out[i] = _generic_facts(texts[i], lang, None)
     return [f if f is not None else (None, [], []) for f in out]
 
 

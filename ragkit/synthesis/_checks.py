@@ -202,9 +202,9 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
                      / len(theirs))
         if recall >= 0.5:
             return "agree", f"token overlap {recall:.2f}"
-    own_tokens = set(units(own))
+    own_tokens, ref_tokens = set(units(own)), set(units(reference))
     if own_tokens and not mine:
-        contained = sum(_found(t, set(units(reference))) for t in own_tokens) / len(own_tokens)
+        contained = sum(_found(t, ref_tokens) for t in own_tokens) / len(own_tokens)
         if contained >= 0.75:
             return "agree", f"judge's answer contained in the reference ({contained:.2f})"
     return ("unsure" if similarity >= 0.8 else "disagree"), f"cosine {similarity:.2f}"

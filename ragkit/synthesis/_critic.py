@@ -207,9 +207,9 @@ class Critic:
         passage: that span is then the evidence."""
         assert self.judge is not None
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=question))
-        cited = [(e, i) for e in distinct(out.evidence)
-                 if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
-        if not distinct(out.evidence) and len(units(out.answer)) >= 2:
+        evidence = distinct(out.evidence)
+        cited = [(e, i) for e in evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
+        if not evidence and len(units(out.answer)) >= 2:
             source = quote_source(out.answer, passages)  # an answer copied from a passage is its own evidence
             cited = [(out.answer.strip(), source)] if source is not None else []
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),

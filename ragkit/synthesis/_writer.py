@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
+from ragkit.synthesis._checks import distinct
 from ragkit.synthesis._phrasing import (
     CJK,
     add_typos,
@@ -23,7 +24,7 @@ from ragkit.synthesis._phrasing import (
     style_instruction,
 )
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
-from ragkit.text import normalise, units
+from ragkit.text import units
 from ragkit.types import ContextRef, Scenario, TestSample
 
 # -- the shared question-writing prompt -------------------------------------------------------------
@@ -264,5 +265,4 @@ def make_sample(
 def found_quotes(quotes: Sequence[str], texts: Sequence[str]) -> list[str]:
     """The quotes found in one of ``texts``, each once: what the writer invented, or left of its template (a
     literal "quotes"), is not kept as evidence."""
-    kept = {normalise(q): q.strip() for q in reversed(quotes) if q.strip() and quote_source(q, texts) is not None}
-    return list(reversed(kept.values()))
+    return [q for q in distinct(list(quotes)) if quote_source(q, texts) is not None]
