@@ -19,6 +19,8 @@ COMMANDS = {
     "compare": "compare",
     "doctor": "doctor",
     "evaluate": "evaluate",
+    "export": "export",
+    "gate": "gate",
     "generate": "generate",
     "kg": "kg",
     "list": "list_cmd",
@@ -36,7 +38,7 @@ WORKFLOW = (
     # ragkit --help shows the commands in the order a user needs them
     ("The whole job", ("benchmark",)),
     ("Step by step", ("kg", "generate", "run", "evaluate", "report")),
-    ("Compare and inspect", ("compare", "calibrate", "list", "cache", "doctor")),
+    ("Compare and inspect", ("compare", "gate", "export", "calibrate", "list", "cache", "doctor")),
 )
 
 

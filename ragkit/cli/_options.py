@@ -116,6 +116,12 @@ plugin_args_option = click.option("-A", "--arg", "plugin_args", multiple=True, m
                                        "true/false, a comma list or a string.")
 
 
+format_option = click.option(
+    "--format", "data_format", type=click.Choice(["ragkit", "ragas", "ragchecker", "deepeval", "giskard"]),
+    help="The records' format [default: told by their fields]. Files may be .jsonl, .json, .csv or .parquet, "
+         "a Hugging Face save_to_disk folder, a run directory, or hf:owner/name[:split].")
+
+
 max_failed_option = click.option(
     "--max-failed", type=click.FloatRange(0, 1), default=0.2, show_default=True, envvar="RAGKIT_MAX_FAILED",
     show_envvar=True, help="Exit 4 when a larger share of the scores failed (judge or metric errors).")

@@ -12,6 +12,7 @@ import click
 
 from ragkit.cli._options import (
     build_target_options,
+    format_option,
     json_option,
     max_failed_option,
     model_options,
@@ -25,6 +26,7 @@ from ragkit.cli._options import (
     settings_from,
     target_options,
 )
+from ragkit.cli.gate import junit_option, write_junit
 from ragkit.errors import ConfigError
 from ragkit.types import PluginSpec
 
@@ -81,14 +83,16 @@ def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
 @plugin_args_option
 @click.option("-g", "--generator", "generators", multiple=True, metavar="NAME[=WEIGHT]",
               help="Generator mix (repeatable; default: the built-in mix).")
-@click.option("--testset", type=click.Path(exists=True, dir_okay=False),
-              help="Use this test set (JSONL) instead of generating one.")
+@click.option("--testset", help="Use this test set (any format ragkit reads) instead of generating one; with a "
+                                 "target other than baseline, no graph is built.")
+@format_option
 @click.option("--extractor", type=click.Choice(["llm", "fast"]), default="llm", show_default=True,
               help="Graph enrichment: the LLM, or fast (spaCy, no LLM).")
 @click.option("--fail-under", multiple=True, metavar="METRIC=VALUE", help="Exit 3 if the metric's mean is below.")
 @click.option("--fail-over", multiple=True, metavar="METRIC=VALUE",
               help="Exit 3 if the metric's mean is above (for lower-is-better metrics).")
 @max_failed_option
+@junit_option
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), help="Continue an interrupted run.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @model_options
@@ -108,7 +112,7 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
     from ragkit.cli import EXIT_FAILED_SCORES, EXIT_GATE
     from ragkit.llm import Embeddings, Judge
     from ragkit.pipeline import Pipeline
-    from ragkit.report import failed_share, failures, parse_thresholds, too_many_failed
+    from ragkit.report import checks, failed_share, parse_thresholds, too_many_failed
 
     fail_under = parse_thresholds(kw["fail_under"])
     fail_over = parse_thresholds(kw["fail_over"], "--fail-over")
@@ -125,10 +129,12 @@ def command(ctx: click.Context, /, **kw: Any) -> None:
         raise
     finally:
         run.close()
-    gate = failures(summary, fail_under, fail_over)
+    checked = checks(summary, fail_under, fail_over)
+    gate = [c.message for c in checked if not c.passed]
     _show(summary, run, gate, kw)
     share = failed_share((m.failed, m.scored + m.unscorable + m.failed) for m in summary.metrics.values())
     unreliable = too_many_failed(share, kw["max_failed"])
+    write_junit(kw["junit"], checked, unreliable)
     if unreliable:
         click.echo(f"FAILED: {unreliable}", err=True)
         ctx.exit(EXIT_FAILED_SCORES)
@@ -159,7 +165,8 @@ def _open_run(ctx: click.Context, kw: dict[str, Any], fail_under: dict[str, floa
     settings = settings_from(kw)
     metrics, generator_args = _plugin_specs(kw["metrics"], kw["plugin_args"])
     opts = BenchmarkOptions(
-        docs=kw["docs"], testset=kw["testset"], n=kw["n"], seed=kw["seed"], target=kw["target"],
+        docs=kw["docs"], testset=kw["testset"], testset_format=kw["data_format"], n=kw["n"], seed=kw["seed"],
+        target=kw["target"],
         target_options=options, metrics=metrics, extractor=kw["extractor"], generators=parse_weights(kw["generators"]),
         generator_args=generator_args,
     )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from ragkit._sync import run_sync
 from ragkit.cli._options import (
+    format_option,
     json_option,
     max_failed_option,
     model_options,
@@ -88,13 +90,14 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
 
 
 @click.command()
-@click.argument("data", type=click.Path(dir_okay=False))
+@click.argument("data")
+@format_option
 @click.option("-m", "--metric", "metrics", multiple=True, metavar="NAME",
               help="Metric to compute (repeatable); NAME[arg=value] picks a variant.")
 @plugin_args_option
 @click.option("--all", "all_metrics", is_flag=True, help="Every metric the data has the fields for.")
 @click.option("--limit", type=click.IntRange(1), help="Score only the first N samples.")
-@output_option("Write the full results as JSON.", dir_okay=False)
+@output_option("A run directory to write (scores, summary, report.html), or a .json file for the full results.")
 @max_failed_option
 @model_options
 @json_option
@@ -102,14 +105,31 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
 @progress_option
 def command(data: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], all_metrics: bool,
             limit: int | None, output: str | None, as_json: bool, max_failed: float, **kw: Any) -> None:
-    """Score DATA (ragkit JSONL, ragas-named JSONL/CSV, or RAGChecker JSON) with the chosen metrics."""
-    from ragkit.evaluation import check_requirements, evaluate
-    from ragkit.llm import Judge
+    """Score DATA (answers in any format ragkit reads, or a run directory) with the chosen metrics.
+
+    \b
+    ragkit evaluate runs/mine                          # a run from `ragkit run`: the default suite, in place
+    ragkit evaluate answers.jsonl -m faithfulness -o runs/imported
+    ragkit evaluate ragas.csv --all -o results.json
+    """
     from ragkit.runs import load_samples
 
-    samples = load_samples(data)
+    in_place = Path(data).is_dir() and (Path(data) / "spec.json").is_file() and output in (None, data)
+    if in_place or (output and not output.lower().endswith(".json")):
+        _into_run(data, output or data, in_place, metrics, plugin_args, all_metrics, limit, as_json, max_failed, kw)
+        return
+    samples = load_samples(data, format=kw.pop("data_format"))
     if limit is not None:
         samples = samples[: max(0, limit)]
+    fns, skipped = _metrics_for(samples, metrics, plugin_args, all_metrics)
+    _score_file(samples, fns, skipped, output, as_json, max_failed, kw)
+
+
+def _metrics_for(samples: list[Any], metrics: tuple[str, ...], plugin_args: tuple[str, ...], all_metrics: bool
+                 ) -> tuple[list[MetricFn], dict[str, str]]:
+    """The chosen metrics (with --all, those the data can feed) and why the others were skipped."""
+    from ragkit.evaluation import check_requirements
+
     fns = _choose(metrics, all_metrics, parse_plugin_args(plugin_args))
     skipped: dict[str, str] = {}
     if all_metrics:
@@ -120,6 +140,15 @@ def command(data: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], a
         fns = forced + usable
         if not fns:
             raise ConfigError("the data has the fields of no metric")
+    return fns, skipped
+
+
+def _score_file(samples: list[Any], fns: list[MetricFn], skipped: dict[str, str], output: str | None,
+                as_json: bool, max_failed: float, kw: dict[str, Any]) -> None:
+    from ragkit.evaluation import evaluate
+    from ragkit.llm import Judge
+    from ragkit.report import failed_share
+
     show = progress_enabled(kw)
     judge = Judge(settings=settings_from(kw))
     result = run_sync(evaluate(samples, fns, judge=judge, progress=show))
@@ -131,15 +160,52 @@ def command(data: str, metrics: tuple[str, ...], plugin_args: tuple[str, ...], a
         _print_table(result, skipped)
         if output:
             click.echo(f"Results written to {output}", err=True)
-    _check_failed(result, max_failed)
+    share = failed_share((a.failed, a.count + a.unscorable + a.failed) for a in result.aggregates.values())
+    _check_failed(share, max_failed)
 
 
-def _check_failed(result: Any, max_failed: float) -> None:
+def _into_run(data: str, output: str, in_place: bool, metrics: tuple[str, ...], plugin_args: tuple[str, ...],
+              all_metrics: bool, limit: int | None, as_json: bool, max_failed: float, kw: dict[str, Any]) -> None:
+    """Score into a run directory: the one named (in place), or a new one importing DATA's answers."""
+    from ragkit.llm import Embeddings, Judge
+    from ragkit.pipeline import Pipeline, import_answers, open_run, set_metrics
+    from ragkit.report import failed_share, print_summary
+    from ragkit.runs import load_samples
+
+    samples = load_samples(data, format=kw.pop("data_format"))[:limit]
+    specs = None
+    if metrics or all_metrics:
+        fns, _ = _metrics_for(samples, metrics, plugin_args, all_metrics)
+        specs = [spec_of(fn) for fn in fns]
+    if in_place:
+        run = open_run(data)
+        set_metrics(run, specs)
+        kw["model"], kw["embeddings"] = kw.get("model") or run.spec.model, kw.get("embeddings") or run.spec.embeddings
+    else:
+        run = import_answers(output, samples, data, settings_from(dict(kw)), metrics=specs,
+                             command=["ragkit", *sys.argv[1:]])
+    settings = settings_from(kw)
+    say = (lambda msg: None) if kw["quiet"] else (lambda msg: click.echo(msg, err=True))
+    pipeline = Pipeline(run, judge=Judge(settings=settings), embeddings=Embeddings(settings=settings),
+                        settings=settings, progress=progress_enabled(kw), say=say)
+    try:
+        summary = run_sync(pipeline.score())
+    finally:
+        run.close()
+    if as_json:
+        click.echo(summary.model_dump_json(indent=2))
+    elif not kw["quiet"]:
+        print_summary(summary)
+        click.echo(f"Report: {run.report_path}", err=True)
+    _check_failed(failed_share((m.failed, m.scored + m.unscorable + m.failed) for m in summary.metrics.values()),
+                  max_failed)
+
+
+def _check_failed(share: float, max_failed: float) -> None:
     """Exit 4 when more of the scores failed than ``max_failed`` allows (the means would mislead)."""
     from ragkit.cli import EXIT_FAILED_SCORES
-    from ragkit.report import failed_share, too_many_failed
+    from ragkit.report import too_many_failed
 
-    share = failed_share((a.failed, a.count + a.unscorable + a.failed) for a in result.aggregates.values())
     unreliable = too_many_failed(share, max_failed)
     if unreliable:
         click.echo(f"FAILED: {unreliable}", err=True)

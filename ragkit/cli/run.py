@@ -1,7 +1,9 @@
-"""``ragkit run TESTSET --target ... -o responses.jsonl``: ask the target every question, write EvalSample lines."""
+"""``ragkit run TESTSET --target ... -o OUT``: ask the target every question; OUT is a run directory (for
+``evaluate``, ``report``, ``compare`` and ``gate``) or, when it ends in .jsonl, a file of EvalSample lines."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,7 @@ import click
 
 from ragkit.cli._options import (
     build_target_options,
+    format_option,
     model_options,
     progress_enabled,
     progress_option,
@@ -20,10 +23,11 @@ from ragkit.errors import ConfigError
 
 
 @click.command()
-@click.argument("testset", type=click.Path(exists=True, dir_okay=False))
+@click.argument("testset")
+@format_option
 @target_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
-              help="Responses file (JSONL of EvalSample lines, readable by `ragkit evaluate`).")
+@click.option("-o", "--output", type=click.Path(), required=True,
+              help="A run directory (then `ragkit evaluate DIR`), or a .jsonl file of EvalSample lines.")
 @click.option("--kg", "kg_path", type=click.Path(exists=True, dir_okay=False),
               help="baseline: the knowledge graph to retrieve from (from `ragkit kg build`).")
 @click.option("--docs", type=click.Path(exists=True), help="baseline: build (or update) the graph from DOCS.")
@@ -32,18 +36,67 @@ from ragkit.errors import ConfigError
 @quiet_option
 @progress_option
 def command(**kw: Any) -> None:
-    """Run the target on a test set; each answer is written (and fsynced) as it arrives."""
+    """Run the target on a test set (any format ragkit reads); each answer is written as it arrives.
+
+    \b
+    ragkit run testset.jsonl --target mypkg.rag:answer -o runs/mine     # then: ragkit evaluate runs/mine
+    ragkit run ragas_testset.csv --target langchain:app.chain:rag -o runs/lc
+    ragkit run testset.jsonl --target baseline --docs docs/ -o answers.jsonl
+    """
+    if not kw["target"] and not kw["resume"]:
+        raise click.UsageError("--target is required")
+    if kw["output"].lower().endswith((".jsonl", ".json")):
+        _to_file(kw)
+    else:
+        _to_run(kw)
+
+
+def _to_run(kw: dict[str, Any]) -> None:
+    """Into a run directory, through the benchmark pipeline's graph, test-set and target stages."""
+    from ragkit._sync import run_sync
+    from ragkit.llm import Embeddings, Judge
+    from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run
+
+    out = Path(kw["output"])
+    options = build_target_options(kw)
+    if (out / "spec.json").exists():
+        if not kw["resume"]:
+            raise ConfigError(f"{out} already holds a run; pass --resume to continue it, or choose another -o")
+        run = open_run(out)
+        kw["model"], kw["embeddings"] = run.spec.model, run.spec.embeddings
+        settings = settings_from(kw)
+    else:
+        if not kw["target"]:
+            raise click.UsageError(f"--target is required ({out} holds no run to resume)")
+        settings = settings_from(kw)
+        opts = BenchmarkOptions(docs=kw["docs"], kg=kw["kg_path"], testset=kw["testset"],
+                                testset_format=kw["data_format"], target=kw["target"], target_options=options,
+                                extractor="fast")
+        run = new_run(out, opts, settings, command=["ragkit", *sys.argv[1:]])
+    def say(msg: str) -> None:
+        if not kw["quiet"]:
+            click.echo(msg, err=True)
+
+    pipeline = Pipeline(run, judge=Judge(settings=settings), embeddings=Embeddings(settings=settings),
+                        settings=settings, progress=progress_enabled(kw), say=say)
+    try:
+        samples = run_sync(pipeline.answer())
+    finally:
+        run.close()
+    failed = sum(1 for r in run.responses().values() if r.response.error)
+    say(f"{len(samples)} samples, {failed} failed -> {out} (next: ragkit evaluate {out})")
+
+
+def _to_file(kw: dict[str, Any]) -> None:
     from ragkit._sync import run_sync
     from ragkit.pipeline import run_target
     from ragkit.runs import JsonlAppender, iter_jsonl, read_testset, rewrite_jsonl
     from ragkit.targets import close_target, make_target
     from ragkit.types import EvalSample
 
-    if not kw["target"]:
-        raise click.UsageError("--target is required")
     options = build_target_options(kw)
     out = Path(kw["output"])
-    samples = read_testset(kw["testset"])
+    samples = read_testset(kw["testset"], format=kw["data_format"])
     done: dict[str, EvalSample] = {}
     if out.exists() and out.stat().st_size:
         if not kw["resume"]:

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from ragkit.pipeline._runner import (
+from ragkit.pipeline._runner import Pipeline, run_target
+from ragkit.pipeline._runs import (
+    DEFAULT_METRICS,
     BenchmarkOptions,
-    Pipeline,
+    BenchmarkSpec,
+    import_answers,
     new_run,
     open_run,
     resolve_metrics,
-    run_target,
+    set_metrics,
 )
 
 __all__ = [
     "BenchmarkOptions",
+    "BenchmarkSpec",
+    "DEFAULT_METRICS",
     "Pipeline",
+    "import_answers",
     "new_run",
     "open_run",
     "resolve_metrics",
     "run_target",
+    "set_metrics",
 ]

@@ -18,77 +18,20 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from ragkit._atomic import write_atomic
 from ragkit._progress import Progress
-from ragkit._version import __version__
-from ragkit.errors import ConfigError, RagkitError, RunError
+from ragkit.errors import RagkitError, RunError
 from ragkit.llm import Embeddings
-from ragkit.registry import info_of, spec_of
+from ragkit.pipeline._runs import BenchmarkSpec, resolve_metrics
 from ragkit.report import NOT_SCORED
-from ragkit.runs import MetricMeta, RunDir, RunSpec, ScoreRecord, StageRecord, read_testset, write_json_atomic
+from ragkit.runs import RunDir, ScoreRecord, StageRecord, read_testset, write_json_atomic
 from ragkit.settings import Settings
-from ragkit.targets import Target, TargetOptions, close_target, make_target
-from ragkit.types import EvalSample, PluginSpec, StageUsage, TestSample
+from ragkit.targets import Target, close_target, make_target
+from ragkit.types import EvalSample, StageUsage, TestSample
 
 log = logging.getLogger("ragkit")
-
-DEFAULT_METRICS = (
-    "faithfulness", "answer_relevancy", "context_precision", "context_recall", "factual_correctness",
-    "noise_sensitivity", "claim_recall", "context_utilization", "hallucination", "self_knowledge",
-    "hit_rate", "mrr",
-)
-"""The default suite, in report order; names the installed ragkit does not have are left out."""
-
-
-class BenchmarkOptions(BaseModel):
-    """What ``ragkit benchmark`` was asked to do (stored in spec.json, reused by --resume)."""
-
-    docs: str | None = None
-    testset: str | None = None
-    n: int = 20
-    seed: int = 0
-    target: str = "baseline"
-    target_options: TargetOptions = Field(default_factory=TargetOptions)
-    metrics: list[PluginSpec] | None = None
-    """None = the default suite."""
-    extractor: Literal["llm", "fast"] = "llm"
-    generators: dict[str, float] | None = None
-    generator_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
-
-
-class BenchmarkSpec(RunSpec):
-    """spec.json of a benchmark run: the general RunSpec plus what resuming needs."""
-
-    target_ref: str
-    target_options: TargetOptions = Field(default_factory=TargetOptions)
-
-
-# -- metrics -----------------------------------------------------------------------------------------
-
-
-def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str, MetricMeta]]:
-    """Build metric functions (the default suite when None) and, by result key, the meta a report needs.
-
-    The result key is the metric's name plus its non-default arguments (``context_precision[reference=ids]``).
-    """
-    from ragkit.evaluation import build_metric, check_unique, key_of
-    from ragkit.registry import available
-
-    if specs is None:
-        have = available("metric")
-        specs = [PluginSpec(name=n) for n in DEFAULT_METRICS if n in have]
-        if not specs:
-            raise ConfigError("no metrics are installed; pass -m NAME (see `ragkit list metrics`)")
-    fns = [build_metric(spec.name, spec.args) for spec in specs]
-    check_unique(fns)
-    meta = {key_of(fn): MetricMeta(higher_is_better=info_of(fn).higher_is_better, range=info_of(fn).range)
-            for fn in fns}
-    return fns, meta
-
 
 def failed_score(score: Any) -> bool:
     """A score the judge (or the metric) failed to compute: worth retrying on resume."""
@@ -157,43 +100,6 @@ async def run_target(
 # -- the pipeline ------------------------------------------------------------------------------------
 
 
-def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, command: list[str]) -> RunDir:
-    """Create a run directory for ``options`` (the target is described, not built, here)."""
-    if not options.docs and not options.testset:
-        raise ConfigError("give a document folder (DOCS) or --testset")
-    if options.target == "baseline" and not options.docs:
-        raise ConfigError("the baseline target retrieves from the documents: give the DOCS folder")
-    fns, meta = resolve_metrics(options.metrics)
-    if options.testset:
-        read_testset(options.testset)  # a bad test set is refused before the run directory exists
-    metrics = options.metrics or [spec_of(fn) for fn in fns]
-    from ragkit.targets import TargetKind, TargetSpec
-
-    ref = options.target
-    kind: TargetKind = "baseline" if ref == "baseline" else "http" if ref.startswith("http") else \
-        "jsonl" if ref.endswith((".jsonl", ".json")) else "callable"
-
-    spec = BenchmarkSpec(
-        ragkit_version=__version__, command=command, docs=options.docs, testset=options.testset, n=options.n,
-        seed=options.seed, model=settings.model, temperature=settings.temperature, embeddings=settings.embeddings,
-        extractor=options.extractor if options.docs else None, generators=options.generators,
-        generator_args=options.generator_args, metrics=metrics,
-        metric_meta=meta, target=TargetSpec(kind=kind, name=options.target), target_ref=options.target,
-        target_options=options.target_options,
-    )
-    return RunDir.create(path, spec)
-
-
-def open_run(path: str | Path) -> RunDir:
-    """Open a benchmark run for resuming."""
-    try:
-        return RunDir.open(path, BenchmarkSpec)
-    except RunError as exc:
-        if "invalid spec" in str(exc) and "target_ref" in str(exc):
-            raise RunError(f"{path}: spec.json does not describe a benchmark run; it cannot be resumed") from None
-        raise
-
-
 class Pipeline:
     """One session of a benchmark run (a fresh start or a resume)."""
 
@@ -210,12 +116,28 @@ class Pipeline:
 
     async def execute(self) -> Any:
         """Run every unfinished stage; returns the Summary."""
-        if self.spec.docs:
+        await self.answer()
+        return await self.score()
+
+    async def answer(self) -> list[TestSample]:
+        """The stages up to the target's answers (``ragkit run -o DIR``): graph, test set, target."""
+        if self.needs_graph():
             await self.stage_kg()
         samples = await self.stage_generate()
         await self.stage_target(samples)
-        await self.stage_evaluate(samples)
+        return samples
+
+    async def score(self) -> Any:
+        """Evaluate what is answered and not yet scored, then report (``ragkit evaluate RUN``); the Summary."""
+        await self.stage_evaluate(self.run.samples())
         return self.stage_report()
+
+    def needs_graph(self) -> bool:
+        """A graph is built (or loaded) to generate from, or for the baseline to retrieve from; a given test set
+        with any other target needs none."""
+        if not (self.spec.docs or self.spec.kg_file):
+            return False
+        return not self.spec.testset or self.spec.target_ref == "baseline"
 
     def _graph_cache(self) -> Path:
         assert self.spec.docs
@@ -226,12 +148,16 @@ class Pipeline:
     async def stage_kg(self) -> None:
         from ragkit.kg import KnowledgeGraph
 
-        docs, extractor = self.spec.docs, self.spec.extractor
-        assert docs and extractor, "the kg stage runs only when documents were given"
-
         if self.run.kg_path.exists() and self.run.finished("kg"):
             self.kg = KnowledgeGraph.load(self.run.kg_path)
             return
+        if self.spec.kg_file:
+            with _stage(self.run, "kg", None, [1]):
+                self.kg = KnowledgeGraph.load(self.spec.kg_file)
+                self.kg.save(self.run.kg_path)
+            return
+        docs, extractor = self.spec.docs, self.spec.extractor
+        assert docs and extractor, "the kg stage runs only when documents were given"
         from ragkit.kg import BuildOptions, build_graph
 
         cache = self._graph_cache()
@@ -265,7 +191,7 @@ class Pipeline:
         counter, dropped = [0], dict[str, int]()
         with _stage(self.run, "generate", self.judge, counter, dropped):
             if self.spec.testset:
-                samples = read_testset(self.spec.testset)
+                samples = read_testset(self.spec.testset, format=self.spec.testset_format)
                 self.spec.n = len(samples)  # -n does not apply to a given test set
                 write_json_atomic(self.run.file("spec.json"), self.spec)
             else:
@@ -342,8 +268,13 @@ class Pipeline:
         return self.settings.concurrency
 
     async def stage_evaluate(self, samples: list[TestSample]) -> None:
-        responses = self.run.responses()
-        scored = self.run.scores()
+        """Score every answered sample that lacks a score of the run's metrics (or whose score failed); a metric
+        added to a scored run (``ragkit evaluate RUN -m NAME``) is computed and merged into each record."""
+        from ragkit.evaluation import key_of
+
+        metrics, _ = resolve_metrics(self.spec.metrics)
+        wanted = {key_of(fn) for fn in metrics}
+        responses, scored = self.run.responses(), self.run.scores()
         todo: list[EvalSample] = []
         for s in samples:
             resp, rec = responses.get(s.id), scored.get(s.id)
@@ -354,22 +285,27 @@ class Pipeline:
                     self.run.add_scores(ScoreRecord(sample_id=s.id,
                                                     error=f"{NOT_SCORED}: the target failed ({resp.response.error})"))
                 continue
-            if rec is None or rec.error or any(failed_score(sc) for sc in rec.scores.values()):
+            if rec is None or rec.error or any(failed_score(sc) for sc in rec.scores.values()) \
+                    or not wanted <= set(rec.scores):
                 todo.append(resp)
         if not todo:
             if not self.run.finished("evaluate"):
                 self.run.add_stage(StageRecord(stage="evaluate", seconds=0.0, items=0))
             return
+        await self._score(todo, metrics, scored)
+
+    async def _score(self, todo: list[EvalSample], metrics: list[Any], scored: dict[str, ScoreRecord]) -> None:
         from ragkit.evaluation import evaluate
 
-        metrics, _ = resolve_metrics(self.spec.metrics)
         counter = [0]
         written: set[str] = set()
 
         def on_result(result: Any) -> None:
             counter[0] += 1
             written.add(result.sample_id)
-            self.run.add_scores(ScoreRecord(sample_id=result.sample_id, scores=dict(result.scores),
+            before = scored.get(result.sample_id)
+            kept = {k: v for k, v in before.scores.items() if not failed_score(v)} if before else {}
+            self.run.add_scores(ScoreRecord(sample_id=result.sample_id, scores={**kept, **result.scores},
                                             error=result.error))
 
         with _stage(self.run, "evaluate", self.judge, counter):

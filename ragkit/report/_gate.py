@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from ragkit.errors import ConfigError
 from ragkit.report._model import Summary
@@ -54,16 +55,55 @@ def too_many_failed(share: float, max_failed: float) -> str | None:
     return None
 
 
-def failures(summary: Summary, fail_under: dict[str, float], fail_over: dict[str, float] | None = None) -> list[str]:
-    """One line per failed threshold; empty when the gate passes. A metric with no scored sample fails."""
-    lines = []
+class Check(NamedTuple):
+    """One threshold of the gate: its name (``faithfulness>=0.8``), whether it passed, and why not."""
+
+    name: str
+    passed: bool
+    message: str
+    value: float | None
+
+
+def checks(summary: Summary, fail_under: dict[str, float], fail_over: dict[str, float] | None = None) -> list[Check]:
+    """Every threshold, passed or not. A metric with no scored sample fails."""
+    out = []
     for bound, thresholds in (("under", fail_under), ("over", fail_over or {})):
         for name, limit in thresholds.items():
             m = summary.metrics.get(name)
-            if m is None or m.mean is None:
-                lines.append(f"{name}: no scored samples (needs {'>=' if bound == 'under' else '<='} {limit:g})")
-            elif bound == "under" and m.mean < limit:
-                lines.append(f"{name} = {m.mean:.3f} is below {limit:g} (--fail-under {name}={limit:g})")
-            elif bound == "over" and m.mean > limit:
-                lines.append(f"{name} = {m.mean:.3f} is above {limit:g} (--fail-over {name}={limit:g})")
-    return lines
+            sign = ">=" if bound == "under" else "<="
+            mean = None if m is None else m.mean
+            if mean is None:
+                message = f"{name}: no scored samples (needs {sign} {limit:g})"
+            elif bound == "under" and mean < limit:
+                message = f"{name} = {mean:.3f} is below {limit:g} (--fail-under {name}={limit:g})"
+            elif bound == "over" and mean > limit:
+                message = f"{name} = {mean:.3f} is above {limit:g} (--fail-over {name}={limit:g})"
+            else:
+                message = ""
+            out.append(Check(f"{name}{sign}{limit:g}", not message, message, mean))
+    return out
+
+
+def failures(summary: Summary, fail_under: dict[str, float], fail_over: dict[str, float] | None = None) -> list[str]:
+    """One line per failed threshold; empty when the gate passes."""
+    return [c.message for c in checks(summary, fail_under, fail_over) if not c.passed]
+
+
+def junit_xml(gate: list[Check], *, suite: str = "ragkit", unreliable: str | None = None) -> str:
+    """A JUnit XML report of the gate: one test case per threshold (and one for the share of failed scores),
+    for CI systems that show test results (GitLab, Jenkins, GitHub's test reporters)."""
+    import xml.etree.ElementTree as ET
+
+    cases = [(c.name, c.message if not c.passed else "", c.value) for c in gate]
+    cases.append(("failed_scores", unreliable or "", None))
+    root = ET.Element("testsuites")
+    node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)),
+                         failures=str(sum(1 for _, msg, _ in cases if msg)), errors="0")
+    for name, message, value in cases:
+        case = ET.SubElement(node, "testcase", classname=suite, name=name)
+        if value is not None:
+            ET.SubElement(case, "system-out").text = f"mean = {value:.4f}"
+        if message:
+            ET.SubElement(case, "failure", message=message, type="threshold").text = message
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

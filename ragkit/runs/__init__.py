@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from ragkit.runs._datasets import load_samples, parse_records, read_records, read_testset
+from ragkit.runs._datasets import (
+    EXPORTS,
+    load_samples,
+    parse_records,
+    read_records,
+    read_testset,
+    save_jsonl,
+    to_dataframe,
+    to_hf_dataset,
+    write_samples,
+)
+from ragkit.runs._records import FORMATS
 from ragkit.runs._rundir import (
     FORMAT_VERSION,
     JsonlAppender,
@@ -18,6 +29,8 @@ from ragkit.runs._rundir import (
 )
 
 __all__ = [
+    "EXPORTS",
+    "FORMATS",
     "FORMAT_VERSION",
     "JsonlAppender",
     "MetricMeta",
@@ -32,5 +45,9 @@ __all__ = [
     "read_records",
     "read_testset",
     "rewrite_jsonl",
+    "save_jsonl",
+    "to_dataframe",
+    "to_hf_dataset",
     "write_json_atomic",
+    "write_samples",
 ]

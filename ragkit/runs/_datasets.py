@@ -1,192 +1,49 @@
-"""Reading and writing evaluation data: ragkit JSONL, ragas column names, RAGChecker JSON.
+"""Reading and writing test sets and answered samples, in every peer's format and container.
 
-``load_samples(source)`` accepts, and detects per record:
+``load_samples(source)`` and ``read_testset(source)`` accept:
 
-- ragkit JSONL: ``EvalSample`` lines ``{"test": {...}, "response": {...}}``, or ``TestSample`` lines
-  (``id``, ``question``, ...) with the target's output under ``response`` (a ``RagResponse`` object, or the
-  answer as a string next to an optional ``retrieved_contexts`` list);
-- the ragas column names, as JSONL, a JSON list, CSV or a pandas DataFrame: ``user_input``, ``response``,
-  ``retrieved_contexts``, ``reference``, ``reference_contexts``, and optionally ``retrieved_context_ids``,
-  ``reference_context_ids``, ``rubrics`` and an ``id`` / ``sample_id`` column (else ids are ``row-N``);
-- RAGChecker JSON: ``{"results": [{query_id, query, gt_answer, response, retrieved_context: [{doc_id, text}]}]}``
-  (``doc_id`` becomes the context's ``chunk_id``).
+- a file: ``.jsonl``, ``.json`` (a list, or RAGChecker's ``{"results": [...]}``), ``.csv`` or ``.parquet``;
+- a folder written by Hugging Face ``datasets`` (``save_to_disk``), or a ragkit run directory;
+- ``hf:owner/name`` (``hf:owner/name:split``) from the Hugging Face hub, when it can be reached;
+- a ``datasets.Dataset``, a pandas DataFrame or a list of dicts.
 
-A malformed record raises ``DataError`` with a one-line message naming the file, the line (or row / sample)
-and the field. Writers: ``save_jsonl`` (ragkit), ``to_ragas`` / ``save_ragas`` (JSONL or CSV),
-``to_dataframe``, ``to_ragchecker``.
+Each record's format (``_records.FORMATS``: ragkit, ragas, RAGChecker, DeepEval, Giskard) is told by its fields,
+or forced with ``format=``. A malformed record raises ``DataError`` with a one-line message naming the file,
+the line (or row) and the field. ``write_samples`` writes any of those formats, and the ``csv``, ``parquet``
+and ``hf`` containers (with ragas's column names, the common tongue of RAG datasets).
 """
 
 from __future__ import annotations
 
-import ast
 import csv
 import json
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from ragkit._atomic import open_atomic
-from ragkit.errors import DataError, validation_error, validation_message
-from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
+from ragkit.errors import ConfigError, DataError
+from ragkit.runs._records import FORMATS, WRITERS, parse_record, to_ragas
+from ragkit.types import EvalSample, TestSample
 
 if TYPE_CHECKING:
     import pandas as pd
 
-RAGAS_COLUMNS = ("user_input", "response", "retrieved_contexts", "reference", "reference_contexts")
-
-
-def _describe(exc: ValidationError) -> str:
-    loc, msg = validation_error(exc) or ("(record)", str(exc))
-    return f"field '{loc}': {msg}"
-
-
-def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def _text(record: dict[str, Any], key: str, where: str, *, required: bool = False) -> str | None:
-    value = record.get(key)
-    if _blank(value) or value == "":
-        if required:
-            raise DataError(where, f"field '{key}' is missing")
-        return None
-    if not isinstance(value, str | int | float):
-        raise DataError(where, f"field '{key}' must be a string, got {type(value).__name__}")
-    return str(value)
-
-
-def _list(record: dict[str, Any], key: str, where: str) -> list[Any]:
-    value = record.get(key)
-    if _blank(value) or value == "":
-        return []
-    if isinstance(value, str):  # CSV cells: a JSON array or a Python list literal (ragas's to_csv)
-        text = value.strip()
-        if not text.startswith("["):
-            return [value]
-        try:
-            value = json.loads(text)
-        except ValueError:
-            try:
-                value = ast.literal_eval(text)
-            except (ValueError, SyntaxError):
-                raise DataError(where, f"field '{key}' is not a readable list: {text[:60]!r}") from None
-    if value is not None and hasattr(value, "tolist"):  # numpy arrays from DataFrames
-        value = value.tolist()
-    if not isinstance(value, list | tuple):
-        raise DataError(where, f"field '{key}' must be a list, got {type(value).__name__}")
-    return list(value)
-
-
-def _contexts(record: dict[str, Any], key: str, ids_key: str, where: str) -> list[ContextRef]:
-    texts = _list(record, key, where)
-    ids = _list(record, ids_key, where)
-    if ids and texts and len(ids) != len(texts):
-        raise DataError(where, f"field '{ids_key}' has {len(ids)} ids for {len(texts)} contexts in '{key}'")
-    if ids and not texts:  # ids only: id-based metrics still work
-        return [ContextRef(chunk_id=str(i), text="") for i in ids]
-    out = []
-    for n, item in enumerate(texts):
-        if isinstance(item, dict):
-            try:
-                ref = ContextRef.model_validate(item)
-            except ValidationError as exc:
-                raise DataError(where, f"{key}[{n}]: {_describe(exc)}") from None
-        elif isinstance(item, str):
-            ref = ContextRef(text=item)
-        else:
-            raise DataError(where, f"field '{key}[{n}]' must be a string, got {type(item).__name__}")
-        if ids:
-            ref.chunk_id = str(ids[n])
-        out.append(ref)
-    return out
-
-
-def from_ragas(record: dict[str, Any], where: str, default_id: str) -> EvalSample:
-    """One ragas-named record (a row of a ragas dataset) as an EvalSample."""
-    sample_id = _text(record, "id", where) or _text(record, "sample_id", where) or default_id
-    metadata: dict[str, Any] = {}
-    rubric = record.get("rubrics")
-    if not _blank(rubric) and rubric:
-        metadata["rubric"] = json.loads(rubric) if isinstance(rubric, str) else rubric
-    test = TestSample(
-        id=sample_id,
-        question=_text(record, "user_input", where, required=True) or "",
-        reference_answer=_text(record, "reference", where),
-        reference_contexts=_contexts(record, "reference_contexts", "reference_context_ids", where),
-        metadata=metadata,
-    )
-    response = RagResponse(
-        answer=_text(record, "response", where) or "",
-        retrieved_contexts=_contexts(record, "retrieved_contexts", "retrieved_context_ids", where),
-    )
-    return EvalSample(test=test, response=response)
-
-
-def from_ragchecker(record: dict[str, Any], where: str, default_id: str) -> EvalSample:
-    """One RAGChecker ``results[]`` entry as an EvalSample."""
-    contexts = []
-    for n, item in enumerate(_list(record, "retrieved_context", where)):
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-            raise DataError(where, f"field 'retrieved_context[{n}]' must be an object with a 'text' string")
-        doc_id = item.get("doc_id")
-        contexts.append(ContextRef(chunk_id=None if doc_id is None else str(doc_id), text=item["text"]))
-    test = TestSample(
-        id=_text(record, "query_id", where) or default_id,
-        question=_text(record, "query", where, required=True) or "",
-        reference_answer=_text(record, "gt_answer", where),
-    )
-    return EvalSample(test=test, response=RagResponse(answer=_text(record, "response", where) or "",
-                                                      retrieved_contexts=contexts))
-
-
-def from_ragkit(record: dict[str, Any], where: str) -> EvalSample:
-    """An EvalSample line, or a TestSample line with the target's output under ``response``."""
-    try:
-        if "test" in record:
-            return EvalSample.model_validate(record)
-        fields = dict(record)
-        response = fields.pop("response", None)
-        contexts = fields.pop("retrieved_contexts", None)
-        test = TestSample.model_validate(fields)
-        for name in ("id", "question"):
-            if not getattr(test, name).strip():
-                raise DataError(where, f"field '{name}' is empty")
-        if response is None or isinstance(response, str):
-            resp = RagResponse.model_validate({"answer": response or "", "retrieved_contexts": contexts or []})
-        else:
-            resp = RagResponse.model_validate(response)
-        return EvalSample(test=test, response=resp)
-    except ValidationError as exc:
-        raise DataError(where, _describe(exc)) from None
-
-
-def parse_record(record: Any, where: str, default_id: str) -> EvalSample:
-    """Detect the format of one record and read it."""
-    if not isinstance(record, dict):
-        raise DataError(where, f"expected a JSON object, got {type(record).__name__}")
-    if "test" in record or ("question" in record and "id" in record):
-        return from_ragkit(record, where)
-    if "user_input" in record:
-        return from_ragas(record, where, default_id)
-    if "query" in record and ("gt_answer" in record or "retrieved_context" in record):
-        return from_ragchecker(record, where, default_id)
-    raise DataError(where, "unrecognised record: expected ragkit (test/response, or id/question), ragas "
-                           "(user_input, response, ...) or RAGChecker (query, gt_answer, ...) fields")
-
-
 Record = tuple[Any, str, str]
 """A raw record, where it is (``file line 3``, ``file item [0]``) and the sample id it gets when it has none."""
 
+EXPORTS = (*FORMATS, "csv", "parquet", "hf")
+"""What ``write_samples`` (and ``ragkit export --to``) writes."""
 
-def parse_records(records: Iterable[Record]) -> list[EvalSample]:
+
+def parse_records(records: Iterable[Record], fmt: str | None = None) -> list[EvalSample]:
     """Read each record (``parse_record``); a sample id used twice is an error naming both places."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ConfigError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
     samples: list[EvalSample] = []
     seen: dict[str, str] = {}
     for record, where, default_id in records:
-        sample = parse_record(record, where, default_id)
+        sample = parse_record(record, where, default_id, fmt)
         if sample.id in seen:
             raise DataError(where, f"sample id '{sample.id}' is used twice (first at {seen[sample.id]})")
         seen[sample.id] = where
@@ -194,14 +51,35 @@ def parse_records(records: Iterable[Record]) -> list[EvalSample]:
     return samples
 
 
-def load_samples(source: str | Path | pd.DataFrame | Sequence[dict[str, Any]]) -> list[EvalSample]:
-    """Read evaluation samples from a file (.jsonl, .json, .csv), a DataFrame or a list of records."""
+def load_samples(source: Any, *, format: str | None = None) -> list[EvalSample]:
+    """Read evaluation samples from any source this module knows (see the module's docstring)."""
     if isinstance(source, str | Path):
-        return parse_records(read_records(Path(source)))
+        path = Path(source)
+        if path.is_dir() and (path / "spec.json").is_file():
+            return _run_samples(path)
+        return parse_records(read_records(source), format)
+    if hasattr(source, "column_names") and hasattr(source, "to_list"):  # a datasets.Dataset
+        return parse_records(_numbered(source.to_list(), "Dataset row {n}", first=0), format)
     if hasattr(source, "to_dict"):
-        records = source.to_dict(orient="records")
-        return parse_records(_numbered(records, "DataFrame row {n}", first=0))
-    return parse_records(_numbered(list(source), "record {n}", first=0))
+        return parse_records(_numbered(source.to_dict(orient="records"), "DataFrame row {n}", first=0), format)
+    return parse_records(_numbered(list(source), "record {n}", first=0), format)
+
+
+def read_testset(source: Any, *, format: str | None = None) -> list[TestSample]:
+    """The test samples of any source ``load_samples`` reads (answers, if the source has them, are ignored)."""
+    return [s.test for s in load_samples(source, format=format)]
+
+
+def _run_samples(path: Path) -> list[EvalSample]:
+    """A run directory's samples, each with its latest answer (or none, when the target has not run)."""
+    from ragkit.runs._rundir import iter_jsonl
+
+    answered = {s.id: s for s in iter_jsonl(path / "responses.jsonl", EvalSample)}
+    tests = list(iter_jsonl(path / "samples.jsonl", TestSample))
+    if not tests and not answered:
+        raise DataError(str(path), "the run directory has no samples")
+    out = [answered.get(t.id) or EvalSample(test=t) for t in tests]
+    return out + [s for s in answered.values() if s.id not in {t.id for t in tests}]
 
 
 def _numbered(records: Iterable[Any], label: str, *, first: int = 1) -> list[Record]:
@@ -209,17 +87,26 @@ def _numbered(records: Iterable[Any], label: str, *, first: int = 1) -> list[Rec
     return [(record, label.format(n=n), f"row-{n}") for n, record in enumerate(records, first)]
 
 
-def read_records(path: str | Path) -> list[Record]:
-    """The raw records of a .jsonl, .json (a list, or RAGChecker's ``{"results": [...]}``) or .csv file, each
-    with its place in the file; an unreadable file or line is an error naming it."""
-    path = Path(path)
+def read_records(source: str | Path) -> list[Record]:
+    """The raw records of a file, a ``save_to_disk`` folder or ``hf:owner/name``, each with its place; an
+    unreadable file or line is an error naming it."""
+    if isinstance(source, str) and source.startswith("hf:"):
+        return _hub_records(source)
+    path = Path(source)
+    if path.is_dir():
+        return _dataset_records(path)
     if not path.is_file():
         raise DataError(str(path), "no such file")
     suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        return _parquet_records(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), f"cannot read: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), f"not UTF-8 text (byte {exc.start}): test sets and answers are UTF-8 "
+                                   "JSONL, JSON, CSV or parquet") from None
+    except OSError as exc:
+        raise DataError(str(path), f"cannot read: {exc.strerror or exc}") from None
     if suffix == ".csv":
         records = _csv_records(path, text)
     elif suffix == ".json" or (suffix != ".jsonl" and text.lstrip()[:1] in "[" and text.strip()):
@@ -246,6 +133,8 @@ def _json_records(path: Path, text: str) -> list[Record]:
         raise DataError(str(path), f"invalid JSON: {exc}") from None
     if isinstance(data, dict) and isinstance(data.get("results"), list):
         return _numbered(data["results"], f"{path} results[{{n}}]", first=0)
+    if isinstance(data, dict) and isinstance(data.get("goldens"), list):  # DeepEval's dataset object
+        return _numbered(data["goldens"], f"{path} goldens[{{n}}]", first=0)
     if isinstance(data, list):
         return _numbered(data, f"{path} item [{{n}}]", first=0)
     raise DataError(str(path), "expected a JSON list of records or a RAGChecker {\"results\": [...]} object")
@@ -264,93 +153,135 @@ def _jsonl_records(path: Path, text: str) -> list[Record]:
     return records
 
 
-def read_testset(path: str | Path) -> list[TestSample]:
-    """A ragkit test set: JSONL of TestSample lines (EvalSample lines are accepted too)."""
-    path = Path(path)
+def _parquet_records(path: Path) -> list[Record]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DataError(str(path), f"test set cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(str(path), f"not UTF-8 text (byte {exc.start}): a test set is JSONL of TestSample") from None
-    out: list[TestSample] = []
-    seen: set[str] = set()
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            raw = TestSample.model_validate_json(line) if '"test"' not in line[:20] else \
-                EvalSample.model_validate_json(line).test
-        except ValueError as exc:
-            raise DataError(f"{path}:{lineno}", validation_message(exc)) from None
-        if raw.id in seen:
-            raise DataError(f"{path}:{lineno}", f"duplicate sample id {raw.id!r}")
-        seen.add(raw.id)
-        out.append(raw)
-    if not out:
-        raise DataError(str(path), "the test set is empty")
-    return out
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ConfigError("reading parquet needs pyarrow: pip install 'ragkit[datasets]'") from None
+    try:
+        rows = pq.read_table(path).to_pylist()
+    except Exception as exc:  # pyarrow raises its own error classes for every kind of bad file
+        raise DataError(str(path), f"not a readable parquet file: {exc}") from None
+    if not rows:
+        raise DataError(str(path), "no samples")
+    return _numbered(rows, f"{path} row {{n}}", first=0)
 
+
+def _datasets() -> Any:
+    try:
+        import datasets
+    except ImportError:
+        raise ConfigError("Hugging Face datasets need the datasets package: pip install 'ragkit[datasets]'") from None
+    return datasets
+
+
+def _one_split(data: Any, where: str, split: str | None = None) -> Any:
+    """A Dataset from a DatasetDict: the split asked for, else ``test``, else the only one."""
+    if not hasattr(data, "keys"):
+        return data
+    names = list(data.keys())
+    chosen = split or ("test" if "test" in names else names[0] if len(names) == 1 else None)
+    if chosen not in names:
+        raise DataError(where, f"choose a split ({', '.join(names)}): hf:owner/name:SPLIT")
+    return data[chosen]
+
+
+def _dataset_records(path: Path) -> list[Record]:
+    if not any((path / name).exists() for name in ("dataset_info.json", "state.json", "dataset_dict.json")):
+        raise DataError(str(path), "a folder must be a run directory or a Hugging Face save_to_disk folder")
+    try:
+        data = _one_split(_datasets().load_from_disk(str(path)), str(path))
+    except (OSError, ValueError) as exc:
+        raise DataError(str(path), f"cannot load the dataset: {exc}") from None
+    return _numbered(data.to_list(), f"{path} row {{n}}", first=0)
+
+
+def _hub_records(source: str) -> list[Record]:
+    name, _, split = source[3:].partition(":")
+    try:
+        data = _one_split(_datasets().load_dataset(name, split=split or None), source, split or None)
+    except (OSError, ValueError, ConnectionError) as exc:
+        raise DataError(source, f"cannot load from the Hugging Face hub: {str(exc).splitlines()[0]}") from None
+    return _numbered(data.to_list(), f"{source} row {{n}}", first=0)
 
 
 # -- writers --------------------------------------------------------------------------------------
 
 
+def records_as(samples: Iterable[EvalSample], fmt: str) -> list[dict[str, Any]]:
+    """The samples as records of one format (``_records.FORMATS``)."""
+    samples = list(samples)
+    if fmt == "ragkit" and not any(s.response.answer or s.response.retrieved_contexts for s in samples):
+        return [s.test.model_dump(mode="json") for s in samples]  # a test set: TestSample lines
+    return [WRITERS[fmt](s) for s in samples]
+
+
+def to_dataframe(samples: Iterable[EvalSample]) -> pd.DataFrame:
+    """A pandas DataFrame with ragas's column names."""
+    import pandas as pd
+
+    return pd.DataFrame([to_ragas(s) for s in samples])
+
+
+def to_hf_dataset(samples: Iterable[EvalSample]) -> Any:
+    """A ``datasets.Dataset`` with ragas's column names."""
+    return _datasets().Dataset.from_list([to_ragas(s) for s in samples])
+
+
+def write_samples(samples: Iterable[EvalSample], path: str | Path, fmt: str = "ragkit") -> Path:
+    """Write the samples in ``fmt`` (``EXPORTS``); returns the path written. JSONL for ragkit, ragas and Giskard
+    (ragas: CSV or parquet when ``path`` ends so), a JSON list for DeepEval, ``{"results": [...]}`` for
+    RAGChecker; ``csv``, ``parquet`` and ``hf`` (a ``save_to_disk`` folder) hold ragas's columns."""
+    if fmt not in EXPORTS:
+        raise ConfigError(f"unknown export format {fmt!r}: choose one of {', '.join(EXPORTS)}")
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if fmt == "hf":
+        to_hf_dataset(samples).save_to_disk(str(path))
+        return path
+    if fmt == "parquet" or (fmt == "ragas" and suffix == ".parquet"):
+        _write_parquet(records_as(samples, "ragas"), path)
+    elif fmt == "csv" or (fmt == "ragas" and suffix == ".csv"):
+        _write_csv(records_as(samples, "ragas"), path)
+    elif fmt == "ragchecker":
+        _write_json({"results": records_as(samples, fmt)}, path)
+    elif fmt == "deepeval":
+        _write_json(records_as(samples, fmt), path)
+    else:
+        with open_atomic(path) as fh:
+            for record in records_as(samples, fmt):
+                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
 def save_jsonl(samples: Iterable[EvalSample], path: str | Path) -> None:
-    """Write EvalSample lines (ragkit JSONL)."""
+    """Write EvalSample lines (ragkit JSONL, answers included)."""
     with open_atomic(path) as fh:
         for sample in samples:
             fh.write(sample.model_dump_json() + "\n")
 
 
-def to_ragas(samples: Iterable[EvalSample]) -> list[dict[str, Any]]:
-    """Records with the ragas column names (plus ``id`` and the context ids)."""
-    out = []
-    for s in samples:
-        record: dict[str, Any] = {
-            "id": s.id,
-            "user_input": s.test.question,
-            "response": s.response.answer,
-            "retrieved_contexts": [c.text for c in s.response.retrieved_contexts],
-            "reference": s.test.reference_answer,
-            "reference_contexts": [c.text for c in s.test.reference_contexts],
-            "retrieved_context_ids": [c.chunk_id for c in s.response.retrieved_contexts],
-            "reference_context_ids": [c.chunk_id for c in s.test.reference_contexts],
-        }
-        if "rubric" in s.test.metadata:
-            record["rubrics"] = s.test.metadata["rubric"]
-        out.append(record)
-    return out
+def _write_json(data: Any, path: Path) -> None:
+    with open_atomic(path) as fh:
+        json.dump(data, fh, ensure_ascii=False, indent=1)
 
 
-def to_dataframe(samples: Iterable[EvalSample]) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.DataFrame(to_ragas(samples))
-
-
-def save_ragas(samples: Iterable[EvalSample], path: str | Path) -> None:
-    """Write ragas-named records as JSONL, or CSV (lists as JSON arrays) when ``path`` ends in .csv."""
-    records = to_ragas(samples)
-    path = Path(path)
+def _write_csv(records: list[dict[str, Any]], path: Path) -> None:
+    """Lists and objects as JSON in their cells (read back by ``load_samples``)."""
     with open_atomic(path, newline="") as fh:
-        if path.suffix.lower() == ".csv":
-            writer = csv.DictWriter(fh, fieldnames=list(records[0]) if records else list(RAGAS_COLUMNS))
-            writer.writeheader()
-            for r in records:
-                writer.writerow({k: json.dumps(v, ensure_ascii=False) if isinstance(v, list | dict) else v
-                                 for k, v in r.items()})
-        else:
-            for r in records:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        writer = csv.DictWriter(fh, fieldnames=list(records[0]) if records else ["id", "user_input"])
+        writer.writeheader()
+        for r in records:
+            writer.writerow({k: json.dumps(v, ensure_ascii=False) if isinstance(v, list | dict) else v
+                             for k, v in r.items()})
 
 
-def to_ragchecker(samples: Iterable[EvalSample]) -> dict[str, Any]:
-    """The RAGChecker input JSON object."""
-    return {"results": [
-        {"query_id": s.id, "query": s.test.question, "gt_answer": s.test.reference_answer or "",
-         "response": s.response.answer,
-         "retrieved_context": [{"doc_id": c.chunk_id or str(i), "text": c.text}
-                               for i, c in enumerate(s.response.retrieved_contexts)]}
-        for s in samples
-    ]}
+def _write_parquet(records: list[dict[str, Any]], path: Path) -> None:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ConfigError("writing parquet needs pyarrow: pip install 'ragkit[datasets]'") from None
+    tmp = path.with_name(path.name + ".partial")
+    pq.write_table(pa.Table.from_pylist(records), tmp)
+    tmp.replace(path)

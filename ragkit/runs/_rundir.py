@@ -236,6 +236,8 @@ class RunDir:
         path = Path(path)
         if (path / "spec.json").exists():
             raise ConfigError(f"{path} already holds a run; resume it with --resume {path} or choose another -o")
+        if path.is_dir() and any(path.iterdir()):
+            raise ConfigError(f"-o {path} is a folder that holds no run but other files: choose a new or empty one")
         try:
             path.mkdir(parents=True, exist_ok=True)
             write_json_atomic(path / "spec.json", spec)

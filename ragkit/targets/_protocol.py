@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from ragkit.types import RagResponse, TestSample
 
-TargetKind = Literal["callable", "http", "jsonl", "baseline"]
+TargetKind = Literal["callable", "http", "jsonl", "baseline", "langchain", "llamaindex", "haystack"]
 
 
 class TargetSpec(BaseModel):

@@ -64,7 +64,7 @@ CASES = [
     (["evaluate", "{answers}", "-m", "exact_match", "--max-failed", "2"], "--max-failed"),
     (["evaluate", "{answers}", "-m", "exact_match", "--limit", "-1"], "--limit"),
     (["run", "{binary}", "--target", "{answers}", "-o", "{out}"], "binary.jsonl: not UTF-8 text"),
-    (["run", "{empty}", "--target", "{answers}", "-o", "{out}"], "the test set is empty"),
+    (["run", "{empty}", "--target", "{answers}", "-o", "{out}"], "empty.jsonl: no samples"),
     (["run", "{testset}", "--target", "nope_module:answer", "-o", "{out}"], "nope_module"),
     (["generate", "{testset}", "-n", "2", "-o", "{testset}"], "exists; pass --overwrite"),
     (["generate", "{testset}", "-n", "0"], "-n"),
@@ -85,7 +85,7 @@ CASES = [
     (["evaluate", "{answers}", "-m", "exact_match", "--limit", "0"], "--limit"),
     (["evaluate", "{answers}", "-m", "exact_match", "--max-failed", "-0.1"], "--max-failed"),
     (["evaluate", "{answers}", "-m", "exact_match", "--limit", "ten"], "'ten' is not a valid integer"),
-    (["evaluate", "{answers}", "-m", "exact_match", "-o", "{tmp}"], "-o"),
+    (["evaluate", "{answers}", "-m", "exact_match", "-o", "{tmp}"], "is a folder that holds no run"),
     # run
     (["run", "{testset}", "--target", "{tmp}/nowhere.jsonl", "-o", "{out}"], "nowhere.jsonl"),
     (["run", "{testset}", "--target", "not a target", "-o", "{out}"], "cannot tell what target 'not a target' is"),

@@ -98,5 +98,6 @@ def test_an_unreachable_http_target_stops_the_run_with_its_url(tmp_path: Path) -
     assert result.exit_code == 1, result.output
     assert time.monotonic() - started < 30
     last = result.output.strip().splitlines()[-1]
-    assert last.startswith("Error: target http://127.0.0.1:9/ask is unusable: connection failed"), last
+    assert last.startswith("Error: target stage failed: target http://127.0.0.1:9/ask is unusable: connection "
+                           "failed"), last
     assert "Traceback" not in result.output

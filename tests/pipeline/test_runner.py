@@ -16,7 +16,7 @@ from run_fixtures import DOCS, rule_reply, write_target, write_testset
 from ragkit import run_sync
 from ragkit.errors import ConfigError, DataError, RunError, UnknownPluginError
 from ragkit.llm._cache import Cache, content_key
-from ragkit.pipeline._runner import BenchmarkOptions, Pipeline, new_run, open_run
+from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run, open_run
 from ragkit.runs import read_testset
 from ragkit.runs._rundir import RunDir, RunSpec
 from ragkit.settings import Settings
@@ -84,7 +84,7 @@ sys.path.insert(0, {tests!r})
 from run_fixtures import rule_reply
 from ragkit.llm._cache import Cache, content_key
 from ragkit import run_sync
-from ragkit.pipeline._runner import Pipeline, open_run
+from ragkit.pipeline import Pipeline, open_run
 from ragkit.settings import Settings
 from ragkit.testing import ScriptedJudge
 
@@ -198,13 +198,13 @@ def test_failed_answers_are_retried_on_resume(tmp_path: Path) -> None:
 def test_read_testset_errors(tmp_path: Path) -> None:
     f = tmp_path / "t.jsonl"
     f.write_text('{"id": "a", "question": "q"}\n{"id": "a", "question": "q2"}\n')
-    with pytest.raises(DataError, match=r"t.jsonl:2: duplicate sample id 'a'"):
+    with pytest.raises(DataError, match=r"t.jsonl line 2: sample id 'a' is used twice"):
         read_testset(f)
     f.write_text('{"id": "a"}\n')
-    with pytest.raises(DataError, match=r"t.jsonl:1"):
+    with pytest.raises(DataError, match=r"t.jsonl line 1: unrecognised record"):
         read_testset(f)
     f.write_text("\n")
-    with pytest.raises(DataError, match="empty"):
+    with pytest.raises(DataError, match="no samples"):
         read_testset(f)
 
 

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from ragkit.errors import DataError
-from ragkit.runs._datasets import load_samples, save_jsonl, save_ragas, to_dataframe, to_ragas, to_ragchecker
+from ragkit.runs import load_samples, save_jsonl, to_dataframe, write_samples
+from ragkit.runs._datasets import records_as
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker" / "checking_inputs.json"
@@ -33,7 +34,7 @@ def test_ragchecker_input_file() -> None:
     assert first.test.reference_answer and first.test.reference_answer.startswith("The Nile")
     assert [c.chunk_id for c in first.response.retrieved_contexts] == ["000", "001", "002", "003"]
     assert first.response.answer.startswith("The longest river")
-    again = load_samples(to_ragchecker(samples)["results"])
+    again = load_samples(records_as(samples, "ragchecker"))
     assert [s.test for s in again] == [s.test for s in samples]
 
 
@@ -62,10 +63,10 @@ def test_ragas_names_jsonl_csv_and_dataframe(tmp_path: Path) -> None:
     samples = [sample("a"), sample("b")]
     for name in ("r.jsonl", "r.csv"):
         path = tmp_path / name
-        save_ragas(samples, path)
+        write_samples(samples, path, "ragas")
         assert load_samples(path) == samples, name
     assert load_samples(to_dataframe(samples)) == samples
-    assert set(to_ragas(samples)[0]) >= {"user_input", "response", "retrieved_contexts", "reference",
+    assert set(records_as(samples, "ragas")[0]) >= {"user_input", "response", "retrieved_contexts", "reference",
                                          "reference_contexts"}
 
 
