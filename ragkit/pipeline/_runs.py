@@ -82,8 +82,9 @@ def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str
 
 
 def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, command: list[str],
-            check_testset: bool = True) -> RunDir:
-    """Create a run directory for ``options`` (the target is described, not built, here)."""
+            check_testset: bool = True, kind: TargetKind | None = None) -> RunDir:
+    """Create a run directory for ``options`` (the target is described, not built, here; ``kind`` overrides
+    what its reference looks like)."""
     if not options.docs and not options.testset and not options.kg:
         raise ConfigError("give a document folder (DOCS) or --testset")
     if options.target == "baseline" and not options.docs and not options.kg:
@@ -92,7 +93,7 @@ def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, 
     if options.testset and check_testset:  # a bad test set is refused before the run directory exists
         read_testset(options.testset, format=options.testset_format)
     metrics = options.metrics or [spec_of(fn) for fn in fns]
-    kind: TargetKind = target_kind(options.target)
+    kind = kind or target_kind(options.target)
     spec = BenchmarkSpec(
         ragkit_version=__version__, command=command, docs=options.docs, testset=options.testset, n=options.n,
         seed=options.seed, model=settings.model, temperature=settings.temperature, embeddings=settings.embeddings,
@@ -120,7 +121,7 @@ def import_answers(path: str | Path, samples: list[EvalSample], source: str, set
     answers are written, and its graph, generate and target stages are recorded as done, so that the pipeline
     goes straight to evaluation."""
     options = BenchmarkOptions(testset=source, target=source, n=len(samples), metrics=metrics)
-    run = new_run(path, options, settings, command=command, check_testset=False)
+    run = new_run(path, options, settings, command=command, check_testset=False, kind="jsonl")
     run.replace_samples([s.test for s in samples])
     for sample in samples:
         run.add_response(sample)
@@ -129,16 +130,18 @@ def import_answers(path: str | Path, samples: list[EvalSample], source: str, set
     return run
 
 
-def set_metrics(run: RunDir, metrics: list[PluginSpec] | None, *, add: bool = True) -> None:
-    """Make ``metrics`` the run's metrics (after the ones it has, with ``add``), and record them in spec.json;
-    the next evaluation computes what is missing."""
+def set_metrics(run: RunDir, metrics: list[PluginSpec] | None) -> None:
+    """Make the run's metrics the ones it has scores of, plus ``metrics``, and record them in spec.json; the
+    next evaluation computes what is missing (``ragkit evaluate RUN -m NAME``)."""
+    from ragkit.evaluation import key_of
     from ragkit.runs import write_json_atomic
 
     if metrics is None:
         return
-    current = list(run.spec.metrics) if add else []
-    known = {(m.name, repr(sorted(m.args.items()))) for m in current}
-    current += [m for m in metrics if (m.name, repr(sorted(m.args.items()))) not in known]
+    scored = {key for rec in run.scores().values() for key in rec.scores}
+    fns, _ = resolve_metrics(run.spec.metrics or None)
+    current = [spec for spec, fn in zip(run.spec.metrics, fns, strict=False) if key_of(fn) in scored]
+    current += [m for m in metrics if m not in current]
     _, meta = resolve_metrics(current)
     run.spec.metrics, run.spec.metric_meta = current, meta
     write_json_atomic(run.file("spec.json"), run.spec)

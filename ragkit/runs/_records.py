@@ -46,6 +46,8 @@ def _text(record: dict[str, Any], key: str, where: str, *, required: bool = Fals
 
 def _list(record: dict[str, Any], key: str, where: str) -> list[Any]:
     value = record.get(key)
+    if value is not None and hasattr(value, "tolist"):  # numpy arrays from DataFrames and parquet
+        value = value.tolist()
     if _blank(value) or value == "":
         return []
     if isinstance(value, str):  # CSV cells: a JSON array or a Python list literal (ragas's to_csv)
@@ -59,8 +61,6 @@ def _list(record: dict[str, Any], key: str, where: str) -> list[Any]:
                 value = ast.literal_eval(text)
             except (ValueError, SyntaxError):
                 raise DataError(where, f"field '{key}' is not a readable list: {text[:60]!r}") from None
-    if value is not None and hasattr(value, "tolist"):  # numpy arrays from DataFrames and parquet
-        value = value.tolist()
     if not isinstance(value, list | tuple):
         raise DataError(where, f"field '{key}' must be a list, got {type(value).__name__}")
     return list(value)
@@ -122,8 +122,12 @@ def from_ragkit(record: dict[str, Any], where: str, default_id: str = "") -> Eva
         response = fields.pop("response", None)
         contexts = fields.pop("retrieved_contexts", None)
         for key in ("reference_contexts", "scenario", "metadata", "generator"):  # JSON cells in CSV / parquet
-            if isinstance(fields.get(key), str) and fields[key].strip()[:1] in "[{":
-                fields[key] = json.loads(fields[key])
+            cell = fields.get(key)
+            if isinstance(cell, str) and cell.strip()[:1] in ("[", "{"):
+                try:
+                    fields[key] = json.loads(cell)
+                except ValueError:
+                    raise DataError(where, f"field '{key}' is not readable JSON: {cell[:60]!r}") from None
         if hasattr(fields.get("reference_contexts"), "tolist"):
             fields["reference_contexts"] = _contexts(fields, "reference_contexts", "", where)
         test = TestSample.model_validate(fields)
