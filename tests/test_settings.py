@@ -63,3 +63,59 @@ def test_bad_argument_value_names_the_setting() -> None:
         Settings.load(timeout="soon")
     with pytest.raises(ConfigError, match="unknown setting.*modle"):
         Settings.load(modle="x")
+
+
+def test_config_file_sits_below_environment_and_arguments(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "src" / "deep").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.ragkit]\nconcurrency = 2\n'
+                                            'model = "openai/gpt-4o-mini"\ntimeout = 30\n')
+    monkeypatch.chdir(project / "src" / "deep")  # searched upwards from the current directory
+    monkeypatch.setenv("RAGKIT_TIMEOUT", "45")
+    s = Settings.load(concurrency=3)
+    assert (s.model, s.timeout, s.concurrency) == ("openai/gpt-4o-mini", 45.0, 3)
+    assert Settings.source_of("model").endswith("pyproject.toml [tool.ragkit] key model='openai/gpt-4o-mini'")
+    assert Settings.source_of("timeout") == "environment variable RAGKIT_TIMEOUT='45'"
+    assert Settings.source_of("temperature") == "default"
+    (project / "src" / "ragkit.toml").write_text('model = "ollama/qwen2.5"\n')  # nearer: wins
+    assert Settings.load().model == "ollama/qwen2.5"
+    monkeypatch.setenv("RAGKIT_CONFIG", str(project / "pyproject.toml"))  # named: wins
+    assert Settings.load().model == "openai/gpt-4o-mini"
+
+
+def test_bad_config_file_values_name_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ragkit.toml").write_text("concurrency = 0\n")
+    with pytest.raises(ConfigError) as info:
+        Settings.load()
+    assert str(info.value) == (f"bad value for {tmp_path / 'ragkit.toml'} key concurrency=0: Input should be "
+                               "greater than or equal to 1")
+    (tmp_path / "ragkit.toml").write_text('modle = "x"\n')
+    with pytest.raises(ConfigError, match=r"ragkit.toml key modle='x': unknown setting 'modle'"):
+        Settings.load()
+    (tmp_path / "ragkit.toml").write_text('model = "unterminated\n')
+    with pytest.raises(ConfigError, match="ragkit.toml: not readable TOML"):
+        Settings.load()
+
+
+def test_config_show_prints_each_source(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from ragkit.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ragkit.toml").write_text('model = "openai/gpt-4o-mini"\n')
+    monkeypatch.setenv("RAGKIT_CONCURRENCY", "7")
+    result = CliRunner().invoke(cli, ["config", "show", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["config_file"] == str(tmp_path / "ragkit.toml")
+    assert data["settings"]["concurrency"] == {"value": 7, "source": "environment variable RAGKIT_CONCURRENCY='7'"}
+    assert data["settings"]["model"]["source"].endswith("ragkit.toml key model='openai/gpt-4o-mini'")
+    result = CliRunner().invoke(cli, ["config", "show"])
+    assert result.exit_code == 0 and "openai/gpt-4o-mini" in result.stdout and "RAGKIT_CONCURRENCY" in result.stdout
+    (tmp_path / "ragkit.toml").write_text("timeout = -1\n")
+    result = CliRunner().invoke(cli, ["config", "show"])
+    assert result.exit_code == 2 and "ragkit.toml key timeout=-1" in result.output

@@ -17,6 +17,7 @@ COMMANDS = {
     "cache": "cache",
     "calibrate": "calibrate",
     "compare": "compare",
+    "config": "config",
     "doctor": "doctor",
     "evaluate": "evaluate",
     "export": "export",
@@ -38,7 +39,7 @@ WORKFLOW = (
     # ragkit --help shows the commands in the order a user needs them
     ("The whole job", ("benchmark",)),
     ("Step by step", ("kg", "generate", "run", "evaluate", "report")),
-    ("Compare and inspect", ("compare", "gate", "export", "calibrate", "list", "cache", "doctor")),
+    ("Compare and inspect", ("compare", "gate", "export", "calibrate", "list", "config", "cache", "doctor")),
 )
 
 
