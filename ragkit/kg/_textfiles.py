@@ -1,11 +1,13 @@
-"""Plain-text inputs: decoding (UTF-8, UTF-16, legacy encodings), plain-text blocks, CSV / TSV tables."""
+"""Plain-text inputs: decoding (UTF-8, UTF-16, legacy encodings), plain-text blocks, CSV / TSV tables, JSON."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 from ragkit.errors import CorpusError
 from ragkit.text import cjk_language
@@ -129,3 +131,47 @@ def csv_table(text: str, delimiter: str) -> list[Element]:
     rows = [" | ".join(c.strip() for c in row) for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
     rows = [r for r in rows if r.replace("|", "").strip()]
     return [Element(kind="table", text="\n".join(rows))] if rows else []
+
+
+TEXT_FIELDS = ("text", "content", "body", "page_content", "markdown", "article")
+"""The fields a JSON record's text is read from, first found first; a record with none of them is flattened."""
+TITLE_FIELDS = ("title", "name", "heading", "id")
+
+
+def json_elements(text: str, *, lines: bool) -> list[Element]:
+    """A ``.json`` document (one object, or a list of them) or a ``.jsonl`` one (an object per line). Each record
+    is a section: its title (``title`` / ``name`` / ``heading`` / ``id``) as the heading, then its text field (one
+    of ``TEXT_FIELDS``) read as plain text; a record without one is flattened into ``key.sub: value`` lines."""
+    if lines:
+        records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    else:
+        data = json.loads(text)
+        records = data if isinstance(data, list) else [data]
+    elements: list[Element] = []
+    for record in records:
+        if isinstance(record, str):
+            elements += plain_text_elements(record)
+            continue
+        if not isinstance(record, dict):
+            continue
+        title = next((str(record[k]) for k in TITLE_FIELDS if isinstance(record.get(k), str | int)), None)
+        body = next((record[k] for k in TEXT_FIELDS if isinstance(record.get(k), str) and record[k].strip()), None)
+        if title:
+            elements.append(Element(kind="heading", text=title[:200]))
+        if body is not None:
+            elements += plain_text_elements(body)
+        else:
+            flat = [f"{key}: {value}" for key, value in _flatten(record) if key not in TITLE_FIELDS or not title]
+            if flat:
+                elements.append(Element(kind="paragraph", text="\n".join(flat)))
+    return elements
+
+
+def _flatten(value: Any, prefix: str = "") -> list[tuple[str, str]]:
+    if isinstance(value, dict):
+        return [pair for k, v in value.items() for pair in _flatten(v, f"{prefix}.{k}" if prefix else str(k))]
+    if isinstance(value, list):
+        if all(not isinstance(v, dict | list) for v in value):
+            return [(prefix, ", ".join(str(v) for v in value))] if value else []
+        return [pair for i, v in enumerate(value) for pair in _flatten(v, f"{prefix}[{i}]")]
+    return [] if value is None or value == "" else [(prefix, str(value))]

@@ -315,3 +315,40 @@ def test_pdf_page_cap(tmp_path: Path) -> None:
     assert len(parse_file(path, limits=FileLimits(max_pages=3)).elements) >= 1
     with pytest.raises(CorpusError, match="PDF has 3 pages, over the 2-page limit"):
         parse_file(path, limits=FileLimits(max_pages=2))
+
+
+def test_json_and_jsonl_documents(tmp_path: Path) -> None:
+    (tmp_path / "faq.json").write_text(json.dumps([
+        {"id": "returns", "title": "Returns", "content": "Orders can be returned within 30 days.\n\nRefunds take "
+                                                          "five days."},
+        {"title": "Shipping", "text": "We ship to 40 countries."}]))
+    (tmp_path / "products.jsonl").write_text(
+        json.dumps({"name": "Wren W300", "specs": {"payload_kg": 6, "reach_mm": 900}, "tags": ["arm", "6-axis"]})
+        + "\n" + json.dumps({"name": "Finch", "body": "The Finch is a gripper. It fits both arms."}) + "\n")
+    (tmp_path / "zh.json").write_text(json.dumps({"标题": "退货", "text": "订单可在三十天内退货。"}, ensure_ascii=False))
+    (tmp_path / "broken.json").write_text('{"text": "unterminated')
+    result = parse_folder(tmp_path)
+    docs = {d.path: d for d in result.documents}
+    faq = [(e.kind, e.text) for e in docs["faq.json"].elements]
+    assert faq == [("heading", "Returns"), ("paragraph", "Orders can be returned within 30 days."),
+                   ("paragraph", "Refunds take five days."), ("heading", "Shipping"),
+                   ("paragraph", "We ship to 40 countries.")]
+    assert docs["faq.json"].title == "Returns" and docs["faq.json"].format == "json"
+    products = [e.text for e in docs["products.jsonl"].elements]
+    assert products[:2] == ["Wren W300", "specs.payload_kg: 6\nspecs.reach_mm: 900\ntags: arm, 6-axis"]
+    assert "The Finch is a gripper. It fits both arms." in products[3]
+    assert docs["zh.json"].language == "zh" and docs["zh.json"].elements[0].text == "订单可在三十天内退货。"
+    (skipped,) = result.skipped
+    assert skipped.path == "broken.json" and skipped.reason.startswith("invalid JSON (JSONDecodeError: ")
+
+
+def test_the_unstructured_spacy_hook_is_still_there() -> None:
+    """ragkit points unstructured's private spaCy loader at the installed model (no download): an upgrade of
+    unstructured that drops the hook fails here, not silently in a user's offline run."""
+    import unstructured.nlp.tokenize as tokenize
+
+    from ragkit.kg._corpus import _unstructured
+
+    _unstructured()
+    assert hasattr(tokenize, "_load_spacy_model") and hasattr(tokenize, "_SPACY_EXCLUDE")
+    assert tokenize._load_spacy_model.__module__ == "ragkit.kg._corpus"
