@@ -123,10 +123,10 @@ def instrument() -> None:
             yield
         STAGES.append((name, started, time.monotonic()))
 
-    compute, load, stage = emb.Embeddings._compute, emb.load_sentence_transformer, runner._stage
+    compute, load, stage = emb.Embeddings._compute, emb.load_embedding_model, runner._stage
     local.LocalModel.__init__, local.LocalModel.chat = timed_init, timed_chat  # type: ignore[method-assign]
     emb.Embeddings._compute = timed_compute  # type: ignore[method-assign]
-    emb.load_sentence_transformer = timed_load
+    emb.load_embedding_model = timed_load
     runner._stage = timed_stage
 
 

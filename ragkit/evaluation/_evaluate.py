@@ -93,6 +93,15 @@ class EvalResult(BaseModel):
             rows.append(row)
         return pd.DataFrame(rows, columns=["sample_id", "error", *self.aggregates])
 
+    def _repr_html_(self) -> str:
+        """The aggregates as a table (notebooks)."""
+        from ragkit._tables import html_table
+
+        rows = [(k, a.mean, a.std, a.count, a.unscorable, a.failed, "↑" if a.higher_is_better else "↓")
+                for k, a in self.aggregates.items()]
+        return html_table(("metric", "mean", "std", "scored", "unscorable", "failed", "better"), rows,
+                          caption=f"ragkit evaluation · {len(self.samples)} samples")
+
     def to_json(self, path: str | Path | None = None, *, indent: int | None = 2) -> str:
         """The result as JSON (written to ``path`` when given)."""
         text = self.model_dump_json(indent=indent)

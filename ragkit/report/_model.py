@@ -131,3 +131,19 @@ class Summary(BaseModel):
     """ragkit.report._advice.Advice items (plain dicts in the JSON)."""
     calibration: dict[str, CalibratedMetric] = Field(default_factory=dict)
     """Per metric with a saved calibration for this run's judge."""
+
+    def to_pandas(self) -> Any:
+        """One row per metric: mean, its 95% interval, the counts and the direction."""
+        import pandas as pd
+
+        return pd.DataFrame([{"metric": k, **m.model_dump(exclude={"not_scored"})} for k, m in self.metrics.items()])
+
+    def _repr_html_(self) -> str:
+        """The metric table (notebooks)."""
+        from ragkit._tables import html_table
+
+        rows = [(k, m.mean, m.low, m.high, m.scored, m.unscorable, m.failed, "↑" if m.higher_is_better else "↓")
+                for k, m in self.metrics.items()]
+        return html_table(("metric", "mean", "95% low", "95% high", "scored", "unscorable", "failed", "better"),
+                          rows, caption=f"{self.run} · target {self.target} · judge {self.model} · "
+                                        f"{self.counts.scored} scored")

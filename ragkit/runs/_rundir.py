@@ -297,6 +297,36 @@ class RunDir:
             raise RunError(f"{path}: unreadable ({exc})") from None
         return data if isinstance(data, dict) else None
 
+    # notebooks
+    def to_pandas(self) -> Any:
+        """One row per sample: its question and labels, the answer, and one column per metric score."""
+        import pandas as pd
+
+        responses, scores = self.responses(), self.scores()
+        rows = []
+        for s in self.samples():
+            resp = responses.get(s.id)
+            rec = scores.get(s.id)
+            rows.append({
+                "sample_id": s.id, "question": s.question, "generator": s.generator.name if s.generator else None,
+                "persona": s.persona, "style": s.style, "language": s.language, "reference": s.reference_answer,
+                "answer": resp.response.answer if resp else None, "error": resp.response.error if resp else None,
+                "latency_s": resp.response.latency_s if resp else None,
+                **({k: v.value for k, v in rec.scores.items()} if rec else {}),
+            })
+        return pd.DataFrame(rows)
+
+    def _repr_html_(self) -> str:
+        """The metric table of summary.json (notebooks)."""
+        from ragkit._tables import html_table
+
+        summary = self.summary() or {}
+        metrics = summary.get("metrics") or {}
+        rows = [(k, m.get("mean"), m.get("low"), m.get("high"), m.get("scored")) for k, m in metrics.items()]
+        return html_table(("metric", "mean", "95% low", "95% high", "scored"), rows,
+                          caption=f"{self.path} · {len(self.samples())} samples"
+                                  + ("" if summary else " · not summarised yet"))
+
     # writing
     def _writer(self, name: str) -> JsonlAppender:
         if name not in self._writers:

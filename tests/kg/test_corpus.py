@@ -325,7 +325,8 @@ def test_json_and_jsonl_documents(tmp_path: Path) -> None:
     (tmp_path / "products.jsonl").write_text(
         json.dumps({"name": "Wren W300", "specs": {"payload_kg": 6, "reach_mm": 900}, "tags": ["arm", "6-axis"]})
         + "\n" + json.dumps({"name": "Finch", "body": "The Finch is a gripper. It fits both arms."}) + "\n")
-    (tmp_path / "zh.json").write_text(json.dumps({"标题": "退货", "text": "订单可在三十天内退货。"}, ensure_ascii=False))
+    zh = {"标题": "退货", "text": "订单可在三十天内退货。"}
+    (tmp_path / "zh.json").write_text(json.dumps(zh, ensure_ascii=False))
     (tmp_path / "broken.json").write_text('{"text": "unterminated')
     result = parse_folder(tmp_path)
     docs = {d.path: d for d in result.documents}

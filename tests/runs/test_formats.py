@@ -125,3 +125,24 @@ def test_deepeval_goldens_as_deepeval_writes_them() -> None:
     assert [(c.text[:13], c.source) for c in first.test.reference_contexts] == [("Acme Robotics", "acme.md")]
     assert second.test.reference_answer == "In 2019." and second.test.metadata == {"topic": "products"}
     assert (first.id, second.id) == ("row-0", "row-1")
+
+
+def test_notebook_views_of_results_runs_and_summaries(tmp_path: Path) -> None:
+    from run_fixtures import make_run
+
+    from ragkit.evaluation import evaluate_sync
+    from ragkit.report import summarize
+
+    run = make_run(tmp_path / "run", n=6, payload=True)
+    frame = run.to_pandas()
+    assert len(frame) == 6 and {"question", "answer", "faithfulness", "hallucination"} <= set(frame.columns)
+    summary = summarize(run)
+    run.write_summary(summary)
+    assert list(summary.to_pandas()["metric"]) == list(summary.metrics)
+    for html_view in (run._repr_html_(), summary._repr_html_()):
+        assert html_view.startswith("<table>") and "faithfulness" in html_view and "<script>" not in html_view
+    from ragkit.testing import ScriptedJudge
+
+    result = evaluate_sync([sample("a")], ["hit_rate", "exact_match"], judge=ScriptedJudge([]))
+    assert "hit_rate" in result._repr_html_() and list(result.to_pandas().columns) == ["sample_id", "error",
+                                                                                      "hit_rate", "exact_match"]
