@@ -11,6 +11,7 @@ either stay valid. Other embedding models still go through sentence-transformers
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -21,25 +22,37 @@ _LOCK = threading.Lock()
 _LOADED: dict[str, MiniLM] = {}
 
 
+_SQRT_HALF = np.float32(np.sqrt(0.5))
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU, x·Φ(x)."""
+    """BERT's exact GELU, x·Φ(x), in place and in float32 (a float64 constant would double the work)."""
     from scipy.special import erf
 
-    out: np.ndarray = 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))
-    return out
+    y = np.multiply(x, _SQRT_HALF)
+    erf(y, out=y)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.5)
+    return y
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    out: np.ndarray = (x - mean) / np.sqrt(var + eps) * weight + bias
-    return out
+    centred = x - mean
+    var = np.mean(np.square(centred), axis=-1, keepdims=True)
+    centred /= np.sqrt(var + np.float32(eps))
+    centred *= weight
+    centred += bias
+    return centred
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
-    return out
+    """Softmax over the last axis, in place (attention scores are the largest arrays here)."""
+    x -= x.max(axis=-1, keepdims=True)
+    np.exp(x, out=x)
+    x /= x.sum(axis=-1, keepdims=True)
+    return x
 
 
 class MiniLM:
@@ -65,12 +78,19 @@ class MiniLM:
         self.tokenizer.no_padding()
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        """Unit-length sentence embeddings, in the order of ``texts`` (batched by length to pad little)."""
+        """Unit-length sentence embeddings, in the order of ``texts``. Texts are batched by length (little
+        padding), and the batches run on one thread per core with one BLAS thread each: the element-wise steps
+        (GELU, softmax) are single-threaded in NumPy, so this keeps every core busy."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from threadpoolctl import threadpool_limits
+
         encodings = self.tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
         out = np.zeros((len(texts), self.w["embeddings.word_embeddings.weight"].shape[1]), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            batch = order[start:start + batch_size]
+
+        def run(batch: list[int]) -> None:
             width = max(len(encodings[i].ids) for i in batch)
             ids = np.zeros((len(batch), width), dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.float32)
@@ -78,6 +98,14 @@ class MiniLM:
                 n = len(encodings[i].ids)
                 ids[row, :n], mask[row, :n] = encodings[i].ids, 1.0
             out[batch] = self._pooled(ids, mask)
+
+        workers = min(len(batches), os.cpu_count() or 1)
+        if workers <= 1:
+            for batch in batches:
+                run(batch)
+        else:
+            with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
+                list(pool.map(run, batches))
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         result: np.ndarray = out / np.where(norms == 0, 1.0, norms)
         return result
@@ -100,14 +128,18 @@ class MiniLM:
         flat = x.reshape(b * n, d)  # one large matrix product per weight, not one per sequence
 
         def dense(inputs: np.ndarray, name: str) -> np.ndarray:
-            out: np.ndarray = inputs @ w[f"{p}{name}.weight"] + w[f"{p}{name}.bias"]
+            out: np.ndarray = inputs @ w[f"{p}{name}.weight"]
+            out += w[f"{p}{name}.bias"]
             return out
 
         def heads(name: str) -> np.ndarray:
             return dense(flat, f"attention.self.{name}").reshape(b, n, self.heads, h).transpose(0, 2, 1, 3)
 
         q, k, v = heads("query"), heads("key"), heads("value")
-        probs = _softmax(q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(h)) + bias)
+        scores = q @ k.transpose(0, 1, 3, 2)
+        scores *= np.float32(1.0 / np.sqrt(h))
+        scores += bias
+        probs = _softmax(scores)
         context = (probs @ v).transpose(0, 2, 1, 3).reshape(b * n, d)
         flat = _layer_norm(flat + dense(context, "attention.output.dense"),
                            w[f"{p}attention.output.LayerNorm.weight"], w[f"{p}attention.output.LayerNorm.bias"],
