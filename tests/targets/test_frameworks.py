@@ -27,7 +27,9 @@ APPS = Path(__file__).with_name("framework_apps.py")
 
 
 @pytest.fixture(autouse=True)
-def scripted_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+def scripted_judge(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("live"):
+        return  # the live test scores with the embedded judge
     monkeypatch.setattr(ragkit.llm, "Judge", lambda *a, **k: ScriptedJudge(
         rule_reply, settings=Settings(model="openai/scripted-judge", concurrency=2, max_retries=0)))
 
@@ -96,3 +98,20 @@ def test_a_wrong_object_is_one_line(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["run", str(tmp_path / "t.jsonl"), "--target",
                                    f"haystack:{tmp_path / 'notapp.py'}:thing", "-o", str(tmp_path / "out.jsonl")])
     assert res.exit_code == 2 and "int is not a haystack object (it has no run method)" in res.output, res.output
+
+
+@pytest.mark.live
+def test_a_langchain_app_step_by_step_on_the_embedded_judge(tmp_path: Path) -> None:
+    """run -o DIR (a real LangChain chain) → evaluate DIR, scored by the embedded judge (no scripted seam)."""
+    testset = tmp_path / "testset.jsonl"
+    write_testset(testset)
+    testset.write_text("\n".join(testset.read_text().splitlines()[:2]) + "\n")
+    res = CliRunner().invoke(cli, ["run", str(testset), "--target", f"langchain:{APPS}:chain", "-o",
+                                   str(tmp_path / "run"), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, ["evaluate", str(tmp_path / "run"), "-m", "faithfulness", "-m", "hit_rate",
+                                   "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["metrics"]["hit_rate"]["mean"] == 1.0 and summary["counts"]["scored"] == 2
+    assert summary["metrics"]["faithfulness"]["mean"] >= 0.5  # answers are sentences of the retrieved passage
