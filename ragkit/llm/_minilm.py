@@ -29,7 +29,7 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     """BERT's exact GELU, x·Φ(x), in place and in float32 (a float64 constant would double the work)."""
     from scipy.special import erf
 
-    y = np.multiply(x, _SQRT_HALF)
+    y: np.ndarray = np.multiply(x, _SQRT_HALF)
     erf(y, out=y)
     y += np.float32(1.0)
     y *= x
@@ -39,7 +39,7 @@ def _gelu(x: np.ndarray) -> np.ndarray:
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
+    centred: np.ndarray = x - mean
     var = np.mean(np.square(centred), axis=-1, keepdims=True)
     centred /= np.sqrt(var + np.float32(eps))
     centred *= weight
