@@ -348,8 +348,8 @@ def test_the_unstructured_spacy_hook_is_still_there() -> None:
     unstructured that drops the hook fails here, not silently in a user's offline run."""
     import unstructured.nlp.tokenize as tokenize
 
-    from ragkit.kg._corpus import _unstructured
+    from ragkit.kg._partition import _unstructured
 
     _unstructured()
     assert hasattr(tokenize, "_load_spacy_model") and hasattr(tokenize, "_SPACY_EXCLUDE")
-    assert tokenize._load_spacy_model.__module__ == "ragkit.kg._corpus"
+    assert tokenize._load_spacy_model.__module__ == "ragkit.kg._partition"
