@@ -81,6 +81,13 @@ _POINTING = re.compile(
     r"|该|这|此(?!外)|它|この|その|あの|これ|それ|同社|(?:^|\s)(?:이|그|저)\s|그것|이것|해당",
     re.IGNORECASE,
 )
+_DEFINITE_GENERIC = re.compile(
+    # a definite description that needs an antecedent: "the project", "the company's budget", "the new policy"
+    r"\bthe\s+(?:\w+\s+){0,2}(?:project|company|firm|organi[sz]ation|product|device|system|programme|program|policy|"
+    r"plan|team|department|report|document|section|chapter|article|study|paper|book|example|code|function|"
+    r"software|tool|library|contract|agreement|incident|meeting|event|author|speaker)s?\b",
+    re.IGNORECASE,
+)
 _MODEL_NAME = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}\b")
 """A token with letters and digits, such as "K10", "W300" or "INC-2023-014": a name."""
 
@@ -148,11 +155,12 @@ def pointing(question: str) -> bool:
 
 
 def points_without_naming(question: str, names: Iterable[str]) -> bool:
-    """True when the question points back at something ("this arm", "its budget", "该产品", "この例") and names
-    nothing: no capitalised name, no model or code name ("K10"), none of ``names`` (entity names in CJK scripts,
-    which have no capitals). Asked with no document at hand, it has no answer. "What does Acme make, and where is
-    it made?" names Acme."""
-    if not pointing(question):
+    """True when the question points back at something ("this arm", "its budget", "该产品", "この例", or a
+    definite description such as "the project" or "the company's budget") and names nothing: no capitalised name,
+    no model or code name ("K10"), none of ``names`` (entity names in CJK scripts, which have no capitals). Asked
+    with no document at hand, it has no answer. "What does Acme make, and where is it made?" names Acme; "What is
+    the budget of Project Lark?" names the project."""
+    if not pointing(question) and not _DEFINITE_GENERIC.search(question):
         return False
     if _names(question, "") or _MODEL_NAME.search(question):
         return False

@@ -317,6 +317,12 @@ def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, re
     ("What is the boiling point of water at sea level?", False),
     ("How long does it take to ship an order that was placed on a weekday?", False),
     ("Which warranty is it covered by?", True),
+    ("What is the approved budget of the project?", True),
+    ("When was the company founded, and how many staff does it have now?", True),
+    ("What does the new travel policy say about economy class?", True),
+    ("What is the approved budget of Project Lark?", False),
+    ("When was Acme Robotics founded, and how many staff does the company have?", False),
+    ("What is the tallest mountain in the world?", False),
 ])
 def test_points_without_naming(question, points):
     from ragkit.synthesis._checks import points_without_naming
