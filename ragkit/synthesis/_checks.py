@@ -12,9 +12,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from ragkit.kg import mentioned_in
-from ragkit.text import HANGUL, normalise, units
-
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+from ragkit.text import HANGUL, normalise, split_sentences, units
 
 # A question a user of the system under test could ask never points at the text it was written from. Each
 # language's list names the text itself ("the passage") and the things a question can only point at when the text is
@@ -64,7 +62,7 @@ def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, s
         match = difflib.SequenceMatcher(None, q, c, autojunk=False).find_longest_match(0, len(q), 0, len(c))
         if match.size >= min_tokens and match.size >= share * len(q):
             return True
-        for sentence in _SENTENCE_END.split(context):
+        for sentence in split_sentences(context):
             s = units(sentence)
             if len(s) >= min_tokens and f" {' '.join(s)} " in f" {q_text} ":
                 return True
