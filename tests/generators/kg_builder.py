@@ -12,6 +12,7 @@ import numpy as np
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph
 from ragkit.llm._embeddings import Embeddings
 from ragkit.testing import claim_reply, contains
+from ragkit.text import split_sentences
 
 Spec = dict[str, list[tuple[str, list[tuple[str, str]]]]]
 """{document path: [(chunk text, [(entity name, entity type), ...]), ...]}"""
@@ -193,8 +194,7 @@ def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) 
 def grounded(passage: str, claim: str) -> str:
     """A claim is supported when the passage contains it (``contains``) or when it holds a whole passage sentence (a
     short answer restated after a question written as keywords)."""
-    lines = passage.replace("。", "。\n").replace(". ", ".\n").split("\n")
-    sentences = [s.strip().rstrip(".。").lower() for s in lines]
+    sentences = [s.strip().rstrip(".。").lower() for s in split_sentences(passage)]
     if any(s and s in claim.lower() for s in sentences):
         return "supported"
     return contains(passage, claim)
