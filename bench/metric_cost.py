@@ -110,7 +110,7 @@ def build_samples(n: int, seed: int = 7) -> list[dict]:
 
 def run_ragkit(records: list[dict], metrics: list[str], args: argparse.Namespace, label: str) -> dict:
     from ragkit import ClaimStore, Judge, Settings
-    from ragkit.evaluation._evaluate import evaluate
+    from ragkit.evaluation import evaluate
     from ragkit.runs._datasets import load_samples
 
     samples = load_samples(records)

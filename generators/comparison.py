@@ -52,6 +52,8 @@ class Comparison:
         for kind, members in sorted(by_type.items()):
             members.sort(key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), rng.random()))
             for a, b in itertools.combinations(members[: self.max_entities_per_type], 2):
+                if nested_names(kg.entity(a).name, kg.entity(b).name):
+                    continue  # '安吉白茶' against '白茶', 'Kestrel K10' against 'Kestrel': one names the other
                 chunk_a, chunk_b = mentioning_chunks(ent_docs, a), mentioning_chunks(ent_docs, b)
                 both = sorted(set(chunk_a) & set(chunk_b))
                 if both:
@@ -91,3 +93,9 @@ class Comparison:
         check_quotes(qa, passages, need_passages=len(passages))
         return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), needs_passages=len(passages))
 
+
+def nested_names(a: str, b: str) -> bool:
+    """True when one entity name contains the other, case aside: such a pair is one thing, or a thing and its
+    kind, and comparing them makes no question."""
+    a, b = a.casefold().strip(), b.casefold().strip()
+    return bool(a) and bool(b) and (a in b or b in a)

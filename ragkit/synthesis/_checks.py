@@ -23,8 +23,9 @@ _POINTERS = {
           r"|\baccording to the (?:passage|text|excerpt|context|document|article)\b"
           r"|\b(?:this|the above|the following|the given)\s+(?:examples?|snippets?|code|listing|figure|table|"
           r"diagram|section|chapter|paragraph|document|article|page)\b"
-          r"|\bthe (?:examples?|snippet|code|listing|figure|diagram|paragraph) (?:above|below|shown|given)\b"
-          r"|\b(?:in|from) the (?:example|snippet|listing|figure|diagram|paragraph)\b"
+          r"|\bthe (?:code )?(?:examples?|snippets?|code|listing|figure|diagram|paragraph|table) "
+          r"(?:above|below|shown|given|provided)\b"
+          r"|\b(?:in|from) the (?:code )?(?:examples?|snippets?|listing|figure|diagram|paragraph)\b"
           r"|\b(?:shown|mentioned|described|given|listed) (?:above|below)\b",
     "zh": r"文中|本文|上文|下文|原文|段落中|文章中|材料中|文本中|本节|本章|该节|该章|上述|"
           r"(?:这|这一|该|此)段(?:文字|话|代码|内容|材料|描述)|"

@@ -166,9 +166,9 @@ class Critic:
         for name, text in (("question", sample.question), ("answer", sample.reference_answer or "")):
             if not language_matches(lang, text):
                 return Verdict(False, "wrong_language", f"the {name} is not in {lang}: {text[:80]!r}")
-        if mentions_context(sample.question):
+        if any(mentions_context(q) for q in written_forms(sample)):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
-        if points_without_naming(sample.question, self.entity_names()):
+        if any(points_without_naming(q, self.entity_names()) for q in written_forms(sample)):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
                            f"{sample.question[:80]!r}")
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
@@ -324,3 +324,10 @@ class Critic:
         sims = self._chunk_matrix @ self.embeddings.embed([text])[0]
         order = np.argsort(-sims)[: self.nearest_k]
         return [self._chunk_ids[i] for i in order]
+
+
+def written_forms(sample: TestSample) -> list[str]:
+    """The question as kept and as the writer wrote it: typos ('the pasage') and search keywords are added after
+    writing, and must not hide a pointer from the patterns."""
+    before = [v for k, v in sample.metadata.items() if k.startswith("question_before_") and isinstance(v, str)]
+    return [sample.question, *before]

@@ -6,7 +6,7 @@ from random import Random
 
 from kg_builder import build_graph, default_script
 
-from ragkit.generators.comparison import Comparison
+from ragkit.generators.comparison import Comparison, nested_names
 from ragkit.testing import ScriptedJudge
 
 
@@ -32,6 +32,14 @@ def test_says_why_without_comparable_entities():
     plan = Comparison().plan(kg, 2, Random(0))
     assert plan.scenarios == []
     assert "no entity type has two entities to compare" in plan.notes[0]
+
+
+def test_a_name_inside_another_is_not_a_pair():
+    kg = build_graph({"a.md": [("安吉白茶 is a 白茶 grown in Anji; Longjing is grown in Longwu near Hangzhou.",
+                                [("安吉白茶", "product"), ("白茶", "product"), ("Longjing", "product")])]})
+    pairs = {tuple(s.entities) for s in Comparison().plan(kg, 3, Random(0)).scenarios}
+    assert pairs and all(not nested_names(a, b) for a, b in pairs)
+    assert nested_names("Kestrel K10", "kestrel") and not nested_names("Kestrel", "Heron")
 
 
 async def test_generate_asks_to_compare_both(bakery):

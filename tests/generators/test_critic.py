@@ -37,6 +37,10 @@ def test_copies_context(question, copied):
     ("龙坞茶园建于哪一年？", False),
     ("What is the maximum index of the vector in the example?", True),
     ("What does the code above print for Acme's W300?", True),
+    ("What is the name of the pipeline in the code snippet provided?", True),
+    ("Which function does the table below list first for Acme?", True),
+    ("In the code example, which port does Acme's server use?", True),
+    ("Which code does Acme's W300 print on a jam?", False),
     ("Which robots are described in this section?", True),
     ("Which steps are listed below for the Heron H6?", True),
     ("What does the Acme travel policy say, for example, about taxis?", False),
@@ -120,6 +124,15 @@ async def test_a_question_that_needs_its_source_is_dropped(bakery, embeddings):
     verdict = await Critic(bakery, judge, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "not_self_contained"
     assert set(judge.calls_for("generate.question_check")[0].data.model_dump()) == {"question"}  # no document
+
+
+async def test_typos_do_not_hide_a_pointer_from_the_patterns(bakery, embeddings):
+    judge = ScriptedJudge(default_script)
+    sample = _sample(bakery, question="What is the topic of the pasage abuot?",
+                     question_before_typos="What is the topic of the passage about?")
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "mentions_context"
+    assert judge.calls == []
 
 
 async def test_a_reference_that_mentions_the_judges_number_but_does_not_give_it(bakery, embeddings):
