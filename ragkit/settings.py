@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
@@ -107,6 +107,20 @@ class Settings(BaseSettings):
     prompt_cache_mb: int = Field(default=512, ge=0)
     """Memory for saved prompt states of local models (0: none), so that a prompt sharing its start with a recent
     call's (the same instructions, the same contexts) is evaluated from where they differ."""
+
+    executor: Literal["local", "ray"] = "local"
+    """Where generation and evaluation run: this process, or Ray actors (``pip install 'ragkit[ray]'``)."""
+    ray_address: str | None = None
+    """The Ray cluster to join (``auto``, ``host:6379``, ``ray://host:10001``); none: ``RAY_ADDRESS``, else a
+    Ray started for the run."""
+    ray_actors: int = Field(default=2, ge=1)
+    """Ray actors, each holding one Judge (the embedded model is loaded once per actor)."""
+    ray_cpus_per_actor: float = Field(default=1.0, gt=0)
+    """CPUs Ray reserves per actor (give the embedded model's thread count)."""
+    ray_memory_mb: int | None = Field(default=None, ge=1)
+    """Memory Ray reserves per actor (about 2,500 MB for the embedded judge and embeddings)."""
+    ray_gpus_per_actor: float = Field(default=0.0, ge=0)
+    """GPUs Ray reserves per actor, on clusters that have them."""
 
     @classmethod
     def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,

@@ -109,6 +109,12 @@ class ScriptedJudge(Judge):
         self._queue: list[Reply] = [] if callable(script) else list(script)
         self.calls: list[CallInfo] = []
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy in another process (a Ray actor) has the same script (a function: pickled by reference, so its
+        module must be importable there) and no calls yet."""
+        script = self._responder if self._responder is not None else list(self._queue)
+        return _scripted, (type(self), script, self.settings, self.litellm_params)
+
     def _hook_params(self, info: CallInfo) -> dict[str, Any]:
         self.calls.append(info)
         if self._responder is not None:
@@ -123,6 +129,10 @@ class ScriptedJudge(Judge):
     def calls_for(self, prompt_name: str) -> list[CallInfo]:
         """The calls made for one prompt."""
         return [c for c in self.calls if c.prompt_name == prompt_name]
+
+
+def _scripted(cls: type[ScriptedJudge], script: Any, settings: Settings, params: dict[str, Any]) -> ScriptedJudge:
+    return cls(script, settings=settings, **params)
 
 
 class FakeOpenAIServer:

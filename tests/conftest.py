@@ -11,6 +11,7 @@ import pytest
 from ragkit import Settings
 
 LIVE = os.environ.get("RAGKIT_LIVE_TESTS") == "1"
+RAY = os.environ.get("RAGKIT_RAY_TESTS") == "1"
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = REPO / "corpora"
 SHARED = REPO.parent / "shared"
@@ -18,13 +19,14 @@ SHARED = REPO.parent / "shared"
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``live`` run the real embedded models: only with RAGKIT_LIVE_TESTS=1, so that a plain
-    ``pytest`` stays offline and fast."""
-    if LIVE:
-        return
-    skip = pytest.mark.skip(reason="live model test: set RAGKIT_LIVE_TESTS=1")
+    ``pytest`` stays offline and fast. Tests marked ``ray`` start a Ray cluster: only with RAGKIT_RAY_TESTS=1
+    (CI runs them in a step of their own, with a time limit)."""
+    skips = {"live": None if LIVE else pytest.mark.skip(reason="live model test: set RAGKIT_LIVE_TESTS=1"),
+             "ray": None if RAY else pytest.mark.skip(reason="Ray cluster test: set RAGKIT_RAY_TESTS=1")}
     for item in items:
-        if item.get_closest_marker("live"):
-            item.add_marker(skip)
+        for marker, skip in skips.items():
+            if skip is not None and item.get_closest_marker(marker):
+                item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

@@ -39,7 +39,8 @@ def test_import_sets_offline_defaults_and_does_not_import_litellm() -> None:
     assert done.stdout.split() == ["True", "true", "False", "False"]
 
 
-WINGS = ["llm", "kg", "synthesis", "evaluation", "calibration", "targets", "runs", "pipeline", "report", "text"]
+WINGS = ["llm", "kg", "synthesis", "evaluation", "calibration", "targets", "runs", "pipeline", "report", "text",
+         "executors"]
 
 
 def test_the_public_surface_is_pinned() -> None:

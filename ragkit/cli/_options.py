@@ -2,7 +2,8 @@
 
 Every shared option has an environment twin (shown in ``--help``): ``--model`` / ``RAGKIT_MODEL``,
 ``--embeddings`` / ``RAGKIT_EMBEDDINGS``, ``--concurrency`` / ``RAGKIT_CONCURRENCY``, ``--cache-dir`` /
-``RAGKIT_CACHE_DIR``, ``--json`` / ``RAGKIT_JSON``, ``--quiet`` / ``RAGKIT_QUIET``, ``--no-progress`` /
+``RAGKIT_CACHE_DIR``, ``--executor`` / ``RAGKIT_EXECUTOR`` (and ``--ray-*``), ``--json`` / ``RAGKIT_JSON``,
+``--quiet`` / ``RAGKIT_QUIET``, ``--no-progress`` /
 ``RAGKIT_NO_PROGRESS``. ``--output`` has none: it names a different kind of thing per verb (a graph file, a test
 set, a run directory), and one variable for all of them would overwrite one with another. ``-A NAME.ARG=VALUE``
 is an argument of the plugin NAME (a metric or a generator the verb uses) in every verb.
@@ -151,11 +152,27 @@ def model_options(fn: F) -> F:
     return _stacked(fn, options)
 
 
+def executor_options(fn: F) -> F:
+    """``--executor``, ``--ray-address`` and ``--ray-actors``: where the samples are scored."""
+    options = [
+        click.option("--executor", type=click.Choice(["local", "ray"]), envvar="RAGKIT_EXECUTOR", show_envvar=True,
+                     help="Where samples are scored: this process, or Ray actors (pip install 'ragkit[ray]') "
+                          "[default: local]."),
+        click.option("--ray-address", envvar="RAGKIT_RAY_ADDRESS", show_envvar=True,
+                     help="The Ray cluster to join (auto, HOST:6379, ray://HOST:10001) [default: RAY_ADDRESS, "
+                          "else a Ray started for the run]."),
+        click.option("--ray-actors", type=click.IntRange(1), envvar="RAGKIT_RAY_ACTORS", show_envvar=True,
+                     help="Ray actors, each with one judge [default: 2]."),
+    ]
+    return _stacked(fn, options)
+
+
 def settings_from(kw: dict[str, Any]) -> Any:
     """Settings from the model options (pops them from ``kw``); unset options fall back to RAGKIT_* and defaults."""
     from ragkit.settings import Settings
 
-    given = {k: kw.pop(k, None) for k in ("model", "embeddings", "concurrency", "cache_dir")}
+    given = {k: kw.pop(k, None) for k in ("model", "embeddings", "concurrency", "cache_dir", "executor",
+                                          "ray_address", "ray_actors")}
     return Settings.load(**{k: v for k, v in given.items() if v is not None})
 
 

@@ -12,6 +12,7 @@ import click
 
 from ragkit.cli._options import (
     build_target_options,
+    executor_options,
     format_option,
     json_option,
     max_failed_option,
@@ -96,6 +97,7 @@ def _check_resume(ctx: click.Context, spec: Any, kw: dict[str, Any]) -> None:
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), help="Continue an interrupted run.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @model_options
+@executor_options
 @json_option
 @quiet_option
 @progress_option

@@ -10,6 +10,7 @@ import click
 
 from ragkit._sync import run_sync
 from ragkit.cli._options import (
+    executor_options,
     format_option,
     json_option,
     max_failed_option,
@@ -100,6 +101,7 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
 @output_option("A run directory to write (scores, summary, report.html), or a .json file for the full results.")
 @max_failed_option
 @model_options
+@executor_options
 @json_option
 @quiet_option
 @progress_option
@@ -146,12 +148,14 @@ def _metrics_for(samples: list[Any], metrics: tuple[str, ...], plugin_args: tupl
 def _score_file(samples: list[Any], fns: list[MetricFn], skipped: dict[str, str], output: str | None,
                 as_json: bool, max_failed: float, kw: dict[str, Any]) -> None:
     from ragkit.evaluation import evaluate
+    from ragkit.executors import make_executor
     from ragkit.llm import Judge
     from ragkit.report import failed_share
 
     show = progress_enabled(kw)
-    judge = Judge(settings=settings_from(kw))
-    result = run_sync(evaluate(samples, fns, judge=judge, progress=show))
+    settings = settings_from(kw)
+    judge = Judge(settings=settings)
+    result = run_sync(evaluate(samples, fns, judge=judge, progress=show, executor=make_executor(settings)))
     if output:
         result.to_json(output)
     if as_json:

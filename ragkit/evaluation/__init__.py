@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from ragkit.evaluation._claim_view import ClaimRow, ClaimView, claim_view
 from ragkit.evaluation._claims import ClaimStore, MetricContext
-from ragkit.evaluation._evaluate import (
-    Aggregate,
-    EvalResult,
-    SampleResult,
-    build_metric,
-    check_requirements,
-    check_unique,
-    evaluate,
-    evaluate_sync,
-    key_of,
-    parse_value,
-)
+from ragkit.evaluation._evaluate import evaluate, evaluate_sync
+from ragkit.evaluation._metric_keys import build_metric, check_requirements, check_unique, key_of, parse_value
+from ragkit.evaluation._results import Aggregate, EvalResult, SampleResult
+from ragkit.evaluation._scoring import ScoreWork
 from ragkit.evaluation._verdicts import Attribution, ClaimDetails, Matrix, Verdict, claim_details
 
 __all__ = [
@@ -29,6 +21,7 @@ __all__ = [
     "Matrix",
     "MetricContext",
     "SampleResult",
+    "ScoreWork",
     "Verdict",
     "build_metric",
     "check_requirements",

@@ -84,6 +84,12 @@ class Judge:
         """The last call's error after every retry and re-ask (redacted, one line), for a run's closing message."""
         self._gates: _Gates = weakref.WeakKeyDictionary()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A Judge pickles as its recipe (model, settings, parameters): a copy sent to another process (a Ray
+        actor) opens its own cache and counts its own usage."""
+        return _rebuild, (type(self), (self.model,), {"settings": self.settings, "cache": self.cache is not None,
+                                                      "backoff": self.backoff, **self.litellm_params})
+
     @property
     def backoff(self) -> float:
         """Base delay of the retries' exponential backoff, in seconds."""
@@ -317,6 +323,10 @@ class Judge:
         return await self._retrier.run(lambda: lt.acompletion(**call, **self._hook_params(info)),
                                        f"prompt '{info.prompt_name}'", prompt_name=info.prompt_name,
                                        on_retry=on_retry, on_time=on_time)
+
+
+def _rebuild(cls: type[Judge], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Judge:
+    return cls(*args, **kwargs)
 
 
 def _valid(prompt: Prompt[In, Out], done: Completion) -> Out | None:

@@ -296,6 +296,7 @@ class Pipeline:
 
     async def _score(self, todo: list[EvalSample], metrics: list[Any], scored: dict[str, ScoreRecord]) -> None:
         from ragkit.evaluation import evaluate
+        from ragkit.executors import make_executor
 
         counter = [0]
         written: set[str] = set()
@@ -310,7 +311,8 @@ class Pipeline:
 
         with _stage(self.run, "evaluate", self.judge, counter):
             result = await evaluate(todo, metrics, judge=self.judge, embeddings=self.embeddings,
-                                    progress=self.progress, on_result=on_result)
+                                    progress=self.progress, on_result=on_result,
+                                    executor=make_executor(self.settings))
             for r in result.samples:
                 if r.sample_id not in written:
                     on_result(r)

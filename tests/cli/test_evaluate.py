@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ragkit.cli import cli
-from ragkit.evaluation._evaluate import EvalResult
+from ragkit.evaluation import EvalResult
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import ScriptedJudge, claim_reply

@@ -9,7 +9,8 @@ import math
 import pytest
 
 from ragkit.errors import ConfigError, MissingFieldError, UnknownPluginError
-from ragkit.evaluation._evaluate import EvalResult, SampleResult, build_metric, evaluate, evaluate_sync, metric_key
+from ragkit.evaluation import EvalResult, SampleResult, build_metric, evaluate, evaluate_sync
+from ragkit.evaluation._metric_keys import metric_key
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, claim_reply
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample

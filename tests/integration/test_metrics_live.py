@@ -11,8 +11,7 @@ import re
 import pytest
 
 from ragkit import Judge, Settings
-from ragkit.evaluation import ClaimDetails
-from ragkit.evaluation._evaluate import EvalResult, evaluate
+from ragkit.evaluation import ClaimDetails, EvalResult, evaluate
 from ragkit.registry import available
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 

@@ -13,8 +13,7 @@ import math
 import pytest
 from claimworld import CONTEXTS, QUESTION, REFERENCE, RESPONSE, canonical_world, context, make_sample
 
-from ragkit.evaluation import ClaimDetails
-from ragkit.evaluation._evaluate import build_metric
+from ragkit.evaluation import ClaimDetails, build_metric
 
 CANONICAL = dict(question=QUESTION, answer=RESPONSE, reference=REFERENCE, contexts=CONTEXTS)
 

@@ -1,0 +1,23 @@
+"""The scripted judge's rule for the Ray tests, importable by the Ray workers (they get this folder on their
+path): ``rule_reply``, slowed down so that a node can be killed while calls are in flight."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from run_fixtures import rule_reply
+
+from ragkit.testing import Delayed
+
+
+def slow_rule_reply(call: Any) -> object:
+    """``rule_reply`` after a quarter second, with the node that made the call appended to the file that
+    RAGKIT_TEST_RAY_TRACE names."""
+    trace = os.environ.get("RAGKIT_TEST_RAY_TRACE")
+    if trace:
+        import ray
+
+        with open(trace, "a", encoding="utf-8") as fh:
+            fh.write(ray.get_runtime_context().get_node_id() + "\n")
+    return Delayed(rule_reply(call), 0.25)

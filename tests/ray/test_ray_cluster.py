@@ -1,0 +1,105 @@
+"""Scoring on a real three-node Ray cluster (tests/ray/conftest.py): the run directory equals a local run's,
+and killing a worker node mid-run loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ray_script import slow_rule_reply
+from run_fixtures import rule_reply, write_target, write_testset
+
+from ragkit import run_sync
+from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run
+from ragkit.settings import Settings
+from ragkit.testing import ScriptedJudge
+from ragkit.types import PluginSpec
+
+pytestmark = pytest.mark.ray
+
+METRICS = [PluginSpec(name=n) for n in ("faithfulness", "context_recall", "factual_correctness", "hit_rate")]
+
+
+def _settings(**kw: Any) -> Settings:
+    return Settings(model="openai/scripted-judge", concurrency=2, max_retries=0, cache=False, **kw)
+
+
+def _benchmark(tmp_path: Path, name: str, reply: Any, **kw: Any) -> Path:
+    testset = tmp_path / "testset.jsonl"
+    write_testset(testset)
+    target = write_target(tmp_path / "rag_target.py", wrong=1, broken=4)
+    opts = BenchmarkOptions(testset=str(testset), target=target, metrics=METRICS)
+    settings = _settings(**kw)
+    run = new_run(tmp_path / name, opts, settings, command=[])
+    try:
+        run_sync(Pipeline(run, judge=ScriptedJudge(reply, settings=settings), settings=settings,
+                          progress=False).execute())
+    finally:
+        run.close()
+    return run.path
+
+
+def _scores(run: Path) -> dict[str, Any]:
+    """Each sample's scores and error, by sample id (records land in completion order, which differs)."""
+    out = {}
+    for line in (run / "scores.jsonl").read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        out[rec["sample_id"]] = {"scores": rec["scores"], "error": rec.get("error")}
+    return out
+
+
+def _responses(run: Path) -> dict[str, Any]:
+    out = {}
+    for line in (run / "responses.jsonl").read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        rec["response"].pop("latency_s", None)
+        out[rec["test"]["id"]] = rec
+    return out
+
+
+def test_a_ray_run_equals_a_local_run(tmp_path: Path, ray_cluster: Any) -> None:
+    local = _benchmark(tmp_path, "local", rule_reply)
+    remote = _benchmark(tmp_path, "ray", rule_reply, executor="ray", ray_address=ray_cluster.address,
+                        ray_actors=2)
+    assert _scores(remote) == _scores(local)
+    assert len(_scores(local)) == 6
+    assert _responses(remote) == _responses(local)
+    summary = json.loads((remote / "summary.json").read_text())
+    assert summary["metrics"] == json.loads((local / "summary.json").read_text())["metrics"]
+    usage = summary["stages"]["evaluate"]["usage"]
+    assert usage["calls"] > 0  # the actors' calls are counted on the driver
+
+
+def test_a_worker_node_killed_mid_run_loses_nothing(tmp_path: Path, ray_cluster: Any) -> None:
+    local = _benchmark(tmp_path, "local", rule_reply)
+    run_dir = tmp_path / "ray"
+    victim = ray_cluster.raylet_pid("victim")
+    victim_node, other_node = ray_cluster.node_with("victim"), ray_cluster.node_with("first")
+    killed: list[int] = []  # the calls made before the kill
+
+    def kill_when_scoring_started() -> None:
+        scores = run_dir / "scores.jsonl"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if scores.exists() and scores.read_text(encoding="utf-8").count("\n") >= 1 and \
+                    ray_cluster.trace.exists() and victim_node in ray_cluster.trace.read_text(encoding="utf-8"):
+                os.kill(victim, signal.SIGKILL)
+                killed.append(len(ray_cluster.trace.read_text(encoding="utf-8").split()))
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_when_scoring_started, daemon=True)
+    killer.start()
+    remote = _benchmark(tmp_path, "ray", slow_rule_reply, executor="ray", ray_address=ray_cluster.address,
+                        ray_actors=2)
+    killer.join(timeout=5)
+    assert killed, "the worker node was not killed while it was scoring"
+    assert _scores(remote) == _scores(local)
+    after_kill = ray_cluster.trace.read_text(encoding="utf-8").split()[killed[0]:]
+    assert other_node in after_kill  # the surviving node finished the run
