@@ -83,7 +83,7 @@ class RayExecutor:
     name = "ray"
     remote = True
 
-    def _spawn(self, ray: Any, work: Work[Any, Any], concurrency: int) -> list[Any]:
+    def _spawn(self, ray: Any, work: Work[Any, Any], concurrency: int) -> tuple[Any, list[Any]]:
         # spread over the nodes: one node's loss takes the fewest actors with it, and each actor has its cores
         options: dict[str, Any] = {"num_cpus": self.cpus_per_actor, "max_restarts": RESTARTS,
                                    "max_task_retries": RESTARTS, "max_concurrency": max(1, concurrency) + 1,
@@ -93,13 +93,15 @@ class RayExecutor:
         if self.gpus_per_actor:
             options["num_gpus"] = self.gpus_per_actor
         actor = ray.remote(_Worker).options(**options)
-        shipped = ray.put(work)  # pickled once, not once per actor
-        return [actor.remote(shipped) for _ in range(max(1, self.actors))]
+        # pickled once into the object store (the work carries the test set's chunk ids); the caller holds the
+        # ref until the map ends, so that an actor restarted after its node died still finds its argument
+        shipped = ray.put(work)
+        return shipped, [actor.remote(shipped) for _ in range(max(1, self.actors))]
 
     async def map(self, work: Work[T, R], items: Sequence[T], *, on_result: Callable[[int, R], None],
                   concurrency: int) -> list[Any]:
         ray = connect(self.address)
-        actors = self._spawn(ray, work, concurrency)
+        shipped, actors = self._spawn(ray, work, concurrency)
         queue = deque(enumerate(items))
         pending: dict[asyncio.Future[Any], tuple[int, Any]] = {}
 
@@ -125,3 +127,4 @@ class RayExecutor:
                 fut.cancel()
             for actor in actors:
                 ray.kill(actor)
+            del shipped

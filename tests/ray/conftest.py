@@ -4,12 +4,14 @@ them in a step of their own, with a time limit)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,16 +60,23 @@ def _ray(*args: str, env: dict[str, str]) -> None:
 
 @pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    pytest.importorskip("ray")
-    import ray
-
+    if importlib.util.find_spec("ray") is None:  # not importorskip: Ray must be imported after the auth settings
+        pytest.skip("ray is not installed")
     if shutil.which("ray", path=str(Path(sys.executable).parent)) is None:
         pytest.skip("the ray command is not installed beside this Python")
     temp = Path("/tmp") / f"rk-ray-{os.getpid()}"  # short: Ray's socket paths have a length limit
     port = _free_port()
     tests = HERE.parent
+    # Token authentication, as a shared cluster should have it, with a token of this cluster's own: left unset,
+    # Ray turns it on or off by whether ~/.ray/auth_token exists, and an earlier local ray.init() writes that file.
+    auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(temp.with_suffix(".token"))}
+    temp.with_suffix(".token").write_text(uuid.uuid4().hex)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(tests), os.environ.get("PYTHONPATH", "")]),
-           "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0", "RAGKIT_TEST_RAY_TRACE": str(temp.with_suffix(".trace"))}
+           "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0", "RAGKIT_TEST_RAY_TRACE": str(temp.with_suffix(".trace")), **auth}
+    saved = {key: os.environ.get(key) for key in auth}
+    os.environ.update(auth)  # the driver (this process) joins with the same token; Ray reads it at import
+    import ray
+
     try:
         _ray("start", "--head", f"--port={port}", "--num-cpus=0", "--include-dashboard=false",
              f"--temp-dir={temp}", env=env)
@@ -87,3 +96,9 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
                        capture_output=True, timeout=120, check=False)
         shutil.rmtree(temp, ignore_errors=True)
         temp.with_suffix(".trace").unlink(missing_ok=True)
+        temp.with_suffix(".token").unlink(missing_ok=True)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

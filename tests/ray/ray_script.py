@@ -3,6 +3,7 @@ path): ``rule_reply``, slowed down so that a node can be killed while calls are 
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -21,3 +22,12 @@ def slow_rule_reply(call: Any) -> object:
         with open(trace, "a", encoding="utf-8") as fh:
             fh.write(ray.get_runtime_context().get_node_id() + "\n")
     return Delayed(rule_reply(call), 0.25)
+
+
+def make_slow_reply(seconds: float) -> Any:
+    """``rule_reply`` after ``seconds`` (a fixed-latency judge, for bench/ray_scaling.py)."""
+    return functools.partial(_delayed, seconds=seconds)
+
+
+def _delayed(call: Any, *, seconds: float) -> object:
+    return Delayed(rule_reply(call), seconds)
