@@ -72,11 +72,12 @@ def timed(executor: Any, data: list[Any], judge: Any, metrics: list[str], concur
                                   concurrency=concurrency, on_result=lambda r: stamps.append(time.monotonic())))
     wall = time.monotonic() - started
     failed = sum(a.failed for a in result.aggregates.values())
+    errors = sorted({str(sc.explanation)[:300] for r in result.samples for sc in r.scores.values() if sc.value is None})
     steady = (stamps[-1] - stamps[0]) / max(1, len(stamps) - 1) if len(stamps) > 1 else None
     return {"samples": len(data), "wall_s": round(wall, 2), "first_result_s": round(stamps[0] - started, 2),
             "samples_per_s": round(len(data) / wall, 3),
             "steady_s_per_sample": round(steady, 4) if steady else None, "failed_scores": failed,
-            "calls": result.usage.stages["evaluate"].calls}
+            "calls": result.usage.stages["evaluate"].calls, "errors": errors[:3]}
 
 
 def ray_up(cpus: int) -> None:
@@ -123,6 +124,27 @@ def driver(args: argparse.Namespace) -> None:
                       "load": os.getloadavg()}, indent=1))
 
 
+def least_free_memory(run: Any) -> tuple[Any, int]:
+    """``run()``, and the least memory the machine had available while it ran, in MB."""
+    import threading
+
+    import psutil
+
+    least, done = [psutil.virtual_memory().available], threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.5):
+            least[0] = min(least[0], psutil.virtual_memory().available)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return run(), least[0] // 2**20
+    finally:
+        done.set()
+        watcher.join()
+
+
 def local(args: argparse.Namespace) -> None:
     from validity import raw_call_seconds
 
@@ -135,9 +157,9 @@ def local(args: argparse.Namespace) -> None:
     rows = [{"executor": "local", "actors": 1,
              **timed(LocalExecutor(), samples(args.n), Judge(settings=settings), METRICS, args.concurrency)}]
     for n in args.actors:
-        rows.append({"executor": "ray", "actors": n,
-                     **timed(RayExecutor(actors=n), samples(args.n), Judge(settings=settings), METRICS,
-                             args.concurrency)})
+        row, free_mb = least_free_memory(lambda n=n: timed(RayExecutor(actors=n), samples(args.n),
+                                                           Judge(settings=settings), METRICS, args.concurrency))
+        rows.append({"executor": "ray", "actors": n, **row, "least_available_memory_mb": free_mb})
     print(json.dumps({"raw_llama_call_s": raw_call_seconds(Judge(settings=settings)), "load": os.getloadavg(),
                       "rows": rows}, indent=1))
 

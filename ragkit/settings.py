@@ -72,6 +72,14 @@ def _file_label(found: tuple[Path, tuple[str, ...]]) -> str:
     return f"{path} [{'.'.join(table)}]" if table else str(path)
 
 
+MACHINE_LOCAL = ("cache_dir", "model_dir")
+"""Settings whose defaults belong to the machine that reads them."""
+
+
+def _restore(cls: type[Settings], values: dict[str, Any]) -> Settings:
+    return cls(**values)
+
+
 class Settings(BaseSettings):
     """Every knob that is not specific to one command."""
 
@@ -109,7 +117,7 @@ class Settings(BaseSettings):
     call's (the same instructions, the same contexts) is evaluated from where they differ."""
 
     executor: Literal["local", "ray"] = "local"
-    """Where generation and evaluation run: this process, or Ray actors (``pip install 'ragkit[ray]'``)."""
+    """Where scoring runs: this process, or Ray actors (``pip install 'ragkit[ray]'``; docs/scale-out.md)."""
     ray_address: str | None = None
     """The Ray cluster to join (``auto``, ``host:6379``, ``ray://host:10001``); none: ``RAY_ADDRESS``, else a
     Ray started for the run."""
@@ -118,9 +126,12 @@ class Settings(BaseSettings):
     ray_cpus_per_actor: float = Field(default=1.0, gt=0)
     """CPUs Ray reserves per actor (give the embedded model's thread count)."""
     ray_memory_mb: int | None = Field(default=None, ge=1)
-    """Memory Ray reserves per actor (about 2,500 MB for the embedded judge and embeddings)."""
+    """Memory Ray reserves per actor (about 3,000 MB for the embedded judge and embeddings)."""
     ray_gpus_per_actor: float = Field(default=0.0, ge=0)
     """GPUs Ray reserves per actor, on clusters that have them."""
+    ray_runtime_env: dict[str, Any] | None = None
+    """The actors' Ray runtime environment, e.g. ``{"pip": ["ragkit[local]"]}`` on a cluster whose image lacks
+    ragkit (JSON in ``RAGKIT_RAY_RUNTIME_ENV``, a table in the config file)."""
 
     @classmethod
     def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
@@ -135,6 +146,13 @@ class Settings(BaseSettings):
         _read_toml(path)  # a file that is not TOML is one line naming it
         return init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=path,
                                                                      toml_table_header=table or None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Settings pickle as their values, but the machine's own directories (cache, model weights) travel only
+        when they were set: unpickled on another machine (a Ray worker), defaults resolve there, under that
+        machine's home, where the driver's home may not exist."""
+        local = {name for name in MACHINE_LOCAL if name not in self.model_fields_set}
+        return _restore, (type(self), self.model_dump(exclude=local))
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:

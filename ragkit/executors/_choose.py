@@ -14,5 +14,5 @@ def make_executor(settings: Settings) -> Executor:
     if settings.executor == "ray":
         return RayExecutor(address=settings.ray_address, actors=settings.ray_actors,
                            cpus_per_actor=settings.ray_cpus_per_actor, memory_mb=settings.ray_memory_mb,
-                           gpus_per_actor=settings.ray_gpus_per_actor)
+                           gpus_per_actor=settings.ray_gpus_per_actor, runtime_env=settings.ray_runtime_env)
     return LocalExecutor()

@@ -73,13 +73,14 @@ def connect(address: str | None) -> Any:
 @dataclass
 class RayExecutor:
     """Items over ``actors`` Ray actors, each with ``cpus_per_actor`` CPUs, ``memory_mb`` of memory and
-    ``gpus_per_actor`` GPUs reserved, so that Ray places them where they fit."""
+    ``gpus_per_actor`` GPUs reserved, so that Ray places them where they fit, and started in ``runtime_env``."""
 
     address: str | None = None
     actors: int = 2
     cpus_per_actor: float = 1.0
     memory_mb: int | None = None
     gpus_per_actor: float = 0.0
+    runtime_env: dict[str, Any] | None = None
     name = "ray"
     remote = True
 
@@ -92,6 +93,8 @@ class RayExecutor:
             options["memory"] = self.memory_mb * 1024 * 1024
         if self.gpus_per_actor:
             options["num_gpus"] = self.gpus_per_actor
+        if self.runtime_env:  # per actor, not in ray.init: it applies when the driver is already connected too
+            options["runtime_env"] = self.runtime_env
         actor = ray.remote(_Worker).options(**options)
         # pickled once into the object store (the work carries the test set's chunk ids); the caller holds the
         # ref until the map ends, so that an actor restarted after its node died still finds its argument

@@ -92,3 +92,17 @@ async def test_score_work_travels_as_metric_specs() -> None:
     assert copy.reference_ids == frozenset({"c1"}) and copy.ctx is None
     await copy.setup()
     assert copy.ctx is not None and copy.report()["usage"].calls == 0
+
+
+def test_settings_travel_without_the_machines_own_default_directories(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Any) -> None:
+    for name in ("RAGKIT_CACHE_DIR", "RAGKIT_MODEL_DIR"):  # the suite's own isolation sets them
+        monkeypatch.delenv(name, raising=False)
+    sent = Settings(model="openai/judge", concurrency=3, ray_runtime_env={"pip": ["ragkit[local]"]})
+    explicit = Settings(cache_dir=tmp_path / "shared")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "worker-home"))  # the machine that unpickles
+    got, got_explicit = pickle.loads(pickle.dumps(sent)), pickle.loads(pickle.dumps(explicit))
+    assert got.cache_dir == tmp_path / "worker-home" / "ragkit"
+    assert got.model_dir == tmp_path / "worker-home" / "ragkit" / "models"
+    assert got.model_dump(exclude={"cache_dir", "model_dir"}) == sent.model_dump(exclude={"cache_dir", "model_dir"})
+    assert got_explicit.cache_dir == tmp_path / "shared"

@@ -4,6 +4,7 @@ them in a step of their own, with a time limit)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "generators"))  # ray_script uses the generator tests' script (kg_builder)
 
 
 def _free_port() -> int:
@@ -58,6 +60,24 @@ def _ray(*args: str, env: dict[str, str]) -> None:
         raise RuntimeError(f"ray {' '.join(args)} failed: {done.stderr[-2000:]}")
 
 
+def _stop(temp: Path) -> None:
+    """Stop this cluster's nodes: the processes started with ``temp`` in their command line (not ``ray stop``,
+    which would take any other Ray on the machine with it) and their children."""
+    import psutil
+
+    procs = [p for p in psutil.process_iter(["cmdline"]) if str(temp) in " ".join(p.info["cmdline"] or [])]
+    for proc in list(procs):  # the raylets' agents and workers, whose titles do not show the temp dir
+        with contextlib.suppress(psutil.Error):
+            procs += [child for child in proc.children(recursive=True) if child not in procs]
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.terminate()
+    _, alive = psutil.wait_procs(procs, timeout=20)
+    for proc in alive:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+
+
 @pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     if importlib.util.find_spec("ray") is None:  # not importorskip: Ray must be imported after the auth settings
@@ -71,7 +91,8 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     # Ray turns it on or off by whether ~/.ray/auth_token exists, and an earlier local ray.init() writes that file.
     auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(temp.with_suffix(".token"))}
     temp.with_suffix(".token").write_text(uuid.uuid4().hex)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(tests), os.environ.get("PYTHONPATH", "")]),
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(tests), str(tests / "generators"),
+                                                  os.environ.get("PYTHONPATH", "")]),
            "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0", "RAGKIT_TEST_RAY_TRACE": str(temp.with_suffix(".trace")), **auth}
     saved = {key: os.environ.get(key) for key in auth}
     os.environ.update(auth)  # the driver (this process) joins with the same token; Ray reads it at import
@@ -92,8 +113,7 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     finally:
         if ray.is_initialized():
             ray.shutdown()
-        subprocess.run([str(Path(sys.executable).with_name("ray")), "stop", "--force"], env=env,
-                       capture_output=True, timeout=120, check=False)
+        _stop(temp)
         shutil.rmtree(temp, ignore_errors=True)
         temp.with_suffix(".trace").unlink(missing_ok=True)
         temp.with_suffix(".token").unlink(missing_ok=True)

@@ -1,5 +1,6 @@
 """The scripted judge's rule for the Ray tests, importable by the Ray workers (they get this folder on their
-path): ``rule_reply``, slowed down so that a node can be killed while calls are in flight."""
+path): ``rule_reply``, slowed down so that a node can be killed while calls are in flight, and ``corpus_reply``
+for a whole benchmark from documents."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import functools
 import os
 from typing import Any
 
+from kg_builder import default_script
 from run_fixtures import rule_reply
 
 from ragkit.testing import Delayed
@@ -24,6 +26,14 @@ def slow_rule_reply(call: Any) -> object:
     return Delayed(rule_reply(call), 0.25)
 
 
+def corpus_reply(call: Any) -> object:
+    """A benchmark from documents: generation's prompts answered like the generator tests' script, the baseline's
+    answers and the metrics' claims like ``rule_reply``."""
+    if call.prompt_name.startswith("generate."):
+        return default_script(call)
+    return rule_reply(call)
+
+
 def make_slow_reply(seconds: float) -> Any:
     """``rule_reply`` after ``seconds`` (a fixed-latency judge, for bench/ray_scaling.py)."""
     return functools.partial(_delayed, seconds=seconds)
@@ -31,3 +41,16 @@ def make_slow_reply(seconds: float) -> Any:
 
 def _delayed(call: Any, *, seconds: float) -> object:
     return Delayed(rule_reply(call), seconds)
+
+
+class EnvProbe:
+    """Work that answers each item (an environment variable's name) with its value in the actor."""
+
+    async def setup(self) -> None:
+        return None
+
+    async def __call__(self, item: str, /) -> str | None:
+        return os.environ.get(item)
+
+    def report(self) -> None:
+        return None

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ray_script import slow_rule_reply
-from run_fixtures import rule_reply, write_target, write_testset
+from ray_script import corpus_reply, slow_rule_reply
+from run_fixtures import DOCS, rule_reply, write_target, write_testset
 
 from ragkit import run_sync
 from ragkit.pipeline import BenchmarkOptions, Pipeline, new_run
@@ -43,6 +43,28 @@ def _benchmark(tmp_path: Path, name: str, reply: Any, **kw: Any) -> Path:
     finally:
         run.close()
     return run.path
+
+
+def _corpus_benchmark(tmp_path: Path, name: str, **kw: Any) -> Path:
+    """``ragkit benchmark DOCS --extractor fast -n 4 --target baseline``: graph, generation, target and scores."""
+    docs = tmp_path / "docs"
+    if not docs.exists():
+        docs.mkdir()
+        for key, text in DOCS.items():
+            (docs / f"{key}.md").write_text(f"# {key.title()}\n\n{text}\n", encoding="utf-8")
+    opts = BenchmarkOptions(docs=str(docs), n=4, extractor="fast", target="baseline", metrics=METRICS)
+    settings = _settings(**kw)
+    run = new_run(tmp_path / name, opts, settings, command=[])
+    try:
+        run_sync(Pipeline(run, judge=ScriptedJudge(corpus_reply, settings=settings), settings=settings,
+                          progress=False).execute())
+    finally:
+        run.close()
+    return run.path
+
+
+def _samples(run: Path) -> list[Any]:
+    return [json.loads(line) for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
 def _scores(run: Path) -> dict[str, Any]:
@@ -76,6 +98,18 @@ def test_a_ray_run_equals_a_local_run(tmp_path: Path, ray_cluster: Any) -> None:
     assert usage["calls"] > 0  # the actors' calls are counted on the driver
 
 
+def test_a_benchmark_from_documents_on_ray_equals_a_local_one(tmp_path: Path, ray_cluster: Any) -> None:
+    local = _corpus_benchmark(tmp_path, "local")
+    remote = _corpus_benchmark(tmp_path, "ray", executor="ray", ray_address=ray_cluster.address, ray_actors=2)
+    assert len(_samples(local)) == 4
+    assert _samples(remote) == _samples(local)
+    assert _responses(remote) == _responses(local)
+    assert _scores(remote) == _scores(local)
+    assert all(rec["scores"] for rec in _scores(local).values())
+    summary = json.loads((remote / "summary.json").read_text())
+    assert summary["metrics"] == json.loads((local / "summary.json").read_text())["metrics"]
+
+
 def test_a_worker_node_killed_mid_run_loses_nothing(tmp_path: Path, ray_cluster: Any) -> None:
     local = _benchmark(tmp_path, "local", rule_reply)
     run_dir = tmp_path / "ray"
@@ -103,3 +137,16 @@ def test_a_worker_node_killed_mid_run_loses_nothing(tmp_path: Path, ray_cluster:
     assert _scores(remote) == _scores(local)
     after_kill = ray_cluster.trace.read_text(encoding="utf-8").split()[killed[0]:]
     assert other_node in after_kill  # the surviving node finished the run
+
+
+async def test_actors_start_in_the_settings_runtime_env(ray_cluster: Any) -> None:
+    from ray_script import EnvProbe
+
+    from ragkit.executors import make_executor
+
+    settings = Settings(executor="ray", ray_address=ray_cluster.address, ray_actors=2,
+                        ray_runtime_env={"env_vars": {"RAGKIT_PROBE": "from runtime_env"}})
+    seen: dict[int, Any] = {}
+    await make_executor(settings).map(EnvProbe(), ["RAGKIT_PROBE", "RAGKIT_PROBE"],
+                                      on_result=seen.__setitem__, concurrency=1)
+    assert seen == {0: "from runtime_env", 1: "from runtime_env"}
