@@ -166,9 +166,10 @@ class Critic:
         for name, text in (("question", sample.question), ("answer", sample.reference_answer or "")):
             if not language_matches(lang, text):
                 return Verdict(False, "wrong_language", f"the {name} is not in {lang}: {text[:80]!r}")
-        if any(mentions_context(q) for q in written_forms(sample)):
+        forms = written_forms(sample)
+        if any(mentions_context(q) for q in forms):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
-        if any(points_without_naming(q, self.entity_names()) for q in written_forms(sample)):
+        if any(points_without_naming(q, self.entity_names()) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
                            f"{sample.question[:80]!r}")
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]

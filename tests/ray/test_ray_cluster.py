@@ -34,15 +34,7 @@ def _benchmark(tmp_path: Path, name: str, reply: Any, **kw: Any) -> Path:
     testset = tmp_path / "testset.jsonl"
     write_testset(testset)
     target = write_target(tmp_path / "rag_target.py", wrong=1, broken=4)
-    opts = BenchmarkOptions(testset=str(testset), target=target, metrics=METRICS)
-    settings = _settings(**kw)
-    run = new_run(tmp_path / name, opts, settings, command=[])
-    try:
-        run_sync(Pipeline(run, judge=ScriptedJudge(reply, settings=settings), settings=settings,
-                          progress=False).execute())
-    finally:
-        run.close()
-    return run.path
+    return _run(tmp_path / name, BenchmarkOptions(testset=str(testset), target=target, metrics=METRICS), reply, **kw)
 
 
 def _corpus_benchmark(tmp_path: Path, name: str, **kw: Any) -> Path:
@@ -53,10 +45,15 @@ def _corpus_benchmark(tmp_path: Path, name: str, **kw: Any) -> Path:
         for key, text in DOCS.items():
             (docs / f"{key}.md").write_text(f"# {key.title()}\n\n{text}\n", encoding="utf-8")
     opts = BenchmarkOptions(docs=str(docs), n=4, extractor="fast", target="baseline", metrics=METRICS)
+    return _run(tmp_path / name, opts, corpus_reply, **kw)
+
+
+def _run(path: Path, opts: BenchmarkOptions, reply: Any, **kw: Any) -> Path:
+    """The benchmark pipeline into run directory ``path``, judged by ``reply``, with settings ``kw``."""
     settings = _settings(**kw)
-    run = new_run(tmp_path / name, opts, settings, command=[])
+    run = new_run(path, opts, settings, command=[])
     try:
-        run_sync(Pipeline(run, judge=ScriptedJudge(corpus_reply, settings=settings), settings=settings,
+        run_sync(Pipeline(run, judge=ScriptedJudge(reply, settings=settings), settings=settings,
                           progress=False).execute())
     finally:
         run.close()
