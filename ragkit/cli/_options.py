@@ -153,11 +153,12 @@ def model_options(fn: F) -> F:
 
 
 def executor_options(fn: F) -> F:
-    """``--executor``, ``--ray-address`` and ``--ray-actors``: where the samples are scored."""
+    """``--executor``, ``--ray-address`` and ``--ray-actors``: where the graph is built, samples generated and
+    scored."""
     options = [
         click.option("--executor", type=click.Choice(["local", "ray"]), envvar="RAGKIT_EXECUTOR", show_envvar=True,
-                     help="Where samples are scored: this process, or Ray actors (pip install 'ragkit[ray]') "
-                          "[default: local]."),
+                     help="Where files are read, samples generated and scored: this process, or Ray actors "
+                          "(pip install 'ragkit[ray]') [default: local]."),
         click.option("--ray-address", envvar="RAGKIT_RAY_ADDRESS", show_envvar=True,
                      help="The Ray cluster to join (auto, HOST:6379, ray://HOST:10001) [default: RAY_ADDRESS, "
                           "else a Ray started for the run]."),

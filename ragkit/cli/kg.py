@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ragkit.cli._options import (
+    executor_options,
     json_option,
     model_options,
     progress_enabled,
@@ -45,6 +46,7 @@ def command() -> None:
 @click.option("--max-pdf-pages", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Skip a PDF with more pages than this.")
 @model_options
+@executor_options
 @json_option
 @quiet_option
 @progress_option
@@ -54,6 +56,7 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, include: tuple[s
     """Build a knowledge graph of DOCS (folders and / or files) into OUTPUT."""
     from ragkit._sync import run_sync
     from ragkit.errors import ConfigError
+    from ragkit.executors import make_executor
     from ragkit.kg import DEFAULT_MAX_TOKENS, BuildOptions, KnowledgeGraph, build_graph
     from ragkit.llm import Embeddings, Judge
 
@@ -73,7 +76,7 @@ def build(docs: tuple[Path, ...], output: Path, extractor: str, include: tuple[s
                            max_tokens=max_tokens or DEFAULT_MAX_TOKENS, max_bytes=int(max_file_mb * 1024 * 1024),
                            max_pages=max_pdf_pages)
     result = run_sync(build_graph(list(docs), options, previous=previous, judge=judge,
-                                  embeddings=Embeddings(settings=settings)))
+                                  embeddings=Embeddings(settings=settings), executor=make_executor(settings)))
     result.kg.save(output)
     if as_json:
         click.echo(result.summary.model_dump_json(indent=2))

@@ -8,9 +8,9 @@ Examples:
     >>> reports = await executor.map(work, items, on_result=lambda i, result: ..., concurrency=4)
 """
 
-from ._base import Executor, Work
+from ._base import Executor, Pool, Work
 from ._choose import make_executor
 from ._local import LocalExecutor
 from ._ray import RayExecutor
 
-__all__ = ["Executor", "LocalExecutor", "RayExecutor", "Work", "make_executor"]
+__all__ = ["Executor", "LocalExecutor", "Pool", "RayExecutor", "Work", "make_executor"]

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ragkit.errors import ConfigError
 
-from ._base import Work
+from ._base import Work, map_items
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -81,7 +81,6 @@ class RayExecutor:
     memory_mb: int | None = None
     gpus_per_actor: float = 0.0
     runtime_env: dict[str, Any] | None = None
-    name = "ray"
     remote = True
 
     def _spawn(self, ray: Any, work: Work[Any, Any], concurrency: int) -> tuple[Any, list[Any]]:
@@ -101,33 +100,38 @@ class RayExecutor:
         shipped = ray.put(work)
         return shipped, [actor.remote(shipped) for _ in range(max(1, self.actors))]
 
-    async def map(self, work: Work[T, R], items: Sequence[T], *, on_result: Callable[[int, R], None],
-                  concurrency: int) -> list[Any]:
+    @asynccontextmanager
+    async def pool(self, work: Work[T, R], concurrency: int) -> AsyncIterator[_RayPool]:
         ray = connect(self.address)
         shipped, actors = self._spawn(ray, work, concurrency)
-        queue = deque(enumerate(items))
-        pending: dict[asyncio.Future[Any], tuple[int, Any]] = {}
-
-        def submit(actor: Any) -> None:
-            i, item = queue.popleft()
-            pending[asyncio.wrap_future(actor.run.remote(item).future())] = (i, actor)
-
+        pool = _RayPool(actors, max(1, concurrency))
         try:
-            for _ in range(max(1, concurrency)):
-                for actor in actors:
-                    if queue:
-                        submit(actor)
-            while pending:
-                done, _ = await asyncio.wait(list(pending), return_when=asyncio.FIRST_COMPLETED)
-                for fut in done:
-                    i, actor = pending.pop(fut)
-                    on_result(i, fut.result())
-                    if queue:
-                        submit(actor)
-            return list(await asyncio.gather(*(asyncio.wrap_future(a.report.remote().future()) for a in actors)))
+            yield pool
+            pool.reports = list(await asyncio.gather(*(asyncio.wrap_future(a.report.remote().future())
+                                                       for a in actors)))
         finally:
-            for fut in pending:
-                fut.cancel()
             for actor in actors:
                 ray.kill(actor)
             del shipped
+
+    async def map(self, work: Work[T, R], items: Sequence[T], *, on_result: Callable[[int, R], None],
+                  concurrency: int) -> list[Any]:
+        return await map_items(self, work, items, on_result=on_result, concurrency=concurrency)
+
+
+class _RayPool:
+    """Items to the actor with the fewest in flight (the first such: a deterministic spread)."""
+
+    def __init__(self, actors: list[Any], concurrency: int) -> None:
+        self.actors = actors
+        self.capacity = len(actors) * concurrency
+        self.reports: list[Any] = []
+        self._load = [0] * len(actors)
+
+    async def submit(self, item: Any) -> Any:
+        k = min(range(len(self.actors)), key=self._load.__getitem__)
+        self._load[k] += 1
+        try:
+            return await asyncio.wrap_future(self.actors[k].run.remote(item).future())
+        finally:
+            self._load[k] -= 1

@@ -8,10 +8,8 @@ are removed, and relations are recomputed only for the chunks that were added or
 
 from __future__ import annotations
 
-import asyncio
-import os
+import dataclasses
 import time
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,18 +21,20 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragkit._progress import Progress
 from ragkit._sync import run_sync
 from ragkit.errors import ConfigError, CorpusError
-from ragkit.kg._chunking import DEFAULT_MAX_TOKENS, DEFAULT_MIN_TOKENS, chunk_document
-from ragkit.kg._corpus import ParseResult, document_id, load_chunks_jsonl, parse_file, parse_folder
-from ragkit.kg._enrich import Extractor, FastExtractor, reuse_map
+from ragkit.executors import Executor, LocalExecutor
+from ragkit.kg._chunking import DEFAULT_MAX_TOKENS, DEFAULT_MIN_TOKENS
+from ragkit.kg._corpus import document_id
+from ragkit.kg._enrich import Extractor, reuse_map
 from ragkit.kg._graph import ChunkNode, DocumentNode, KnowledgeGraph, SkippedFile
+from ragkit.kg._inputs import SourceFile, list_files, prechunked
 from ragkit.kg._limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, FileLimits
 from ragkit.kg._reading import LLMExtractor
 from ragkit.kg._relations import RelationConfig, link_mentions, link_next, refresh_entities, relate
-from ragkit.llm import Cache, Embeddings, Judge, content_key
-from ragkit.settings import Settings
+from ragkit.kg._work import EnrichDone, EnrichWork, ReadDone, ReadWork, add_seconds, batches, make_extractor
+from ragkit.llm import Embeddings, Judge
 from ragkit.types import Chunk, Document, StageUsage
 
-STAGES = ("parse", "chunk", "enrich", "summarise", "embed", "relate")
+STAGES = ("list", "parse", "chunk", "enrich", "summarise", "embed", "relate")
 
 
 class ItemCounts(BaseModel):
@@ -88,61 +88,16 @@ def _timed(seconds: dict[str, float], stage: str) -> Iterator[None]:
         seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - started, 3)
 
 
-def _parse(sources: list[Path], include: list[str] | None, exclude: list[str] | None, limits: FileLimits,
-           advance: Any) -> tuple[ParseResult, str]:
-    """Parse files and folders; paths are relative to one common base folder so ids stay unique and stable."""
-    resolved = [p.resolve() for p in sources]
-    for p in resolved:
-        if not p.exists():
-            raise CorpusError(p, "no such file or folder")
-    if len(resolved) == 1 and resolved[0].is_dir():
-        return parse_folder(resolved[0], include=include, exclude=exclude, limits=limits,
-                            on_file=lambda _: advance()), str(resolved[0])
-    base = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
-    result = ParseResult()
-    for p in resolved:
-        if p.is_dir():
-            part = parse_folder(p, include=include, exclude=exclude, limits=limits, on_file=lambda _: advance())
-            prefix = p.relative_to(base)
-            for d in part.documents:
-                d.path = (prefix / d.path).as_posix()
-                d.id = document_id(d.path)
-            result.documents += part.documents
-            result.skipped += [SkippedFile(path=(prefix / s.path).as_posix(), reason=s.reason) for s in part.skipped]
-        else:
-            advance()
-            try:
-                result.documents.append(parse_file(p, root=base, limits=limits))
-            except CorpusError as exc:
-                result.skipped.append(SkippedFile(path=p.relative_to(base).as_posix(), reason=exc.reason))
-    return result, str(base)
-
-
-def _prechunked(path: Path, skipped: list[SkippedFile]) -> tuple[list[Document], dict[str, list[Chunk]]]:
-    """Documents (one per ``doc_id``) and their chunks from a JSONL of chunks, kept as given."""
-    chunks = load_chunks_jsonl(path, skipped=skipped)
-    by_doc: dict[str, list[Chunk]] = {}
-    for c in chunks:
-        by_doc.setdefault(c.doc_id, []).append(c)
-    docs = []
-    for doc_id, group in by_doc.items():
-        languages = Counter(c.language for c in group)
-        docs.append(Document(id=doc_id, path=group[0].source or doc_id, format="chunks",
-                             content_hash=content_key("prechunked", [(c.id, c.text) for c in group]),
-                             language=languages.most_common(1)[0][0], title=group[0].source or doc_id))
-    return docs, by_doc
-
-
 def _settings_key(extractor: Extractor, embeddings: Embeddings, max_tokens: int, min_tokens: int) -> dict[str, Any]:
     return {"extractor": extractor.signature, "embeddings": embeddings.name,
             "chunking": {"max_tokens": max_tokens, "min_tokens": min_tokens}}
 
 
-def _reusable(previous: KnowledgeGraph, doc: Document, same_settings: bool, signature: str) -> bool:
-    old = previous.get(doc.id)
-    if not same_settings or not isinstance(old, DocumentNode) or old.content_hash != doc.content_hash:
+def _reusable(previous: KnowledgeGraph, doc_id: str, content_hash: str, same_settings: bool, signature: str) -> bool:
+    old = previous.get(doc_id)
+    if not same_settings or not isinstance(old, DocumentNode) or old.content_hash != content_hash:
         return False
-    chunks = previous.chunks_of(doc.id)
+    chunks = previous.chunks_of(doc_id)
     return bool(chunks) and all(c.enrichment == signature and c.embedding is not None for c in chunks) and \
         (old.enrichment == signature or len(chunks) == 1)
 
@@ -189,13 +144,18 @@ class _Build:
     options: BuildOptions
     previous: KnowledgeGraph | None
     engine: Extractor
+    judge: Judge | None
     embeddings: Embeddings
+    executor: Executor
     bar: Progress
     summary: BuildSummary
     kg: KnowledgeGraph = field(default_factory=KnowledgeGraph)
     root: str = ""
-    documents: list[Document] = field(default_factory=list)
-    prechunked: dict[str, list[Chunk]] = field(default_factory=dict)
+    files: dict[str, SourceFile] = field(default_factory=dict)
+    """Document id → its file."""
+    inputs: dict[str, str] = field(default_factory=dict)
+    """Document id → content hash, for every input in order (files, then pre-chunked documents)."""
+    prechunked: dict[str, tuple[Document, list[Chunk]]] = field(default_factory=dict)
     settings_key: dict[str, Any] = field(default_factory=dict)
     todo: list[Document] = field(default_factory=list)
     old_docs: set[str] = field(default_factory=set)
@@ -207,7 +167,7 @@ class _Build:
 
     @property
     def fresh(self) -> list[ChunkNode]:
-        return [c for group in self.new_chunks.values() for c in group]
+        return [c for d in self.todo for c in self.new_chunks[d.id]]
 
 
 async def build_graph(
@@ -217,12 +177,14 @@ async def build_graph(
     previous: KnowledgeGraph | None = None,
     judge: Judge | None = None,
     embeddings: Embeddings | None = None,
+    executor: Executor | None = None,
 ) -> BuildResult:
     """Build (or update, given ``previous``) the knowledge graph of ``source`` files / folders.
 
-    Steps: read (parse files, add pre-chunked input), find what changed since ``previous``, chunk, enrich chunks
-    and summarise documents, embed, then assemble and relate. LLM usage is accounted under the Judge stage
-    ``kg.enrich``.
+    Steps: list and hash the inputs, find what changed since ``previous``, parse and chunk the changed files,
+    enrich, summarise and embed their documents, then assemble and relate. Parsing and enrichment run on
+    ``executor`` (default: this process; a Ray executor spreads files and documents over actors); relating runs
+    here. LLM usage is accounted under the Judge stage ``kg.enrich``.
 
     Examples:
         >>> result = await build_graph(Path("docs"), BuildOptions(extractor="fast"))
@@ -234,53 +196,41 @@ async def build_graph(
     sources = [source] if isinstance(source, str | Path) else list(source)
     embeddings = embeddings or Embeddings()
     summary = BuildSummary(extractor=options.extractor)
-    engine, judge = _engine(options, judge, summary, embeddings.settings)
+    if options.extractor == "llm":
+        judge = judge or Judge()
+        summary.model = judge.model
+    engine = make_extractor(options.extractor, judge, embeddings.settings, options.part_tokens)
     before = judge.usage.stage("kg.enrich").model_copy() if judge is not None else None
     calls = (lambda: judge.usage.stage("kg.enrich").calls) if judge is not None else None
     with Progress(options.progress, calls=calls) as bar:
-        b = _Build(options, previous, engine, embeddings, bar, summary)
-        with _timed(summary.seconds, "parse"):
-            _read(b, [Path(s) for s in sources])
+        b = _Build(options, previous, engine, judge if options.extractor == "llm" else None, embeddings,
+                   executor or LocalExecutor(), bar, summary)
+        _inputs(b, [Path(s) for s in sources])
         _plan_changes(b)
-        with _timed(summary.seconds, "chunk"):
-            _chunk(b)
+        await _read(b)
         await _enrich(b)
-        with _timed(summary.seconds, "embed"):
-            await _embed(b)
         with _timed(summary.seconds, "relate"):
             _assemble(b)
     _finish(b, judge, before)
     return BuildResult(kg=b.kg, summary=summary)
 
 
-def _engine(options: BuildOptions, judge: Judge | None, summary: BuildSummary,
-            settings: Settings) -> tuple[Extractor, Judge | None]:
-    if options.extractor == "llm":
-        judge = judge or Judge()
-        summary.model = judge.model
-        return LLMExtractor(judge, judge.cache, options.part_tokens), judge
-    # the caller's settings (--cache-dir): Settings.load() here read only the environment
-    return FastExtractor(Cache(settings.llm_cache_path) if settings.cache else None), judge
-
-
-def _read(b: _Build, sources: list[Path]) -> None:
-    """1. Parse the files, add pre-chunked input; refuse skipped files in strict mode and colliding ids."""
+def _inputs(b: _Build, sources: list[Path]) -> None:
+    """1. List and hash the files, read pre-chunked input; refuse colliding ids."""
     o = b.options
-    limits = FileLimits(o.max_bytes, o.max_pages)
-    parsed, b.root = _parse(sources, o.include, o.exclude, limits, b.bar.task("parse", 0)) if sources \
-        else (ParseResult(), "")
-    b.documents = list(parsed.documents)
-    skipped = list(parsed.skipped)
+    skipped: list[SkippedFile] = []
+    with _timed(b.summary.seconds, "list"):
+        files, b.root = list_files(sources, o.include, o.exclude, FileLimits(o.max_bytes, o.max_pages), skipped) \
+            if sources else ([], "")
+    ids = [document_id(f.rel) for f in files]
+    b.files = dict(zip(ids, files, strict=True))
     if o.chunks_jsonl is not None:
-        docs, b.prechunked = _prechunked(Path(o.chunks_jsonl), skipped)
-        b.documents += docs
+        docs, chunks = prechunked(Path(o.chunks_jsonl), skipped)
+        b.prechunked = {d.id: (d, chunks[d.id]) for d in docs}
+        ids += list(b.prechunked)
     b.summary.skipped = skipped
-    if o.strict and skipped:
-        listing = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5])
-        more = f" (and {len(skipped) - 5} more)" if len(skipped) > 5 else ""
-        raise CorpusError(skipped[0].path, f"strict mode: {len(skipped)} file(s) skipped: {listing}{more}")
-    seen_ids = Counter(d.id for d in b.documents)
-    if any(n > 1 for n in seen_ids.values()):
+    b.inputs = {i: b.files[i].content_hash if i in b.files else b.prechunked[i][0].content_hash for i in ids}
+    if len(b.inputs) < len(ids):
         raise CorpusError(b.root or "corpus", "two inputs map to one document id; pass distinct folders")
 
 
@@ -292,78 +242,115 @@ def _plan_changes(b: _Build) -> None:
         {k: previous.info.last_build.get(k) for k in b.settings_key} == b.settings_key
     b.kg = _copy(previous) if previous is not None else KnowledgeGraph()
     b.old_docs = {d.id for d in b.kg.documents()}
-    reused = {d.id for d in b.documents if previous is not None and _reusable(previous, d, same_settings,
-                                                                               b.engine.signature)}
-    b.todo = [d for d in b.documents if d.id not in reused]
-    removed_docs = b.old_docs - {d.id for d in b.documents}
-    b.summary.documents = ItemCounts(reused=len(reused), added=sum(d.id not in b.old_docs for d in b.todo),
-                                     changed=sum(d.id in b.old_docs for d in b.todo), removed=len(removed_docs))
+    reused = {i for i, digest in b.inputs.items()
+              if previous is not None and _reusable(previous, i, digest, same_settings, b.engine.signature)}
+    b.summary.documents.reused = len(reused)
     b.old_chunks = {c.id: c for c in b.kg.chunks()}
-    for doc_id in removed_docs | {d.id for d in b.todo if d.id in b.old_docs}:
+    for doc_id in b.old_docs - reused:
         for c in b.kg.chunks_of(doc_id):
             b.affected |= {n for n, _ in b.kg.neighbours(c.id, "shares_entity")}
             b.affected |= {n for n, _ in b.kg.neighbours(c.id, "similar")}
             b.stale_entities |= {e.id for e in b.kg.entities_of(c.id)}
         b.kg.remove_document(doc_id)
+    b.todo = [Document(id=i, path=i, format="", content_hash=digest, language="und", title="")
+              for i, digest in b.inputs.items() if i not in reused]  # placeholders until read
 
 
-def _chunk(b: _Build) -> None:
-    """3. Chunk the new and changed documents (pre-chunked ones keep their chunks)."""
-    advance = b.bar.task("chunk", len(b.todo))
-    for d in b.todo:
-        chunks = b.prechunked.get(d.id) if d.format == "chunks" else None
-        chunks = chunks or chunk_document(d, max_tokens=b.options.max_tokens, min_tokens=b.options.min_tokens)
-        b.new_chunks[d.id] = [ChunkNode(**c.model_dump()) for c in chunks]
+async def _read(b: _Build) -> None:
+    """3. Parse and chunk the new and changed files (pre-chunked documents keep their chunks); refuse skipped files
+    in strict mode, before any LLM call."""
+    items = [b.files[d.id] for d in b.todo if d.id in b.files]
+    if b.executor.remote:  # the worker may not see this machine's disk
+        items = [dataclasses.replace(f, data=Path(f.path).read_bytes()) for f in items]
+    advance = b.bar.task("parse", len(items))
+    read: dict[str, ReadDone] = {}
+
+    def done(i: int, result: ReadDone) -> None:
+        read[document_id(items[i].rel)] = result
         advance()
+
+    o = b.options
+    await b.executor.map(ReadWork(FileLimits(o.max_bytes, o.max_pages), o.max_tokens, o.min_tokens), items,
+                         on_result=done, concurrency=1)
+    todo: list[Document] = []
+    for d in b.todo:
+        r = read.get(d.id)
+        doc, chunks = (r.document, r.chunks) if r is not None else b.prechunked[d.id]
+        if r is not None:
+            b.summary.skipped += [r.skipped] if r.skipped else []
+            add_seconds(b.summary.seconds, r.seconds)
+        if doc is not None:
+            todo.append(doc)
+            b.new_chunks[doc.id] = [ChunkNode(**c.model_dump()) for c in chunks]
+    b.todo = todo
+    _refuse_skipped(b)
+    _count(b)
+
+
+def _refuse_skipped(b: _Build) -> None:
+    skipped = b.summary.skipped
+    if b.options.strict and skipped:
+        listing = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5])
+        more = f" (and {len(skipped) - 5} more)" if len(skipped) > 5 else ""
+        raise CorpusError(skipped[0].path, f"strict mode: {len(skipped)} file(s) skipped: {listing}{more}")
+
+
+def _count(b: _Build) -> None:
+    """What happened to documents and chunks."""
+    kept_docs = {d.id for d in b.todo} | {d.id for d in b.kg.documents()}
+    b.summary.documents = ItemCounts(
+        reused=b.summary.documents.reused, added=sum(d.id not in b.old_docs for d in b.todo),
+        changed=sum(d.id in b.old_docs for d in b.todo), removed=len(b.old_docs - kept_docs))
     fresh, old_chunks = b.fresh, b.old_chunks
     kept = {c.id for c in b.kg.chunks()}
     b.summary.chunks = ItemCounts(
-        reused=len(kept), removed=len(set(old_chunks) - kept - {c.id for c in fresh}),
+        reused=len(kept) + sum(1 for c in fresh if c.id in old_chunks),
+        removed=len(set(old_chunks) - kept - {c.id for c in fresh}),
         added=sum(len(b.new_chunks[d.id]) for d in b.todo if d.id not in b.old_docs),
         changed=sum(1 for d in b.todo if d.id in b.old_docs for c in b.new_chunks[d.id] if c.id not in old_chunks),
     )
-    b.summary.chunks.reused += sum(1 for c in fresh if c.id in old_chunks)
 
 
 async def _enrich(b: _Build) -> None:
-    """4. Enrich the new chunks (reusing earlier enrichment of identical text); 5. summarise the documents."""
-    fresh = b.fresh
-    with _timed(b.summary.seconds, "enrich"):
-        known = reuse_map(list(b.old_chunks.values()), b.engine)
-        report = await b.engine.enrich_chunks(fresh, reuse=known, advance=b.bar.task("enrich", len(fresh)))
-    b.summary.enrichment_reused = report.reused
+    """4. Enrich the new chunks (reusing earlier enrichment of identical text), summarise their documents and
+    embed both, a batch of documents per work item."""
     b.doc_nodes = {d.id: DocumentNode(id=d.id, path=d.path, format=d.format, content_hash=d.content_hash,
                                       language=d.language, title=d.title, metadata=d.metadata) for d in b.todo}
-    with _timed(b.summary.seconds, "summarise"):
-        advance = b.bar.task("summarise", len(b.todo))
+    wanted = {b.engine.key(c) for c in b.fresh}
+    known = {k: v for k, v in reuse_map(list(b.old_chunks.values()), b.engine).items() if k in wanted}
+    work = EnrichWork(b.options.extractor, b.judge, b.embeddings, b.options.part_tokens, known, engine=b.engine)
+    items = batches([(b.doc_nodes[d.id], b.new_chunks[d.id]) for d in b.todo], b.options.extractor)
+    advance = b.bar.task("enrich", len(b.todo))
+    results: list[EnrichDone | None] = [None] * len(items)
 
-        async def summarise(doc_id: str) -> None:
-            await b.engine.summarise(b.doc_nodes[doc_id], b.new_chunks[doc_id], report)
-            advance()
+    def done(i: int, result: EnrichDone) -> None:
+        results[i] = result
+        advance(len(result.documents))
 
-        await asyncio.gather(*(summarise(d.id) for d in b.todo))
-    b.summary.failures = report.failures
+    settings = b.judge.settings if b.judge is not None else b.embeddings.settings
+    reports = await b.executor.map(work, items, on_result=done, concurrency=settings.concurrency)
+    _collect(b, [r for r in results if r is not None])
+    if b.executor.remote and b.judge is not None:  # the workers' calls, counted in this judge (the summary's)
+        for report in reports:
+            b.judge.usage.stage("kg.enrich").add(report["usage"])
 
 
-async def _embed(b: _Build) -> None:
-    """6. Embed the new chunks and the document summaries, in one batch."""
-    fresh = b.fresh
-    summarised = [n for n in b.doc_nodes.values() if n.summary]
-    texts = [c.text for c in fresh] + [n.summary for n in summarised if n.summary]
-    advance = b.bar.task("embed", len(texts))
-    computed, shown = b.embeddings.computed, [0]
-
-    def progress(done: int) -> None:  # the embedder counts what it computed; the bar steps by the difference
-        advance(done - shown[0])
-        shown[0] = done
-
-    vectors: Any = await asyncio.to_thread(b.embeddings.embed, texts, progress=progress) if texts else []
-    advance(len(texts) - shown[0])  # the cached ones
-    b.summary.embeddings_computed = b.embeddings.computed - computed
-    for c, v in zip(fresh, vectors[: len(fresh)], strict=False):
-        c.embedding = v.tolist()
-    for n, v in zip(summarised, vectors[len(fresh):], strict=False):
-        n.summary_embedding = v.tolist()
+def _collect(b: _Build, results: list[EnrichDone]) -> None:
+    """The enriched documents and chunks (copies, from another process) in place of the sent ones; the
+    ``llm`` extractor's short documents get the names the other readings found in them."""
+    readings: dict[str, Any] = {}
+    for r in results:
+        for doc in r.documents:
+            b.doc_nodes[doc.id] = doc
+            b.new_chunks[doc.id] = [c for c in r.chunks if c.doc_id == doc.id]
+        readings.update(r.readings)
+        b.summary.failures += r.failures
+        b.summary.enrichment_reused += r.reused
+        b.summary.embeddings_computed += r.embeddings_computed
+        add_seconds(b.summary.seconds, r.seconds)
+    if isinstance(b.engine, LLMExtractor):
+        found = [reading for d in b.todo for reading in readings.get(d.id) or []]
+        b.engine.fill_unread([b.new_chunks[d.id] for d in b.todo if readings.get(d.id) == []], found)
 
 
 def _assemble(b: _Build) -> None:

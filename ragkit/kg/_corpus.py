@@ -68,23 +68,27 @@ def document_id(rel_path: str) -> str:
     return "d" + content_key("document", rel_path)[:15]
 
 
-def parse_file(path: str | Path, *, root: str | Path | None = None, limits: FileLimits | None = None) -> Document:
-    """Parse one file; raises ``CorpusError`` naming the file and the reason when it cannot be used."""
-    path, limits = Path(path), limits or FileLimits()
-    rel = shown_path(path.relative_to(root).as_posix() if root is not None else str(path.resolve()))
+def read_source(path: Path, limits: FileLimits) -> tuple[str, bytes]:
+    """A file's format and bytes, after the checks that need no parsing (type, size, readable)."""
     fmt = format_of(path)
     if fmt is None:
         raise CorpusError(path, f"unsupported file type '{path.suffix or '(no extension)'}'")
     try:
-        size = path.stat().st_size
-        check_size(path, size, limits)
-        data = path.read_bytes()
+        check_size(path, path.stat().st_size, limits)
+        return fmt, path.read_bytes()
     except OSError as exc:
         raise CorpusError(path, f"cannot read file ({exc.strerror or exc})") from None
+
+
+def parse_file(path: str | Path, *, root: str | Path | None = None, limits: FileLimits | None = None) -> Document:
+    """Parse one file; raises ``CorpusError`` naming the file and the reason when it cannot be used."""
+    path, limits = Path(path), limits or FileLimits()
+    rel = shown_path(path.relative_to(root).as_posix() if root is not None else str(path.resolve()))
+    fmt, data = read_source(path, limits)
     if not data.strip():
         raise CorpusError(path, "empty file")
     check_container(path, fmt, data, limits)
-    metadata: dict[str, Any] = {"bytes": size}
+    metadata: dict[str, Any] = {"bytes": len(data)}
     title: str | None = None
     try:
         if fmt == "pdf":
@@ -207,19 +211,9 @@ def parse_folder(
     outside ``root`` or in loops are skipped, each with a one-line reason in ``ParseResult.skipped``.
     """
     root = Path(root)
-    if not root.exists():
-        raise CorpusError(root, "no such file or folder")
     result = ParseResult()
-    if root.is_file():
-        files: Iterable[tuple[Path, str | None]] = [(root, None)]
-        base = root.parent
-    else:
-        files, base = _walk(root, _matcher(exclude)), root
-    wanted = _matcher(include)
-    for path, reason in files:
-        rel = shown_path(path.relative_to(base).as_posix())
-        if wanted is not None and not wanted(rel):
-            continue
+    base = root.parent if root.is_file() else root
+    for path, rel, reason in list_folder(root, include=include, exclude=exclude):
         if on_file is not None:
             on_file(rel)
         if reason is not None:
@@ -230,6 +224,24 @@ def parse_folder(
         except CorpusError as exc:
             result.skipped.append(SkippedFile(path=rel, reason=exc.reason))
     return result
+
+
+def list_folder(root: Path, *, include: Iterable[str] | None = None, exclude: Iterable[str] | None = None
+                ) -> Iterator[tuple[Path, str, str | None]]:
+    """The files ``parse_folder`` reads, in order: path, path relative to ``root`` (to its folder when ``root``
+    is a file), and the reason it is skipped (None: it is read)."""
+    if not root.exists():
+        raise CorpusError(root, "no such file or folder")
+    if root.is_file():
+        files: Iterable[tuple[Path, str | None]] = [(root, None)]
+        base = root.parent
+    else:
+        files, base = _walk(root, _matcher(exclude)), root
+    wanted = _matcher(include)
+    for path, reason in files:
+        rel = shown_path(path.relative_to(base).as_posix())
+        if wanted is None or wanted(rel):
+            yield path, rel, reason
 
 
 # -- pre-chunked input --------------------------------------------------------------------------------

@@ -207,10 +207,8 @@ class LLMExtractor(Extractor):
         with self.judge.stage("kg.enrich"):
             await asyncio.gather(*(read(group) for group in by_doc.values()))
         # a document too short to send (a one-line FAQ entry) gets the names the others' readings found in it
-        read_all = [r for doc_id in by_doc for r in self._readings.get(doc_id, [])]
-        for doc_id, group in by_doc.items():
-            if self._readings.get(doc_id) == []:
-                _fill(group, read_all, self.signature, topics=False)
+        read_all = [r for doc_id in by_doc for r in self._readings.get(doc_id) or []]
+        self.fill_unread([g for doc_id, g in by_doc.items() if self._readings.get(doc_id) == []], read_all)
         return report
 
     async def _read(self, chunks: list[ChunkNode], report: EnrichReport, advance: Callable[[int], None]) -> bool:
@@ -240,6 +238,16 @@ class LLMExtractor(Extractor):
         self._readings[chunks[0].doc_id] = readings
         _fill(chunks, readings, self.signature)
         return True
+
+    def readings(self, doc_id: str) -> list[Reading] | None:
+        """What the reading of a document found: one per part; [] when no chunk was worth sending; None when it
+        failed or was not read (until ``summarise`` takes it)."""
+        return self._readings.get(doc_id)
+
+    def fill_unread(self, groups: list[list[ChunkNode]], readings: list[Reading]) -> None:
+        """Give the chunks of documents too short to send the names ``readings`` (all the others') found in them."""
+        for group in groups:
+            _fill(group, readings, self.signature, topics=False)
 
     async def summarise(self, doc: DocumentNode, chunks: list[ChunkNode], report: EnrichReport) -> None:
         readings = self._readings.pop(doc.id, None)

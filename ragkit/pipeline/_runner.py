@@ -158,6 +158,7 @@ class Pipeline:
             return
         docs, extractor = self.spec.docs, self.spec.extractor
         assert docs and extractor, "the kg stage runs only when documents were given"
+        from ragkit.executors import make_executor
         from ragkit.kg import BuildOptions, build_graph
 
         cache = self._graph_cache()
@@ -171,7 +172,7 @@ class Pipeline:
         with _stage(self.run, "kg", self.judge, counter):
             options = BuildOptions(extractor=extractor, progress=self.progress)
             result = await build_graph(Path(docs), options, previous=previous, judge=self.judge,
-                                       embeddings=self.embeddings)
+                                       embeddings=self.embeddings, executor=make_executor(self.settings))
             self.kg = result.kg
             counter[0] = len(self.kg.documents())
             for skipped in getattr(result.summary, "skipped", []) or []:

@@ -253,3 +253,29 @@ async def test_unreachable_model_stops_the_build_with_its_error(corpus: Path, em
     judge = ScriptedJudge(lambda call: ValueError("model 'nope' does not exist"))
     with pytest.raises(JudgeUnavailableError, match="does not exist"):
         await build(corpus, judge, embeddings)
+
+
+async def test_the_build_work_travels_with_the_file_bytes_and_model_names(corpus: Path, embeddings: Embeddings
+                                                                           ) -> None:
+    """What a Ray actor gets: a file read from the bytes sent along (not the driver's disk) parses the same, and
+    the enrichment work rebuilds its extractor and embedding model from their names."""
+    import dataclasses
+    import pickle
+
+    from ragkit.kg._inputs import list_files
+    from ragkit.kg._limits import FileLimits
+    from ragkit.kg._work import EnrichWork, ReadWork
+
+    files, _ = list_files([corpus], None, None, FileLimits(), [])
+    work = ReadWork(FileLimits(), **{k: SMALL[k] for k in ("max_tokens", "min_tokens")})
+    here = await work(files[0])
+    sent = dataclasses.replace(files[0], path="/nowhere/on/this/node", data=Path(files[0].path).read_bytes())
+    there = await pickle.loads(pickle.dumps(work))(pickle.loads(pickle.dumps(sent)))
+    assert there.document == here.document and there.chunks == here.chunks and here.chunks
+    assert here.document is not None and here.document.elements == []  # the chunks carry the text back
+
+    judge = ScriptedJudge(responder)
+    enrich = pickle.loads(pickle.dumps(EnrichWork("llm", judge, embeddings, None, {})))
+    assert enrich.engine is None and enrich.embeddings.name == embeddings.name
+    await enrich.setup()
+    assert type(enrich.engine).__name__ == "LLMExtractor" and enrich.report()["usage"].calls == 0
