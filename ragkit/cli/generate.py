@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from ragkit.cli._options import (
+    executor_options,
     json_option,
     model_options,
     parse_plugin_args,
@@ -43,7 +44,7 @@ def default_graph_path(source: Path, extractor: str, cache_dir: Path) -> Path:
 
 
 def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, from_chunks: Path | None,
-                  judge: Any, embeddings: Any, progress: bool) -> tuple[Any, str]:
+                  judge: Any, embeddings: Any, progress: bool, executor: Any = None) -> tuple[Any, str]:
     """The knowledge graph: loaded from a graph file, or built / updated from documents or chunks and saved."""
     from ragkit.kg import KnowledgeGraph
 
@@ -67,7 +68,8 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
             click.echo(f"Rebuilding the graph: {exc}", err=True)  # a stale or corrupt cached graph is rebuilt
     options = BuildOptions(extractor=extractor, progress=progress, chunks_jsonl=from_chunks)  # type: ignore[arg-type]
     result = run_sync(build_graph([source] if source is not None else [], options, previous=previous,
-                                  judge=judge if extractor == "llm" else None, embeddings=embeddings))
+                                  judge=judge if extractor == "llm" else None, embeddings=embeddings,
+                                  executor=executor))
     result.kg.save(path)
     s = result.summary
     click.echo(f"Graph {path}: {len(result.kg.documents())} documents, {len(result.kg.chunks())} chunks "
@@ -104,6 +106,7 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
                                                      "reference's claims (cheaper; string and embedding checks "
                                                      "still run).")
 @model_options
+@executor_options
 @click.option("--overwrite", is_flag=True, help="Replace OUTPUT if it exists (it is never replaced otherwise).")
 @json_option
 @quiet_option
@@ -120,6 +123,7 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     ragkit generate --from-chunks chunks.jsonl -n 30 --personas personas.yaml
     """
     from ragkit._sync import run_sync
+    from ragkit.executors import make_executor
     from ragkit.llm import Embeddings
     from ragkit.synthesis import GenerateOptions, check_options, generate, load_personas
 
@@ -136,10 +140,11 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     settings = settings_from(kw)
     judge = make_judge(settings)
     embeddings = Embeddings(settings=settings)
+    executor = make_executor(settings)
     kg, where = load_or_build(source, kg_path=kg_path, extractor=extractor, from_chunks=from_chunks, judge=judge,
-                              embeddings=embeddings, progress=show)
+                              embeddings=embeddings, progress=show, executor=executor)
     result = write_testset(output, lambda write: run_sync(
-        generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write)))
+        generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write, executor=executor)))
     if as_json:
         click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
     if not kw["quiet"]:

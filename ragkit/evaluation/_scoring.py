@@ -76,8 +76,8 @@ def aggregate(results: Sequence[SampleResult], fns: Sequence[MetricFn]) -> dict[
 
 class ScoreWork:
     """Every metric on one sample at a time, with one metric context (judge, embeddings, claim store) per
-    worker. Pickled for another process (a Ray actor), it travels as the metrics' specs, the judge's recipe and
-    the embedding model's name, and builds its own claim store and embeddings there."""
+    worker. Pickled for another process (a Ray actor), it travels as the metrics' specs and the judge's and
+    embedding model's recipes, and builds its own claim store and embeddings there."""
 
     def __init__(self, fns: Sequence[MetricFn], judge: Judge, *, embeddings: Embeddings | None = None,
                  claims: ClaimStore | None = None, reference_ids: frozenset[str] = frozenset()) -> None:
@@ -90,8 +90,7 @@ class ScoreWork:
         self._before = StageUsage()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        name = self.embeddings.name if self.embeddings is not None else None
-        return _shipped, ([spec_of(fn) for fn in self.fns], self.judge, name, self.reference_ids)
+        return _shipped, ([spec_of(fn) for fn in self.fns], self.judge, self.embeddings, self.reference_ids)
 
     async def setup(self) -> None:
         if self.ctx is not None:
@@ -118,13 +117,8 @@ class ScoreWork:
         return {"usage": self.judge.usage.stage("evaluate").since(self._before), "claim_stats": stats}
 
 
-def _shipped(specs: list[PluginSpec], judge: Judge, embeddings: str | None,
+def _shipped(specs: list[PluginSpec], judge: Judge, embeddings: Embeddings | None,
              reference_ids: frozenset[str]) -> ScoreWork:
     """A ScoreWork unpickled in another process: its metrics rebuilt from their specs."""
-    emb = None
-    if embeddings is not None:
-        from ragkit.llm import Embeddings
-
-        emb = Embeddings(embeddings, settings=judge.settings)
     fns = [build_metric(s.name, s.args) for s in specs]
-    return ScoreWork(fns, judge, embeddings=emb, reference_ids=reference_ids)
+    return ScoreWork(fns, judge, embeddings=embeddings, reference_ids=reference_ids)

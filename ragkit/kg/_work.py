@@ -96,7 +96,7 @@ class EnrichDone:
 class EnrichWork:
     """Enrich the chunks of a batch of documents (reusing ``reuse``: known results by chunk key), summarise the
     documents, embed the chunks and summaries. In this process it uses the build's extractor and embedding model;
-    a copy elsewhere builds its own from their names."""
+    a copy elsewhere builds its own extractor, and its embedding model from the recipe."""
 
     def __init__(self, kind: Literal["llm", "fast"], judge: Judge | None, embeddings: Embeddings,
                  part_tokens: int | None, reuse: dict[str, ChunkEnrichment], engine: Extractor | None = None) -> None:
@@ -107,8 +107,7 @@ class EnrichWork:
         self._before = StageUsage()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _shipped, (self.kind, self.judge, self.embeddings.name, self.embeddings.settings, self.part_tokens,
-                          self.reuse)
+        return EnrichWork, (self.kind, self.judge, self.embeddings, self.part_tokens, self.reuse)
 
     async def setup(self) -> None:
         if self.engine is None:
@@ -163,12 +162,6 @@ def make_extractor(kind: str, judge: Judge | None, settings: Settings, part_toke
         judge = judge or Judge(settings=settings)
         return LLMExtractor(judge, judge.cache, part_tokens)
     return FastExtractor(Cache(settings.llm_cache_path) if settings.cache else None)
-
-
-def _shipped(kind: Literal["llm", "fast"], judge: Judge | None, embeddings: str, settings: Settings,
-             part_tokens: int | None, reuse: dict[str, ChunkEnrichment]) -> EnrichWork:
-    """An EnrichWork unpickled in another process."""
-    return EnrichWork(kind, judge, Embeddings(embeddings, settings=settings), part_tokens, reuse)
 
 
 def batches(groups: list[tuple[DocumentNode, list[ChunkNode]]], kind: str) -> list[list[tuple[DocumentNode,

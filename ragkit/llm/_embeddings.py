@@ -92,8 +92,14 @@ class Embeddings:
         self.cache_hits = 0
         self.seconds = 0.0
         self._memo: dict[str, np.ndarray] = {}
+        self._backoff = backoff
         self._retrier = Retrier(self.name.removeprefix("litellm:"), self.settings.timeout, self.settings.max_retries,
                                 backoff, first_call_timeout=self.settings.first_call_timeout)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Embeddings pickle as their recipe (model name, settings, cache on or off): a copy sent to another process
+        (a Ray actor) loads the model and opens the cache there."""
+        return _rebuild, (self.name, self.settings, self.cache is not None, self.batch_size, self._backoff)
 
     @property
     def dimension(self) -> int:
@@ -166,3 +172,7 @@ class Embeddings:
 
 def is_local_path(name: str) -> bool:
     return Path(name).exists()
+
+
+def _rebuild(name: str, settings: Settings, cache: bool, batch_size: int, backoff: float) -> Embeddings:
+    return Embeddings(name, settings=settings, cache=cache, batch_size=batch_size, backoff=backoff)

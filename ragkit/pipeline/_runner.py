@@ -215,6 +215,7 @@ class Pipeline:
         return "the test set is empty: nothing to run (see the generation notes above)"
 
     async def _generate(self, dropped: dict[str, int]) -> list[TestSample]:
+        from ragkit.executors import make_executor
         from ragkit.synthesis import GenerateOptions, generate
 
         written = {s.id for s in self.run.samples()}
@@ -227,7 +228,7 @@ class Pipeline:
         options = GenerateOptions(distribution=self.spec.generators, generator_args=self.spec.generator_args,
                                   seed=self.spec.seed, progress=self.progress)
         result = await generate(self.kg, self.spec.n, options, judge=self.judge, embeddings=self.embeddings,
-                                on_sample=on_sample)
+                                on_sample=on_sample, executor=make_executor(self.settings))
         for note in getattr(result, "notes", []) or []:
             self.say(f"generate: {note}")
         dropped.update(result.dropped)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragkit._progress import Progress
 from ragkit._sync import run_sync
 from ragkit.errors import ConfigError
+from ragkit.executors import Executor, LocalExecutor, Pool
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
 from ragkit.registry import lookup
@@ -40,6 +41,7 @@ from ragkit.synthesis._result import (
     largest_remainder,
 )
 from ragkit.synthesis._scenarios import generator_name
+from ragkit.synthesis._work import CandidateWork, Outcome
 from ragkit.types import Persona, StageUsage, TestSample, Usage
 
 
@@ -86,8 +88,10 @@ async def generate(
     judge: Judge,
     embeddings: Embeddings,
     on_sample: Callable[[TestSample], None] | None = None,
+    executor: Executor | None = None,
 ) -> GenerationResult:
-    """Generate ``n`` test samples from ``kg``; see the module docstring for the flow.
+    """Generate ``n`` test samples from ``kg``; see the module docstring for the flow. Candidates run on
+    ``executor`` (default: this process; a Ray executor spreads them over actors); planning and keeping run here.
 
     Examples:
         >>> options = GenerateOptions(distribution={"single_hop": 0.5, "multi_hop": 0.5})
@@ -109,7 +113,7 @@ async def generate(
         run = GenerationRun(kg, n, judge, critic, gens, result, on_sample)
         run.drops_per_sample = options.max_drops_per_sample
         await _prepare(run, weights, options, embeddings)
-        await _generate_all(run, n, options)
+        await _generate_all(run, n, options, executor or LocalExecutor())
         result.usage = _usage_since(judge, before)
         for name, report in result.report.items():
             report.usage = result.usage.stages.get(f"generate/{name}", StageUsage())
@@ -159,24 +163,30 @@ async def _prepare(run: GenerationRun, weights: dict[str, float], options: Gener
                             f"samples (max_share_per_document={share} cannot hold {run.n})")
 
 
-async def _generate_all(run: GenerationRun, n: int, options: GenerateOptions) -> None:
+async def _generate_all(run: GenerationRun, n: int, options: GenerateOptions, executor: Executor) -> None:
     """Generate, criticise and keep candidates until n are kept or the plans run out; explain any shortfall."""
     first_cap = run.cap
-    # the embedded model answers one call at a time: more in flight only queues, and wastes calls when a generator
-    # is stopped or a near-duplicate is kept meanwhile
+    # the embedded model answers one call at a time: more in flight per worker only queues, and wastes calls when a
+    # generator is stopped or a near-duplicate is kept meanwhile
     concurrency = 1 if getattr(run.judge, "is_local", False) else max(1, run.judge.settings.concurrency)
-    await _with_progress(run, n, options.progress, concurrency=concurrency)
+    work = CandidateWork(run.kg, run.gens, run.judge, run.critic)
+    async with executor.pool(work, concurrency) as pool:
+        await _with_progress(run, n, options.progress, pool)
+    if executor.remote:  # the workers' calls, counted in this process's judge too (the result's usage reads it)
+        for report in pool.reports:
+            for stage, usage in report.items():
+                run.judge.usage.stage(stage).add(usage)
     if run.cap > first_cap:
         run.result.notes.append(f"the per-document limit was raised from {first_cap} to {run.cap} samples: the "
                                 "remaining planned scenarios all came from documents already at their share")
     explain_shortfall(run)
 
 
-async def _with_progress(run: GenerationRun, n: int, progress: bool, concurrency: int) -> None:
+async def _with_progress(run: GenerationRun, n: int, progress: bool, pool: Pool[Any, Outcome]) -> None:
     calls = lambda: sum(s.calls for k, s in run.judge.usage.stages.items() if k.startswith("generate"))  # noqa: E731
     with Progress(progress, calls=calls) as bar:
         run.advance = bar.task("generate", n)
-        await run.loop(concurrency)
+        await run.loop(pool)
 
 
 def generate_sync(kg: KnowledgeGraph, n: int, options: GenerateOptions | None = None, **kwargs: Any

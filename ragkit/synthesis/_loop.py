@@ -12,13 +12,14 @@ from random import Random
 from typing import Any
 
 from ragkit._progress import Advance
-from ragkit.errors import JudgeError
+from ragkit.executors import Pool
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._personas import Phrasing
 from ragkit.synthesis._result import GenerationResult, largest_remainder
-from ragkit.synthesis._scenarios import Plan, SkipScenario, generator_spec, sample_id, scenario_language
+from ragkit.synthesis._scenarios import Plan, scenario_language
+from ragkit.synthesis._work import Outcome
 from ragkit.text import counts_text
 from ragkit.types import Scenario, TestSample
 
@@ -158,45 +159,6 @@ class GenerationRun:
                 moved = True
         return moved
 
-    async def run_one(self, name: str, scenario: Scenario, kept_before: int) -> tuple[TestSample | None, str, str]:
-        gen = self.gens[name]
-        with self.judge.stage(f"generate/{name}"):
-            try:
-                sample = await gen.generate(scenario, self.kg, self.judge)
-                if not isinstance(sample, TestSample):
-                    return None, "generator_error", f"generate() returned {type(sample).__name__}, not TestSample"
-                sample = self.complete(sample, gen, scenario)
-                verdict = await self.critic.review(sample, compare_with=kept_before)
-            except SkipScenario as exc:
-                return None, exc.reason, exc.detail
-            except JudgeError as exc:
-                if exc.fatal:
-                    raise  # the model cannot be used at all: stop, rather than drop every candidate
-                return None, "judge_error", str(exc)
-            except Exception as exc:  # one broken candidate never loses the run
-                log.debug("generator %s failed", name, exc_info=True)
-                return None, "generator_error", f"{type(exc).__name__}: {exc}"
-        if not verdict.ok:
-            return None, verdict.reason or "rejected", verdict.detail
-        if verdict.checks:
-            sample.metadata["critic"] = verdict.checks
-        return sample, "", ""
-
-    def complete(self, sample: TestSample, gen: Any, scenario: Scenario) -> TestSample:
-        """Fill what the generator left out, from the scenario."""
-        fill: dict[str, Any] = {}
-        if not sample.id:
-            fill["id"] = sample_id(scenario)
-        if sample.generator is None:
-            fill["generator"] = generator_spec(gen)
-        if not sample.scenario:
-            fill["scenario"] = scenario.model_dump(mode="json")
-        for key, value in (("persona", scenario.persona.name if scenario.persona else None),
-                           ("style", scenario.style), ("length", scenario.length), ("language", scenario.language)):
-            if getattr(sample, key) is None:
-                fill[key] = value
-        return sample.model_copy(update=fill) if fill else sample
-
     def keep(self, name: str, sample: TestSample, scenario: Scenario) -> bool:
         report = self.result.report[name]
         dup = self.critic.duplicate_of(sample.question)
@@ -225,13 +187,13 @@ class GenerationRun:
             report.notes.append(f"stopped after {report.dropped_total} dropped candidates (more than "
                                 f"{self.drops_per_sample:g} per sample asked of it)")
 
-    async def loop(self, concurrency: int) -> None:
-        """Run candidates ``concurrency`` at a time; results are committed in start order, so that which samples
-        are kept does not depend on which call happens to finish first."""
-        running: deque[tuple[asyncio.Task[tuple[TestSample | None, str, str]], str, Scenario, int]] = deque()
+    async def loop(self, pool: Pool[tuple[str, Scenario, int], Outcome]) -> None:
+        """Run candidates on ``pool``, as many at a time as it holds; results are committed in start order, so that
+        which samples are kept does not depend on which call happens to finish first."""
+        running: deque[tuple[asyncio.Future[Outcome], str, Scenario, int]] = deque()
         try:
             while True:
-                while len(running) < concurrency:
+                while len(running) < pool.capacity:
                     choice = self.pick()
                     if choice is None and self.move_shortfall():
                         choice = self.pick()
@@ -241,8 +203,8 @@ class GenerationRun:
                     slot, scenario = self.take_slot(planned)
                     self.inflight[name] += 1
                     self.reserve(scenario, +1)
-                    coro = self.run_one(name, scenario, len(self.result.samples))
-                    running.append((asyncio.ensure_future(coro), name, scenario, slot))
+                    item = (name, scenario, len(self.result.samples))
+                    running.append((asyncio.ensure_future(pool.submit(item)), name, scenario, slot))
                 if not running:
                     if sum(self.need.values()) > 0 and any(self.queues.values()):
                         self.cap += 1  # what is left comes only from documents at their share: relax, say so

@@ -376,3 +376,27 @@ async def test_an_answer_copied_from_a_passage_is_its_own_evidence(bakery, embed
     made_up = _script(critic={"evidence": [], "answer": "Harrogate Lane"})
     verdict = await Critic(bakery, made_up, embeddings).review(sample)
     assert verdict.reason == "not_answerable"
+
+
+async def test_candidate_work_in_another_process_gives_the_same_sample(bakery, embeddings):
+    """What a Ray actor runs: the work pickled with the graph, the generators and the judge's recipe builds a critic
+    of its own, and generates and reviews a candidate exactly as the run's own work does."""
+    import pickle
+    from random import Random
+
+    from ragkit.generators.single_hop import SingleHop
+    from ragkit.synthesis._work import CandidateWork
+
+    scenario = SingleHop().plan(bakery, 1, Random(0)).scenarios[0].model_copy(update={"generator": "single_hop"})
+    here = CandidateWork(bakery, {"single_hop": SingleHop()}, ScriptedJudge(default_script),
+                         Critic(bakery, ScriptedJudge(default_script), embeddings))
+    there = pickle.loads(pickle.dumps(here))
+    assert there.critic is not here.critic and there.critic.embeddings.name == embeddings.name
+    results = []
+    for work in (here, there):
+        await work.setup()
+        results.append(await work(("single_hop", scenario, 0)))
+    (a, reason_a, _), (b, reason_b, _) = results
+    assert a is not None and b is not None and reason_a == reason_b == ""
+    assert a.model_dump() == b.model_dump()
+    assert sum(u.calls for u in there.report().values()) == len(there.judge.calls) > 0

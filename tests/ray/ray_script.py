@@ -14,21 +14,32 @@ from run_fixtures import rule_reply
 from ragkit.testing import Delayed
 
 
-def slow_rule_reply(call: Any) -> object:
-    """``rule_reply`` after a quarter second, with the node that made the call appended to the file that
-    RAGKIT_TEST_RAY_TRACE names."""
+def _trace(call: Any) -> None:
+    """A line "node-id prompt-name" appended to the file that RAGKIT_TEST_RAY_TRACE names: set on the cluster's
+    nodes only, so that only calls made in Ray workers are traced."""
     trace = os.environ.get("RAGKIT_TEST_RAY_TRACE")
     if trace:
         import ray
 
         with open(trace, "a", encoding="utf-8") as fh:
-            fh.write(ray.get_runtime_context().get_node_id() + "\n")
+            fh.write(f"{ray.get_runtime_context().get_node_id()} {call.prompt_name}\n")
+
+
+def slow_rule_reply(call: Any) -> object:
+    """``rule_reply`` after a quarter second, traced."""
+    _trace(call)
     return Delayed(rule_reply(call), 0.25)
 
 
 def corpus_reply(call: Any) -> object:
-    """A benchmark from documents: generation's prompts answered like the generator tests' script, the baseline's
-    answers and the metrics' claims like ``rule_reply``."""
+    """A benchmark from documents, traced: the graph's readings of documents, generation's prompts answered like
+    the generator tests' script, the baseline's answers and the metrics' claims like ``rule_reply``."""
+    _trace(call)
+    if call.prompt_name == "kg.read_document":
+        names = [w.strip(".,") for section in call.data.sections for w in section.split() if w[:1].isupper()]
+        return {"summary": call.data.sections[0][:120], "topics": names[:3],
+                "sections": [{"entities": [{"name": n, "type": "other"} for n in names[:2]]}
+                             for _ in call.data.sections]}
     if call.prompt_name.startswith("generate."):
         return default_script(call)
     return rule_reply(call)

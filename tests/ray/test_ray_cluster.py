@@ -37,14 +37,18 @@ def _benchmark(tmp_path: Path, name: str, reply: Any, **kw: Any) -> Path:
     return _run(tmp_path / name, BenchmarkOptions(testset=str(testset), target=target, metrics=METRICS), reply, **kw)
 
 
-def _corpus_benchmark(tmp_path: Path, name: str, **kw: Any) -> Path:
-    """``ragkit benchmark DOCS --extractor fast -n 4 --target baseline``: graph, generation, target and scores."""
+def _docs(tmp_path: Path) -> Path:
     docs = tmp_path / "docs"
     if not docs.exists():
         docs.mkdir()
         for key, text in DOCS.items():
             (docs / f"{key}.md").write_text(f"# {key.title()}\n\n{text}\n", encoding="utf-8")
-    opts = BenchmarkOptions(docs=str(docs), n=4, extractor="fast", target="baseline", metrics=METRICS)
+    return docs
+
+
+def _corpus_benchmark(tmp_path: Path, name: str, **kw: Any) -> Path:
+    """``ragkit benchmark DOCS --extractor fast -n 4 --target baseline``: graph, generation, target and scores."""
+    opts = BenchmarkOptions(docs=str(_docs(tmp_path)), n=4, extractor="fast", target="baseline", metrics=METRICS)
     return _run(tmp_path / name, opts, corpus_reply, **kw)
 
 
@@ -62,6 +66,16 @@ def _run(path: Path, opts: BenchmarkOptions, reply: Any, **kw: Any) -> Path:
 
 def _samples(run: Path) -> list[Any]:
     return [json.loads(line) for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _graph(run: Path) -> Any:
+    return _timeless(json.loads((run / "kg.json").read_text(encoding="utf-8")))
+
+
+def _timeless(graph: dict[str, Any]) -> dict[str, Any]:
+    """A graph's JSON without the build's stage times."""
+    graph["info"]["last_build"]["summary"].pop("seconds")
+    return graph
 
 
 def _scores(run: Path) -> dict[str, Any]:
@@ -96,15 +110,56 @@ def test_a_ray_run_equals_a_local_run(tmp_path: Path, ray_cluster: Any) -> None:
 
 
 def test_a_benchmark_from_documents_on_ray_equals_a_local_one(tmp_path: Path, ray_cluster: Any) -> None:
-    local = _corpus_benchmark(tmp_path, "local")
-    remote = _corpus_benchmark(tmp_path, "ray", executor="ray", ray_address=ray_cluster.address, ray_actors=2)
+    """Graph, generation and scores on the cluster's workers, each run with a cache of its own (a graph cached by
+    the local run would otherwise be reused)."""
+    local = _corpus_benchmark(tmp_path, "local", cache_dir=tmp_path / "local-cache")
+    ray_cluster.trace.unlink(missing_ok=True)
+    remote = _corpus_benchmark(tmp_path, "ray", executor="ray", ray_address=ray_cluster.address, ray_actors=2,
+                               cache_dir=tmp_path / "ray-cache")
     assert len(_samples(local)) == 4
     assert _samples(remote) == _samples(local)
+    assert _graph(remote) == _graph(local)
     assert _responses(remote) == _responses(local)
     assert _scores(remote) == _scores(local)
     assert all(rec["scores"] for rec in _scores(local).values())
     summary = json.loads((remote / "summary.json").read_text())
     assert summary["metrics"] == json.loads((local / "summary.json").read_text())["metrics"]
+    assert summary["stages"]["generate"]["usage"]["calls"] == \
+        json.loads((local / "summary.json").read_text())["stages"]["generate"]["usage"]["calls"]
+    workers = {ray_cluster.node_with("first"), ray_cluster.node_with("victim")}
+    traced = [line.split() for line in ray_cluster.trace.read_text(encoding="utf-8").splitlines()]
+    made_there = {prompt for node, prompt in traced if node in workers}
+    assert {"generate.qa", "generate.critic"} <= made_there  # the writer's and the critic's calls ran in the actors
+
+
+def test_a_graph_built_on_ray_equals_a_local_one(tmp_path: Path, ray_cluster: Any) -> None:
+    """The ``llm`` build: files parsed and chunked, documents read, summarised and embedded in the actors; the
+    relations on the driver. An unchanged rebuild on Ray sends nothing."""
+    from ray_script import corpus_reply
+
+    from ragkit.executors import make_executor
+    from ragkit.kg import BuildOptions, build_graph
+    from ragkit.llm import Embeddings
+
+    docs = _docs(tmp_path)
+    options = BuildOptions(extractor="llm", max_tokens=60, min_tokens=20, progress=False)
+
+    def build(executor: str, previous: Any = None) -> Any:
+        settings = _settings(executor=executor, ray_address=ray_cluster.address, ray_actors=2)
+        judge = ScriptedJudge(corpus_reply, settings=settings)
+        result = run_sync(build_graph(docs, options, previous=previous, judge=judge, executor=make_executor(settings),
+                                      embeddings=Embeddings(settings=settings, cache=False)))
+        return result, judge
+
+    local, _ = build("local")
+    ray_cluster.trace.unlink(missing_ok=True)
+    remote, judge = build("ray")
+    traced = ray_cluster.trace.read_text(encoding="utf-8").splitlines()
+    assert sum(line.endswith(" kg.read_document") for line in traced) == len(DOCS)  # one reading per document
+    assert judge.calls == [] and remote.summary.llm_calls == len(DOCS)  # made there, counted here
+    assert _timeless(remote.kg.to_json()) == _timeless(local.kg.to_json())
+    again, _ = build("ray", previous=remote.kg)
+    assert again.summary.documents.reused == len(DOCS) and again.summary.llm_calls == 0
 
 
 def test_a_worker_node_killed_mid_run_loses_nothing(tmp_path: Path, ray_cluster: Any) -> None:
@@ -121,7 +176,7 @@ def test_a_worker_node_killed_mid_run_loses_nothing(tmp_path: Path, ray_cluster:
             if scores.exists() and scores.read_text(encoding="utf-8").count("\n") >= 1 and \
                     ray_cluster.trace.exists() and victim_node in ray_cluster.trace.read_text(encoding="utf-8"):
                 os.kill(victim, signal.SIGKILL)
-                killed.append(len(ray_cluster.trace.read_text(encoding="utf-8").split()))
+                killed.append(len(ray_cluster.trace.read_text(encoding="utf-8").splitlines()))
                 return
             time.sleep(0.05)
 
@@ -132,7 +187,7 @@ def test_a_worker_node_killed_mid_run_loses_nothing(tmp_path: Path, ray_cluster:
     killer.join(timeout=5)
     assert killed, "the worker node was not killed while it was scoring"
     assert _scores(remote) == _scores(local)
-    after_kill = ray_cluster.trace.read_text(encoding="utf-8").split()[killed[0]:]
+    after_kill = [line.split()[0] for line in ray_cluster.trace.read_text(encoding="utf-8").splitlines()[killed[0]:]]
     assert other_node in after_kill  # the surviving node finished the run
 
 
