@@ -11,6 +11,10 @@
     # the embedded local model in every actor, on this machine's cores
     PYTHONPATH=.:tests .venv/bin/python bench/ray_scaling.py local --actors 1 2 4 8 -n 8
 
+    # the graph build: a corpus with the fast extractor, and with the llm one against a judge that takes LATENCY
+    # seconds per reading; wall time, the stages' summed worker seconds, and the relation step on the driver
+    PYTHONPATH=.:tests .venv/bin/python bench/ray_scaling.py build corpora/acme --actors 1 2 4 8
+
 Ray runs on this machine (``ray.init(num_cpus=...)``: one logical CPU per actor, whatever the cores). The
 scripted judge is ragkit's test seam: the real Judge with litellm's mock response, so each call costs the Judge's
 and litellm's own CPU time plus the sleep. Samples are the six facts of tests/run_fixtures.py, each sentence made
@@ -30,8 +34,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path[:0] = [str(Path(__file__).resolve().parent.parent / "tests" / "ray"),
-                str(Path(__file__).resolve().parent.parent / "tests")]
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+TEST_PATHS = [str(TESTS / "ray"), str(TESTS), str(TESTS / "generators")]
+sys.path[:0] = TEST_PATHS
 
 METRICS = ["faithfulness", "context_recall", "factual_correctness"]
 
@@ -84,7 +89,7 @@ def ray_up(cpus: int) -> None:
     import ray
 
     # the workers import the scripted judge's rule from tests/: the Ray started here inherits this path
-    os.environ["PYTHONPATH"] = os.pathsep.join([*sys.path[:2], os.getcwd(), os.environ.get("PYTHONPATH", "")])
+    os.environ["PYTHONPATH"] = os.pathsep.join([*TEST_PATHS, os.getcwd(), os.environ.get("PYTHONPATH", "")])
     ray.init(num_cpus=cpus, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
 
 
@@ -164,6 +169,34 @@ def local(args: argparse.Namespace) -> None:
                       "rows": rows}, indent=1))
 
 
+def build(args: argparse.Namespace) -> None:
+    from ray_script import make_slow_corpus_reply
+
+    from ragkit.executors import LocalExecutor, RayExecutor
+    from ragkit.kg import BuildOptions, build_graph
+    from ragkit.llm import Embeddings
+    from ragkit.settings import Settings
+    from ragkit.testing import ScriptedJudge
+
+    ray_up(max(args.actors))
+    settings = Settings(model="openai/scripted-judge", concurrency=args.concurrency, max_retries=0, cache=False)
+    rows = []
+    for extractor in ("fast", "llm"):
+        for name, executor in [("local", LocalExecutor()), *[(f"ray x{n}", RayExecutor(actors=n))
+                                                               for n in args.actors]]:
+            judge = ScriptedJudge(make_slow_corpus_reply(args.latency), settings=settings)
+            started = time.monotonic()
+            result = asyncio.run(build_graph(Path(args.corpus), BuildOptions(extractor=extractor, progress=False),
+                                             judge=judge, executor=executor,
+                                             embeddings=Embeddings(settings=settings, cache=False)))
+            s = result.summary
+            rows.append({"extractor": extractor, "executor": name, "wall_s": round(time.monotonic() - started, 2),
+                         "documents": len(result.kg.documents()), "chunks": len(result.kg.chunks()),
+                         "llm_calls": s.llm_calls, "stage_seconds": s.seconds})
+    print(json.dumps({"latency_s": args.latency, "concurrency_per_actor": args.concurrency,
+                      "load": os.getloadavg(), "rows": rows}, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -180,8 +213,13 @@ def main() -> None:
     loc.add_argument("--actors", type=int, nargs="+", default=[1, 2, 4, 8])
     loc.add_argument("-n", type=int, default=8)
     loc.add_argument("--concurrency", type=int, default=1)
+    bld = sub.add_parser("build")
+    bld.add_argument("corpus")
+    bld.add_argument("--actors", type=int, nargs="+", default=[1, 2, 4, 8])
+    bld.add_argument("--latency", type=float, default=0.5)
+    bld.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
-    {"latency": latency, "driver": driver, "local": local}[args.command](args)
+    {"latency": latency, "driver": driver, "local": local, "build": build}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,15 @@ def _delayed(call: Any, *, seconds: float) -> object:
     return Delayed(rule_reply(call), seconds)
 
 
+def make_slow_corpus_reply(seconds: float) -> Any:
+    """``corpus_reply`` after ``seconds`` (a fixed-latency judge reading documents, for bench/ray_scaling.py)."""
+    return functools.partial(_delayed_corpus, seconds=seconds)
+
+
+def _delayed_corpus(call: Any, *, seconds: float) -> object:
+    return Delayed(corpus_reply(call), seconds)
+
+
 class EnvProbe:
     """Work that answers each item (an environment variable's name) with its value in the actor."""
 
