@@ -1,10 +1,11 @@
-"""Text-level helpers of the claim engine: tidy claim lists, short answers, exact matches and prompt windows."""
+"""Text-level helpers of the claim engine: tidy claim lists, repair copy errors, short answers, exact matches and
+prompt windows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragkit.text import count_tokens, normalise, split_sentences
+from ragkit.text import CJK_CHAR, count_tokens, normalise, split_sentences
 
 
 def tidy(items: Sequence[str]) -> list[str]:
@@ -15,6 +16,56 @@ def tidy(items: Sequence[str]) -> list[str]:
         if text and text not in out:
             out.append(text)
     return out
+
+
+_EDGE_PUNCT = "\"'“”‘’()[]{}.,;:!?。，、；：！？「」『』（）"
+
+
+def _core(token: str) -> str:
+    return token.strip(_EDGE_PUNCT)
+
+
+def _miscopied(a: str, b: str) -> bool:
+    """One character apart, not counting case ("Their" and "their" are the same word), and not in the last
+    character unless both are digits: a word's last character is where Korean particles and endings change
+    ("스페인어를" for "스페인어와" is grammar, not a copy error)."""
+    if len(a) != len(b):
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a.lower(), b.lower(), strict=True)) if x != y]
+    return len(diff) == 1 and (diff[0] < len(a) - 1 or (a[-1].isdigit() and b[-1].isdigit()))
+
+
+def repair_copies(claims: Sequence[str], text: str, question: str | None = None) -> list[str]:
+    """Claim words that the split mis-copied from ``text`` ("균속" for "근속"), put back as written.
+
+    A claim restates ``text``. A claim word is a copy error when it is neither in the text nor in the question
+    (nor one of their words with a particle added), is one character away from exactly one text word (not in its
+    last character, where particles change), and stands next to the same neighbour as that word in the text (or is
+    long enough, eight characters, to need no neighbour: a Chinese or Japanese sentence is one word here). Left in,
+    the check would judge a statement the text never made. Words shorter than two characters in a CJK script or
+    four in others are never touched (too little to tell a copy from another word)."""
+    words = [_core(w) for w in text.split()]
+    known = {w.lower() for w in words} | {_core(w).lower() for w in (question or "").split()}
+    pairs = set(zip(words, words[1:], strict=False))
+    return [_repaired(claim, words, known, pairs) for claim in claims]
+
+
+def _repaired(claim: str, words: list[str], known: set[str], pairs: set[tuple[str, str]]) -> str:
+    tokens = claim.split()
+    cores = [_core(t) for t in tokens]
+    for i, core in enumerate(cores):
+        lower = core.lower()
+        if lower in known or len(core) < (2 if CJK_CHAR.search(core) else 4) or \
+                any(len(w) >= 2 and lower.startswith(w) for w in known):  # a known word with a particle: 한국어를
+            continue
+        close = {w for w in words if _miscopied(core, w)}
+        if len(close) != 1:
+            continue
+        (word,) = close
+        before, after = cores[i - 1] if i else None, cores[i + 1] if i + 1 < len(cores) else None
+        if len(core) >= 8 or (before, word) in pairs or (word, after) in pairs:
+            tokens[i] = tokens[i].replace(core, word)
+    return " ".join(tokens)
 
 
 SHORT_ANSWER_TOKENS = 8

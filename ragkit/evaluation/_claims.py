@@ -59,7 +59,7 @@ from ragkit.evaluation._claim_prompts import (
     attribute_prompt,
     check_prompt,
 )
-from ragkit.evaluation._claim_text import equal_forms, is_short_answer, prompt_windows, restate, tidy
+from ragkit.evaluation._claim_text import equal_forms, is_short_answer, prompt_windows, repair_copies, restate, tidy
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import normalise
@@ -144,7 +144,7 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            claims = tidy(out.claims)[: self.max_claims]
+            claims = tidy(repair_copies(out.claims, text, question))[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]
             return Split(claims, tidy(out.entities))

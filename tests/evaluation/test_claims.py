@@ -239,3 +239,61 @@ async def test_contexts_over_the_prompt_budget_are_attributed_in_windows() -> No
     assert len(judge.calls_for("claims.check")) == 3  # one window per passage
     assert [len(c.data.passages) for c in judge.calls_for("claims.attribute")] == [1, 1, 1]  # type: ignore[union-attr]
     assert (found[0].verdict.label, found[0].by) == ("entailed", [2])
+
+
+@pytest.mark.parametrize(("claims", "text", "question", "repaired"), [
+    # a syllable mis-copied in Hangul, in a claim that also adds the question's subject
+    (["리프레시 휴가는 균속 5년이 되는 해에 줍니다."], "근속 5년이 되는 해에 유급 휴가 5일을 줍니다.",
+     "리프레시 휴가는 어떻게 계산됩니까?", ["리프레시 휴가는 근속 5년이 되는 해에 줍니다."]),
+    # a digit mis-copied: the claim states what the text states
+    (["The plant opened in 2022."], "The plant opened in 2021.", None, ["The plant opened in 2021."]),
+    # a Chinese sentence (one word between spaces) with one character changed
+    (["诺德面粉公司成立于一九九八年。"], "诺德面粉公司成立于一九九七年。", None, ["诺德面粉公司成立于一九九七年。"]),
+])
+def test_the_split_s_copy_errors_are_put_back_as_written(claims: list[str], text: str, question: str | None,
+                                                         repaired: list[str]) -> None:
+    from ragkit.evaluation._claim_text import repair_copies
+
+    assert repair_copies(claims, text, question) == repaired
+
+
+@pytest.mark.parametrize(("claim", "text"), [
+    ("Priya Raman joined Acme in 2015.", "She joined Acme in 2015. Priya Raman is the CTO."),  # a pronoun resolved
+    ("It opened in 2021.", "The plant opened in 2021."),
+    ("The mill uses rye.", "The mill uses oats and rye."),  # short words are never touched
+    ("The plant opened in 2021 and closed in 2023.", "The plant opened in 2021 and closed in 2024, not 2023."),
+])
+def test_reworded_claims_and_words_of_the_text_are_left_alone(claim: str, text: str) -> None:
+    from ragkit.evaluation._claim_text import repair_copies
+
+    assert repair_copies([claim], text) == [claim]
+
+
+async def test_split_claims_are_repaired_against_their_text() -> None:
+    def miscopy(call: CallInfo) -> object:
+        return {"claims": ["리프레시 휴가는 균속 5년이 되는 해에 줍니다."], "entities": []}
+
+    store = ClaimStore(ScriptedJudge(miscopy))
+    claims = await store.split("근속 5년이 되는 해에 유급 휴가 5일과 여행 지원금 100만 원을 줍니다.",
+                               question="리프레시 휴가는 어떻게 계산됩니까?")
+    assert claims == ["리프레시 휴가는 근속 5년이 되는 해에 줍니다."]
+
+
+def test_a_word_that_differs_only_in_case_is_not_a_copy_error() -> None:
+    from ragkit.evaluation._claim_text import repair_copies
+
+    assert repair_copies(["Their mill opened in 2021."], "The town praised their mill opened in 2021.") == \
+        ["Their mill opened in 2021."]
+    assert repair_copies(["Tromsø mill opened in 2O21."], "The Tromsø mill opened in 2021.") == \
+        ["Tromsø mill opened in 2021."]
+
+
+def test_korean_particles_are_grammar_not_copy_errors() -> None:
+    """The split writes "이 앱은 한국어를 지원한다" from "한국어, 영어, … 를 지원한다": "한국어를" is one syllable
+    from "중국어를" in the text, but it is "한국어" with a particle; "스페인어를" differs from "스페인어와" in its
+    particle."""
+    from ragkit.evaluation._claim_text import repair_copies
+
+    claims = ["이 앱은 한국어를 지원한다.", "이 앱은 스페인어를 지원한다."]
+    assert repair_copies(claims[:1], "한국어, 영어, 일본어, 중국어를 지원한다.") == claims[:1]
+    assert repair_copies(claims[1:], "이 앱은 스페인어와 독일어를 지원한다.") == claims[1:]
