@@ -260,8 +260,8 @@ async def _read(b: _Build) -> None:
     """3. Parse and chunk the new and changed files (pre-chunked documents keep their chunks); refuse skipped files
     in strict mode, before any LLM call."""
     items = [b.files[d.id] for d in b.todo if d.id in b.files]
-    if b.executor.remote:  # the worker may not see this machine's disk
-        items = [dataclasses.replace(f, data=Path(f.path).read_bytes()) for f in items]
+    if b.executor.remote:  # the worker may not see this machine's disk: the bytes go along, read as each is sent
+        items = [dataclasses.replace(f, send_bytes=True) for f in items]
     advance = b.bar.task("parse", len(items))
     read: dict[str, ReadDone] = {}
 

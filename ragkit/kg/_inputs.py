@@ -8,6 +8,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ragkit.errors import CorpusError, shown_path
 from ragkit.kg._corpus import list_folder, load_chunks_jsonl, read_source
@@ -28,12 +29,18 @@ class SourceFile:
     """The corpus base on the driver."""
     content_hash: str
     data: bytes | None = None
-    """Its bytes, sent along when the work runs in another process."""
+    """Its bytes, when they travel with it."""
+    send_bytes: bool = False
+    """Read the bytes when this is pickled for another process (which may not see this disk), so that only the
+    files in flight are held in memory, not the whole corpus."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        data = self.data if self.data is not None or not self.send_bytes else Path(self.path).read_bytes()
+        return SourceFile, (self.rel, self.path, self.root, self.content_hash, data)
 
 
 def list_files(sources: list[Path], include: list[str] | None, exclude: list[str] | None, limits: FileLimits,
-          skipped: list[SkippedFile]) -> tuple[list[SourceFile], str]:
+               skipped: list[SkippedFile]) -> tuple[list[SourceFile], str]:
     """The files to read, hashed (not parsed); paths are relative to one common base folder so ids stay unique
     and stable. Files that cannot be read at all go to ``skipped``."""
     resolved = [p.resolve() for p in sources]

@@ -269,8 +269,10 @@ async def test_the_build_work_travels_with_the_file_bytes_and_model_names(corpus
     files, _ = list_files([corpus], None, None, FileLimits(), [])
     work = ReadWork(FileLimits(), **{k: SMALL[k] for k in ("max_tokens", "min_tokens")})
     here = await work(files[0])
-    sent = dataclasses.replace(files[0], path="/nowhere/on/this/node", data=Path(files[0].path).read_bytes())
-    there = await pickle.loads(pickle.dumps(work))(pickle.loads(pickle.dumps(sent)))
+    sent = pickle.loads(pickle.dumps(dataclasses.replace(files[0], send_bytes=True)))  # read as it is pickled
+    assert sent.data == Path(files[0].path).read_bytes()
+    sent = dataclasses.replace(sent, path="/nowhere/on/this/node")
+    there = await pickle.loads(pickle.dumps(work))(sent)
     assert there.document == here.document and there.chunks == here.chunks and here.chunks
     assert here.document is not None and here.document.elements == []  # the chunks carry the text back
 
