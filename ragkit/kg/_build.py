@@ -34,8 +34,6 @@ from ragkit.kg._work import EnrichDone, EnrichWork, ReadDone, ReadWork, add_seco
 from ragkit.llm import Embeddings, Judge
 from ragkit.types import Chunk, Document, StageUsage
 
-STAGES = ("list", "parse", "chunk", "enrich", "summarise", "embed", "relate")
-
 
 class ItemCounts(BaseModel):
     """What happened to documents or chunks in one build.
@@ -85,7 +83,7 @@ def _timed(seconds: dict[str, float], stage: str) -> Iterator[None]:
     try:
         yield
     finally:
-        seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - started, 3)
+        add_seconds(seconds, {stage: time.perf_counter() - started})
 
 
 def _settings_key(extractor: Extractor, embeddings: Embeddings, max_tokens: int, min_tokens: int) -> dict[str, Any]:
@@ -157,7 +155,10 @@ class _Build:
     """Document id → content hash, for every input in order (files, then pre-chunked documents)."""
     prechunked: dict[str, tuple[Document, list[Chunk]]] = field(default_factory=dict)
     settings_key: dict[str, Any] = field(default_factory=dict)
+    todo_ids: list[str] = field(default_factory=list)
+    """The inputs to read: new and changed documents, in input order."""
     todo: list[Document] = field(default_factory=list)
+    """Those that were read (parsed, or pre-chunked)."""
     old_docs: set[str] = field(default_factory=set)
     old_chunks: dict[str, ChunkNode] = field(default_factory=dict)
     affected: set[str] = field(default_factory=set)
@@ -252,37 +253,35 @@ def _plan_changes(b: _Build) -> None:
             b.affected |= {n for n, _ in b.kg.neighbours(c.id, "similar")}
             b.stale_entities |= {e.id for e in b.kg.entities_of(c.id)}
         b.kg.remove_document(doc_id)
-    b.todo = [Document(id=i, path=i, format="", content_hash=digest, language="und", title="")
-              for i, digest in b.inputs.items() if i not in reused]  # placeholders until read
+    b.todo_ids = [i for i in b.inputs if i not in reused]
 
 
 async def _read(b: _Build) -> None:
     """3. Parse and chunk the new and changed files (pre-chunked documents keep their chunks); refuse skipped files
     in strict mode, before any LLM call."""
-    items = [b.files[d.id] for d in b.todo if d.id in b.files]
+    ids = [i for i in b.todo_ids if i in b.files]
+    items = [b.files[i] for i in ids]
     if b.executor.remote:  # the worker may not see this machine's disk: the bytes go along, read as each is sent
         items = [dataclasses.replace(f, send_bytes=True) for f in items]
     advance = b.bar.task("parse", len(items))
     read: dict[str, ReadDone] = {}
 
     def done(i: int, result: ReadDone) -> None:
-        read[document_id(items[i].rel)] = result
+        read[ids[i]] = result
         advance()
 
     o = b.options
     await b.executor.map(ReadWork(FileLimits(o.max_bytes, o.max_pages), o.max_tokens, o.min_tokens), items,
                          on_result=done, concurrency=1)
-    todo: list[Document] = []
-    for d in b.todo:
-        r = read.get(d.id)
-        doc, chunks = (r.document, r.chunks) if r is not None else b.prechunked[d.id]
+    for i in b.todo_ids:
+        r = read.get(i)
+        doc, chunks = (r.document, r.chunks) if r is not None else b.prechunked[i]
         if r is not None:
             b.summary.skipped += [r.skipped] if r.skipped else []
             add_seconds(b.summary.seconds, r.seconds)
         if doc is not None:
-            todo.append(doc)
+            b.todo.append(doc)
             b.new_chunks[doc.id] = [ChunkNode(**c.model_dump()) for c in chunks]
-    b.todo = todo
     _refuse_skipped(b)
     _count(b)
 

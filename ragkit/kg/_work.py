@@ -1,8 +1,9 @@
 """The graph build's per-item work, run by an executor (this process, or Ray actors across a cluster).
 
 ``ReadWork`` parses and chunks one file; ``EnrichWork`` enriches, summarises and embeds a batch of documents. Both
-pickle small: a copy sent to another process carries the file's bytes (the worker may not see the driver's disk),
-and the extractor and embedding model as names, rebuilt once per worker by ``setup``.
+pickle small: a file sent to another process carries its bytes (the worker may not see the driver's disk), and the
+enrichment work carries the judge's and the embedding model's recipes; the extractor is built once per worker by
+``setup``.
 """
 
 from __future__ import annotations

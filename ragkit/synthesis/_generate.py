@@ -41,19 +41,8 @@ from ragkit.synthesis._result import (
     largest_remainder,
 )
 from ragkit.synthesis._scenarios import generator_name
-from ragkit.synthesis._work import CandidateWork, Outcome
+from ragkit.synthesis._work import CandidateWork, Outcome, generation_usage
 from ragkit.types import Persona, StageUsage, TestSample, Usage
-
-
-def _usage_since(judge: Judge, before: dict[str, StageUsage]) -> Usage:
-    out = Usage()
-    for name, stage in judge.usage.stages.items():
-        if not name.startswith("generate"):
-            continue
-        diff = stage.since(before.get(name, StageUsage()))
-        if diff.calls or diff.cache_hits or diff.failures:
-            out.stages[name] = diff
-    return out
 
 
 class GenerateOptions(BaseModel):
@@ -114,7 +103,7 @@ async def generate(
         run.drops_per_sample = options.max_drops_per_sample
         await _prepare(run, weights, options, embeddings)
         await _generate_all(run, n, options, executor or LocalExecutor())
-        result.usage = _usage_since(judge, before)
+        result.usage = Usage(stages=generation_usage(judge, before))
         for name, report in result.report.items():
             report.usage = result.usage.stages.get(f"generate/{name}", StageUsage())
     elif not has_chunks:

@@ -66,12 +66,17 @@ class CandidateWork:
 
     def report(self) -> dict[str, StageUsage]:
         """This worker's LLM usage per generation stage since setup."""
-        out = {}
-        for name, stage in self.judge.usage.stages.items():
-            diff = stage.since(self._before.get(name, StageUsage()))
-            if name.startswith("generate/") and (diff.calls or diff.cache_hits or diff.failures):
-                out[name] = diff
-        return out
+        return generation_usage(self.judge, self._before)
+
+
+def generation_usage(judge: Judge, before: dict[str, StageUsage]) -> dict[str, StageUsage]:
+    """The judge's usage per generation stage (``generate/…``) since ``before``, stages with no call left out."""
+    out = {}
+    for name, stage in judge.usage.stages.items():
+        diff = stage.since(before.get(name, StageUsage()))
+        if name.startswith("generate") and (diff.calls or diff.cache_hits or diff.failures):
+            out[name] = diff
+    return out
 
 
 def complete(sample: TestSample, gen: Any, scenario: Scenario) -> TestSample:
