@@ -15,6 +15,10 @@ passages contradict, and an unsupported one that they never mention. From each c
   retrieved; the reference and the right answer are labelled good, the wrong and the unsupported ones bad.
 - context recall scores three retrieved sets: every gold passage plus a distractor (good), the distractors only
   (bad) and, for a two-passage fact, one gold passage plus a distractor (reported apart, in no AUC).
+- which passage a claim stands on (what context precision and noise sensitivity read): each retrieved passage's
+  relevance from context precision, by the reference's claims on the three retrieved sets and by the answer's
+  claims (the reference and the right answer) on the answer sets; a gold passage is labelled good, a
+  distractor bad.
 
 Reported: ROC-AUC per metric over all cases, per language and for two-passage facts; the mean score of each
 label; context recall's mean where every gold passage is retrieved; the lowest score of an answer identical to
@@ -39,6 +43,8 @@ from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 CASES = Path(__file__).with_name("validity_cases.json")
 ANSWERS = {"reference": True, "right": True, "wrong": False, "unsupported": False}
 ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness")
+NAMED = {"context_precision": "passage named (reference claims)",
+         "context_precision[reference=response]": "passage named (answer claims)"}
 
 
 def _contexts(case: dict[str, Any], which: list[tuple[str, int]]) -> list[ContextRef]:
@@ -71,22 +77,40 @@ def recall_samples(case: dict[str, Any]) -> list[EvalSample]:
 
 
 def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
-    """One row per (case, answer or retrieved set, metric): the score and its label."""
+    """One row per (case, answer or retrieved set, metric): the score and its label; for the passage-naming
+    rows, one per retrieved passage."""
     by_id = {c["id"]: c for c in cases}
     rows: list[dict[str, Any]] = []
     answers = [s for c in cases for s in answer_samples(c)]
     recalls = [s for c in cases for s in recall_samples(c)]
-    for samples, metrics in ((answers, ANSWER_METRICS), (recalls, ("context_recall",))):
-        result = evaluate_sync(samples, list(metrics), judge=judge, progress=sys.stderr.isatty())
+    runs = ((answers, [*ANSWER_METRICS, "context_precision[reference=response]"]),
+            (recalls, ["context_recall", "context_precision"]))
+    for samples, metrics in runs:
+        result = evaluate_sync(samples, metrics, judge=judge, progress=sys.stderr.isatty())
         for sample in result.samples:
             case_id, kind = sample.sample_id.split(":")
             case = by_id[case_id]
+            row = {"case": case_id, "lang": case["lang"], "hops": case["hops"], "kind": kind}
             for key, score in sample.scores.items():
+                if key in NAMED:
+                    rows += _named_rows(row, NAMED[key], score, samples, sample.sample_id)
+                    continue
                 label = ANSWERS.get(kind) if kind in ANSWERS else {"recall-all": True, "recall-none": False}.get(kind)
-                rows.append({"case": case_id, "lang": case["lang"], "hops": case["hops"], "kind": kind,
-                             "metric": key, "label": label, "value": score.value,
+                rows.append({**row, "metric": key, "label": label, "value": score.value,
                              "explanation": score.explanation})
     return rows
+
+
+def _named_rows(row: dict[str, Any], metric: str, score: Any, samples: list[EvalSample],
+                sample_id: str) -> list[dict[str, Any]]:
+    """A row per retrieved passage: its relevance by the claims, labelled by whether it is a gold passage. Only
+    answers whose claims the passages state (the reference, the right answer) say which passage holds them."""
+    if row["kind"] in ("wrong", "unsupported") or score.value is None:
+        return []
+    (sample,) = [s for s in samples if s.test.id == sample_id]
+    relevance = score.details.get("relevance", [])
+    return [{**row, "metric": metric, "label": ":g" in ctx.chunk_id, "value": value, "explanation": ctx.chunk_id}
+            for ctx, value in zip(sample.response.retrieved_contexts, relevance, strict=True)]
 
 
 def _auc(rows: list[dict[str, Any]]) -> str:

@@ -1,11 +1,11 @@
-"""Text-level helpers of the claim engine: tidy claim lists, repair copy errors, short answers, exact matches and
-prompt windows."""
+"""Text-level helpers of the claim engine: tidy claim lists, repair copy errors, short answers, exact matches,
+prompt windows and the passages that hold a claim's words."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragkit.text import CJK_CHAR, count_tokens, normalise, split_sentences
+from ragkit.text import CJK_CHAR, count_tokens, normalise, search_terms, split_sentences
 
 
 def tidy(items: Sequence[str]) -> list[str]:
@@ -100,3 +100,23 @@ def prompt_windows(passages: Sequence[str], budget: int) -> list[list[int]]:
         out[-1].append(k)
         used += size
     return out
+
+
+def term_sets(passages: Sequence[str]) -> list[set[str]]:
+    """Each passage's search terms (words without stop words, bigrams of Han and kana runs), for ``holding``."""
+    return [set(search_terms(p)) for p in passages]
+
+
+def holding(claim: str, passages: Sequence[set[str]]) -> list[int] | None:
+    """The passages a claim stands on, when its words settle it; None when the judge must name them.
+
+    ``passages`` are the passages' ``term_sets``. The words settle it when at least half of the claim's terms
+    occur in the passages and one passage holds every one of them that any passage holds: the passages that do
+    are named. They do not when the terms are spread over passages (a fact that needs two of them, or a distractor
+    sharing a word the others lack) or are mostly in none (a paraphrase, another language)."""
+    terms = set(search_terms(claim))
+    held = [terms & p for p in passages]
+    anywhere = set().union(*held)
+    if not terms or 2 * len(anywhere) < len(terms):
+        return None
+    return [k for k, h in enumerate(held) if h == anywhere] or None

@@ -20,8 +20,8 @@ for the whole run in an asyncio-safe memo: concurrent requests for the same key 
 context recall, noise sensitivity and the RAGChecker family on one sample split each text once and check each
 claim list once.
 
-``SampleClaims`` is the per-sample view the metrics read: the claims of the response and of the reference, and the
-four claim checks (named after what is checked against what):
+``SampleClaims`` (in ``_metric_context``) is the per-sample view the metrics read: the claims of the response and
+of the reference, and the four claim checks (named after what is checked against what):
 
 ==========================  ===============  ==================================  ====================
 check                       claims           checked against                     RAGChecker name
@@ -45,10 +45,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ragkit.errors import JudgeError
 from ragkit.evaluation._claim_prompts import (
     LABEL,
     SPLIT,
@@ -59,14 +58,22 @@ from ragkit.evaluation._claim_prompts import (
     attribute_prompt,
     check_prompt,
 )
-from ragkit.evaluation._claim_text import equal_forms, is_short_answer, prompt_windows, repair_copies, restate, tidy
+from ragkit.evaluation._claim_text import (
+    equal_forms,
+    holding,
+    is_short_answer,
+    prompt_windows,
+    repair_copies,
+    restate,
+    term_sets,
+    tidy,
+)
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import normalise
 
 if TYPE_CHECKING:
-    from ragkit.llm import Embeddings
-    from ragkit.types import EvalSample
+    pass
 
 T = TypeVar("T")
 
@@ -108,8 +115,9 @@ class ClaimStore:
     """
 
     def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = 32,
-                 joint_contexts: bool = False, window_tokens: int = 3000) -> None:
+                 joint_contexts: bool = False, window_tokens: int = 3000, name_by_words: bool = True) -> None:
         self.judge = judge
+        self.name_by_words = name_by_words
         self.window_tokens = window_tokens
         self.joint_contexts = joint_contexts
         self.group_size = max(1, group_size)
@@ -231,11 +239,8 @@ class ClaimStore:
         verdicts = await self._joined(passages, windows, ask)
         named: list[list[int]] = [[] for _ in ask]
         if name_contexts and ask:
-            groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
-            results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in groups))
-            named = [a.by for part in results for a in part]
-        asked = iter(Attribution(verdict=v, by=by if v.label != "neutral" else [])
-                     for v, by in zip(verdicts, named, strict=True))
+            named = await self._name(passages, windows, ask, verdicts)
+        asked = iter(Attribution(verdict=v, by=by) for v, by in zip(verdicts, named, strict=True))
         return [a if a is not None else next(asked) for a in found]
 
     async def _joined(self, passages: list[str], windows: list[list[int]], claims: list[str]) -> list[Verdict]:
@@ -245,6 +250,21 @@ class ClaimStore:
         per_window = await asyncio.gather(*(self.check("\n\n".join(passages[k] for k in w), claims)
                                             for w in windows))
         return [max((got[i] for got in per_window), key=_strength) for i in range(len(claims))]
+
+    async def _name(self, passages: list[str], windows: list[list[int]], claims: list[str],
+                    verdicts: list[Verdict]) -> list[list[int]]:
+        """The passages each claim stands on: none for a claim the set neither supports nor contradicts (not asked
+        about); by its words when they settle it (``holding``; ``name_by_words``), which named passages better
+        than the embedded 1.5B judge on the validity cases and on RAGChecker's per-chunk labels (bench/README.md);
+        else by the judge, in groups of ≤ ``group_size`` claims."""
+        terms = term_sets(passages) if self.name_by_words else None
+        named = [[] if v.label == "neutral" else holding(c, terms) if terms is not None else None
+                 for c, v in zip(claims, verdicts, strict=True)]
+        ask = [c for c, by in zip(claims, named, strict=True) if by is None]
+        groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
+        results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in groups))
+        by_judge = iter(a.by for part in results for a in part)
+        return [by if by is not None else next(by_judge) for by in named]
 
     async def _attribute_windows(self, passages: list[str], windows: list[list[int]],
                                  claims: list[str]) -> list[Attribution]:
@@ -274,127 +294,8 @@ class ClaimStore:
 
         return await self._once(key, run)
 
-    def sample(self, sample: EvalSample, needs: frozenset[str] = frozenset()) -> SampleClaims:
-        """The per-sample view that metrics read."""
-        return SampleClaims(self, sample, needs)
 
 
 def _strength(verdict: Verdict) -> tuple[float, bool]:
     """Which of a claim's verdicts over prompt windows wins: the best support, then a contradiction."""
     return verdict.support, verdict.label == "contradicted"
-
-
-# -- per-sample view ------------------------------------------------------------------------------
-
-
-class SampleClaims:
-    """The claims and claim × passage matrices of one sample, computed on first use through the store.
-
-    ``needs`` is the set of matrices the whole run will read for this sample; when it holds both context
-    matrices and the store checks contexts jointly, each context is checked once against the response and
-    reference claims together.
-    """
-
-    def __init__(self, store: ClaimStore, sample: EvalSample, needs: frozenset[str] = frozenset()) -> None:
-        self.store = store
-        self.sample = sample
-        self.needs = needs
-
-    @property
-    def question(self) -> str:
-        return self.sample.test.question
-
-    @property
-    def contexts(self) -> list[str]:
-        return [c.text for c in self.sample.response.retrieved_contexts]
-
-    @property
-    def reference(self) -> str:
-        return self.sample.test.reference_answer or ""
-
-    @property
-    def response(self) -> str:
-        return self.sample.response.answer
-
-    async def response_claims(self) -> list[str]:
-        return await self.store.split(self.response, self.question)
-
-    async def reference_claims(self) -> list[str]:
-        return await self.store.split(self.reference, self.question)
-
-    async def reference_entities(self) -> list[str]:
-        return await self.store.entities(self.reference, self.question)
-
-    async def _joint(self) -> tuple[list[str], list[str]] | None:
-        """(response claims, reference claims) when contexts are checked against both at once, else None.
-
-        Joint checking applies when the run needs both context checks; if one of the two splits failed, the
-        other is still computed on its own.
-        """
-        if not self.store.joint_contexts or not {"response_vs_contexts", "reference_vs_contexts"} <= self.needs:
-            return None
-        try:
-            return await self.response_claims(), await self.reference_claims()
-        except JudgeError as exc:
-            if exc.fatal:
-                raise
-            return None
-
-    async def response_vs_contexts(self, *, name_contexts: bool = False) -> list[Attribution]:
-        """Each response claim against the retrieved contexts read together (``name_contexts``: and which)."""
-        resp = await self.response_claims()
-        joint = await self._joint()
-        if joint is not None:
-            both = joint[0] + joint[1]
-            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts))[: len(resp)]
-        return await self.store.attribute(self.contexts, resp, name_contexts=name_contexts)
-
-    async def reference_vs_contexts(self, *, name_contexts: bool = False) -> list[Attribution]:
-        """Each reference claim against the retrieved contexts read together (``name_contexts``: and which)."""
-        ref = await self.reference_claims()
-        joint = await self._joint()
-        if joint is not None:
-            both = joint[0] + joint[1]
-            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts))[len(joint[0]) :]
-        return await self.store.attribute(self.contexts, ref, name_contexts=name_contexts)
-
-    async def response_vs_reference(self) -> list[Verdict]:
-        """Each response claim against the reference answer, read as an answer to the question."""
-        return await self.store.check(self.reference, await self.response_claims(), question=self.question,
-                                      known=await self.reference_claims())
-
-    async def reference_vs_response(self) -> list[Verdict]:
-        """Each reference claim against the response, read as an answer to the question."""
-        return await self.store.check(self.response, await self.reference_claims(), question=self.question,
-                                      known=await self.response_claims())
-
-
-# -- what metrics receive -------------------------------------------------------------------------
-
-
-@dataclass
-class MetricContext:
-    """What every metric receives besides the sample: the judge, embeddings and the run's claim store."""
-
-    judge: Judge
-    embeddings: Embeddings | None = None
-    claims: ClaimStore = field(default=None)  # type: ignore[assignment]
-    needs: frozenset[str] = frozenset()
-    """Union of the claim matrices the run's metrics read (lets the store batch them)."""
-    reference_ids: frozenset[str] = frozenset()
-    """Every reference chunk id of the test set: the ids a target's contexts are matched against."""
-
-    def __post_init__(self) -> None:
-        if self.claims is None:
-            self.claims = ClaimStore(self.judge)
-
-    def sample_claims(self, sample: EvalSample) -> SampleClaims:
-        return self.claims.sample(sample, self.needs)
-
-    def require_embeddings(self) -> Embeddings:
-        """The run's embeddings; the embedded default model is loaded when none was given."""
-        if self.embeddings is None:
-            from ragkit.llm import Embeddings
-
-            self.embeddings = Embeddings()
-        return self.embeddings

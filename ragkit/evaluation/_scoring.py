@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ragkit.errors import JudgeError, redact
-from ragkit.evaluation._claims import ClaimStore, MetricContext
+from ragkit.evaluation._claims import ClaimStore
+from ragkit.evaluation._metric_context import MetricContext
 from ragkit.evaluation._metric_keys import build_metric, key_of
 from ragkit.evaluation._results import Aggregate, SampleResult
 from ragkit.registry import MetricFn, info_of, spec_of

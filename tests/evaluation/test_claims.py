@@ -10,6 +10,7 @@ import pytest
 from ragkit.errors import JudgeError
 from ragkit.evaluation import Attribution, ClaimDetails, ClaimStore, MetricContext, Verdict, claim_details
 from ragkit.evaluation._claim_prompts import attribute_prompt, check_prompt
+from ragkit.evaluation._claim_text import holding, term_sets
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import Delayed, ScriptedJudge, WithLogprobs
@@ -235,10 +236,51 @@ async def test_contexts_over_the_prompt_budget_are_attributed_in_windows() -> No
 
     judge = ScriptedJudge(reply)
     passages = ["one " + "filler " * 40, "two " + "filler " * 40, "gold fact " + "filler " * 30]
-    found = await ClaimStore(judge, window_tokens=60).attribute(passages, ["the fact"], name_contexts=True)
+    claim = "the fact, one of two"  # its words spread over the passages: the judge names them
+    found = await ClaimStore(judge, window_tokens=60).attribute(passages, [claim], name_contexts=True)
     assert len(judge.calls_for("claims.check")) == 3  # one window per passage
     assert [len(c.data.passages) for c in judge.calls_for("claims.attribute")] == [1, 1, 1]  # type: ignore[union-attr]
     assert (found[0].verdict.label, found[0].by) == ("entailed", [2])
+
+
+@pytest.mark.parametrize(("claim", "passages", "named"), [
+    # one passage holds every word of the claim found anywhere: it is named
+    ("Mara Quill designed the Harlow Footbridge.", ["Harlow's market hall burned in 1887.",
+     "The Harlow Footbridge was designed by the engineer Mara Quill."], [1]),
+    # two passages hold them all: both
+    ("Oslo is cold.", ["Oslo is cold in winter.", "In Oslo it is cold."], [0, 1]),
+    # a fact that needs two passages: its words are spread over them
+    ("Aldermoor's namesake served in the Rifles.", ["Aldermoor is named after Edwin Hart.",
+     "Edwin Hart served in the Rifles."], None),
+    # a paraphrase whose words are mostly in no passage
+    ("The crossing was drawn up by a woman engineer.", ["The Harlow Footbridge was designed by Mara Quill."], None),
+    # Chinese: the bigrams of the claim are in the second passage
+    ("青岚茶业成立于2012年。", ["龙井茶产自杭州。", "青岚茶业于2012年在杭州成立。"], [1]),
+    # an answer in English about Chinese passages
+    ("Qinglan Tea was founded in 2012.", ["青岚茶业于2012年在杭州成立。"], None),
+])
+def test_the_passages_a_claim_stands_on_by_its_words(claim: str, passages: list[str],
+                                                      named: list[int] | None) -> None:
+    assert holding(claim, term_sets(passages)) == named
+
+
+async def test_only_claims_a_context_states_and_the_words_cannot_place_go_to_the_judge() -> None:
+    def reply(call: CallInfo) -> object:
+        if call.prompt_name == "claims.check":
+            return {"0": "supported", "1": "not_mentioned", "2": "supported"}
+        assert call.data.claims == ["Aldermoor's namesake served in the Rifles."]  # type: ignore[union-attr]
+        return {"0": {"passages": [0, 1], "verdict": "supported"}}
+
+    judge = ScriptedJudge(reply)
+    passages = ["Aldermoor is named after Edwin Hart.", "Edwin Hart served in the Rifles.", "Kestrel has marshes."]
+    claims = ["Aldermoor's namesake served in the Rifles.", "Kestrel is dry.", "Aldermoor is named after Hart."]
+    found = await ClaimStore(judge).attribute(passages, claims, name_contexts=True)
+    # the first claim's words are spread over two passages: the judge names them; the third's are all in one
+    assert [(a.verdict.label, a.by) for a in found] == [("entailed", [0, 1]), ("neutral", []), ("entailed", [0])]
+    assert len(judge.calls_for("claims.attribute")) == 1
+    unstated = ScriptedJudge([{"0": "not_mentioned"}])
+    nothing = await ClaimStore(unstated).attribute(passages, ["Kestrel is dry."], name_contexts=True)
+    assert nothing[0].by == [] and unstated.calls_for("claims.attribute") == []  # no naming call at all
 
 
 @pytest.mark.parametrize(("claims", "text", "question", "repaired"), [
@@ -297,3 +339,4 @@ def test_korean_particles_are_grammar_not_copy_errors() -> None:
     claims = ["이 앱은 한국어를 지원한다.", "이 앱은 스페인어를 지원한다."]
     assert repair_copies(claims[:1], "한국어, 영어, 일본어, 중국어를 지원한다.") == claims[:1]
     assert repair_copies(claims[1:], "이 앱은 스페인어와 독일어를 지원한다.") == claims[1:]
+

@@ -8,8 +8,7 @@ import pytest
 from claimworld import CONTEXTS, QUESTION, REFERENCE, RESPONSE, canonical_world, context, make_sample
 
 from ragkit.errors import ConfigError
-from ragkit.evaluation import build_metric, evaluate
-from ragkit.evaluation._claims import MetricContext
+from ragkit.evaluation import MetricContext, build_metric, evaluate
 from ragkit.llm._embeddings import Embeddings
 from ragkit.registry import info_of
 from ragkit.testing import ScriptedJudge

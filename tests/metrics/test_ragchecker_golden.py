@@ -75,7 +75,8 @@ async def test_ragchecker_family_reproduces_every_value(outputs: dict, joint: bo
     samples = load_samples(FIXTURES / "checking_inputs.json")
     judge = replay(outputs)
     names = [REGISTRY_NAME.get(m, m) for m in METRICS]
-    store = ClaimStore(judge, joint_contexts=joint)
+    # the judge names every chunk (RAGChecker's labels), not the claims' words
+    store = ClaimStore(judge, joint_contexts=joint, name_by_words=False)
     result = await evaluate(samples, names, judge=judge, progress=False, claims=store)
 
     for sample_result, expected in zip(result.samples, outputs["results"], strict=True):
@@ -91,19 +92,22 @@ async def test_ragchecker_family_reproduces_every_value(outputs: dict, joint: bo
 async def test_golden_run_checks_each_claim_group_once_with_every_context_in_view(outputs: dict) -> None:
     samples = load_samples(FIXTURES / "checking_inputs.json")
     judge = replay(outputs)
-    result = await evaluate(samples, [REGISTRY_NAME.get(m, m) for m in METRICS], judge=judge, progress=False)
+    result = await evaluate(samples, [REGISTRY_NAME.get(m, m) for m in METRICS], judge=judge, progress=False,
+                            claims=ClaimStore(judge, name_by_words=False))
     checks = [(c.data.passage, tuple(c.data.claims)) for c in judge.calls_for("claims.check")]
     attributions = [(tuple(c.data.passages), tuple(c.data.claims)) for c in judge.calls_for("claims.attribute")]
     assert len(checks) == len(set(checks)) and len(attributions) == len(set(attributions))
     assert len(judge.calls_for("claims.split")) == 4  # response + reference of 2 samples
     # Nile: 11 response claims (2 groups of ≤ 8) + 22 reference claims (3 groups); flag: 5 + 8 claims (1 + 1
-    # group). Each group is checked once against its sample's contexts joined (4 and 3 of them), once against the
-    # other answer, and named against the numbered contexts once (context precision and noise sensitivity ask
-    # which chunk). RAGChecker itself asks once per claim and context.
+    # group). Each group is checked once against its sample's contexts joined (4 and 3 of them) and once against
+    # the other answer. The claims the joined contexts support or contradict (Nile: 4 of the response's, 6 of the
+    # reference's; flag: all) are named against the numbered contexts (context precision and noise sensitivity
+    # ask which chunk), one group per list. RAGChecker itself asks once per claim and context.
     groups = (2 + 3) + (1 + 1)
-    assert len(attributions) == groups and len(checks) == 2 * groups
-    assert sorted(len(p) for p, _ in attributions) == [3] * 2 + [4] * 5
-    assert result.claim_stats["attribute_calls"] == groups and result.claim_stats["check_calls"] == 2 * groups
+    named = [(4, 4), (4, 6), (3, 5), (3, 8)]  # (contexts, claims) per naming call
+    assert len(checks) == 2 * groups and result.claim_stats["check_calls"] == 2 * groups
+    assert sorted((len(p), len(c)) for p, c in attributions) == sorted(named)
+    assert result.claim_stats["attribute_calls"] == len(named)
 
 
 def test_pure_formulas_on_the_file_matrices(outputs: dict) -> None:
@@ -123,3 +127,16 @@ def test_pure_formulas_on_the_file_matrices(outputs: dict) -> None:
         assert got == pytest.approx(r["metrics"], abs=1e-12)
         # RAGChecker's identity: faithfulness + hallucination + self_knowledge = 1
         assert got["faithfulness"] + got["hallucination"] + got["self_knowledge"] == pytest.approx(1.0)
+
+
+async def test_by_default_the_words_name_what_they_can_and_set_level_values_are_unchanged(outputs: dict) -> None:
+    samples = load_samples(FIXTURES / "checking_inputs.json")
+    judge = replay(outputs)
+    result = await evaluate(samples, [REGISTRY_NAME.get(m, m) for m in METRICS], judge=judge, progress=False)
+    asked = sum(len(c.data.claims) for c in judge.calls_for("claims.attribute"))  # type: ignore[union-attr]
+    assert asked < 4 + 6 + 5 + 8  # the claims the chunks state (see above), less those their words place
+    set_level = ("precision", "recall", "f1", "claim_recall", "faithfulness")  # no metric here asks which chunk
+    for sample_result, expected in zip(result.samples, outputs["results"], strict=True):
+        for metric_name in set_level:
+            got = sample_result.scores[REGISTRY_NAME.get(metric_name, metric_name)].value
+            assert got is not None and math.isclose(got, expected["metrics"][metric_name], abs_tol=1e-12)
