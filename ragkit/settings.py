@@ -115,6 +115,11 @@ class Settings(BaseSettings):
     prompt_cache_mb: int = Field(default=512, ge=0)
     """Memory for saved prompt states of local models (0: none), so that a prompt sharing its start with a recent
     call's (the same instructions, the same contexts) is evaluated from where they differ."""
+    name_by_words: bool = True
+    """Context precision and noise sensitivity: a claim's contexts are named by its words when one context holds
+    them all (no call), the judge naming only the rest; false asks the judge for every claim. On the validity cases
+    and RAGChecker's labels the words named better than the embedded 1.5B judge (bench/README.md); a much stronger
+    judge may not need them."""
 
     executor: Literal["local", "ray"] = "local"
     """Where scoring runs: this process, or Ray actors (``pip install 'ragkit[ray]'``; docs/scale-out.md)."""

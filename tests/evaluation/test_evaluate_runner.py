@@ -12,6 +12,7 @@ from ragkit.errors import ConfigError, MissingFieldError, UnknownPluginError
 from ragkit.evaluation import EvalResult, SampleResult, build_metric, evaluate, evaluate_sync
 from ragkit.evaluation._metric_keys import metric_key
 from ragkit.llm import CallInfo
+from ragkit.settings import Settings
 from ragkit.testing import ScriptedJudge, claim_reply
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
@@ -61,6 +62,12 @@ async def test_claim_family_splits_each_text_once_and_checks_each_pair_once() ->
     assert result.claim_stats["split_calls"] == 2 and result.claim_stats["check_calls"] == 3
     assert all(s.value is not None for s in result.samples[0].scores.values()), result.samples[0].scores
     assert result.samples[0].scores["faithfulness"].value == 0.5  # "Ada liked tea." is in no context
+
+
+async def test_the_setting_name_by_words_false_has_the_judge_name_every_claim() -> None:
+    judge = ScriptedJudge(world, settings=Settings(model="openai/scripted-judge", name_by_words=False))
+    await evaluate([sample()], CLAIM_FAMILY, judge=judge, progress=False)
+    assert len(judge.calls_for("claims.attribute")) == 1  # the fact, which its words would have placed
 
 
 async def test_missing_fields_are_reported_at_once_before_any_call() -> None:
