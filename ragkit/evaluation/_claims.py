@@ -46,7 +46,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ragkit.evaluation._claim_prompts import (
     LABEL,
@@ -71,9 +71,6 @@ from ragkit.evaluation._claim_text import (
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import normalise
-
-if TYPE_CHECKING:
-    pass
 
 T = TypeVar("T")
 
@@ -115,9 +112,10 @@ class ClaimStore:
     """
 
     def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = 32,
-                 joint_contexts: bool = False, window_tokens: int = 3000, name_by_words: bool = True) -> None:
+                 joint_contexts: bool = False, window_tokens: int = 3000, name_by_words: bool | None = None) -> None:
         self.judge = judge
-        self.name_by_words = name_by_words
+        self.name_by_words = judge.settings.name_by_words if name_by_words is None else name_by_words
+        """Name a claim's passages by its words when they settle it (``holding``); the judge's setting by default."""
         self.window_tokens = window_tokens
         self.joint_contexts = joint_contexts
         self.group_size = max(1, group_size)

@@ -101,7 +101,7 @@ class ScoreWork:
             from ragkit.llm import Embeddings
 
             self.embeddings = Embeddings(settings=self.judge.settings)
-        self.claims = self.claims or ClaimStore(self.judge, name_by_words=self.judge.settings.name_by_words)
+        self.claims = self.claims or ClaimStore(self.judge)
         self.ctx = MetricContext(judge=self.judge, embeddings=self.embeddings, claims=self.claims, needs=needs,
                                  reference_ids=self.reference_ids)
         self._before = self.judge.usage.stage("evaluate").model_copy()
