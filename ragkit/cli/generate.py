@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ragkit._atomic import write_atomic
 from ragkit.cli._options import (
     executor_options,
     json_option,
@@ -85,6 +86,9 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 @click.option("-n", "n", type=click.IntRange(1), default=50, show_default=True, help="Samples to generate.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("testset.jsonl"),
               show_default=True, help="Test set JSONL (one TestSample per line), written as samples are kept.")
+@click.option("--dropped", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the dropped candidates here (JSONL), each with metadata.dropped (reason, detail) "
+                   "and the critic's checks.")
 @click.option("-g", "--generator", "generators", multiple=True, metavar="NAME=WEIGHT",
               help="Generator and weight, repeatable (e.g. -g single_hop=0.4 -g multi_hop=0.3). "
                    "Default mix: single_hop .3, multi_hop .2, abstract .15, noisy_context .15, comparison .1, "
@@ -113,7 +117,7 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 @progress_option
 def command(source: Path | None, n: int, output: Path, generators: tuple[str, ...], plugin_args: tuple[str, ...],
             personas: Path | None, seed: int, extractor: str, from_chunks: Path | None, kg_path: Path | None,
-            max_share: float, no_critic_llm: bool, as_json: bool, **kw: Any) -> None:
+            max_share: float, no_critic_llm: bool, as_json: bool, dropped: Path | None, **kw: Any) -> None:
     """Generate a test set of N questions from SOURCE: a document folder (its graph is built, or updated, first),
     a knowledge-graph JSON file, or nothing with --from-chunks.
 
@@ -145,6 +149,8 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
                               embeddings=embeddings, progress=show, executor=executor)
     result = write_testset(output, lambda write: run_sync(
         generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write, executor=executor)))
+    if dropped is not None:
+        write_atomic(dropped, "".join(s.model_dump_json() + "\n" for s in result.dropped_samples))
     if as_json:
         click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
     if not kw["quiet"]:
@@ -176,6 +182,7 @@ def write_testset(output: Path, produce: Callable[[Callable[[Any], None]], Any])
 def report_json(result: Any, output: Path, where: str) -> dict[str, Any]:
     return {
         "output": str(output), "source": where, "requested": result.requested, "generated": len(result.samples),
+        "dropped": len(result.dropped_samples),
         "seconds": round(result.seconds, 2), "notes": result.notes,
         "generators": {k: r.model_dump(mode="json") for k, r in result.report.items()},
         "usage": result.usage.total.model_dump(mode="json"),

@@ -232,6 +232,9 @@ class Pipeline:
         for note in getattr(result, "notes", []) or []:
             self.say(f"generate: {note}")
         dropped.update(result.dropped)
+        if result.dropped_samples:  # the dropped candidates whole, with why: for the user to read
+            write_atomic(self.run.file("dropped.jsonl"),
+                         "".join(s.model_dump_json() + "\n" for s in result.dropped_samples))
         if len(result.samples) < self.spec.n:
             self.say(f"generate: {len(result.samples)} of {self.spec.n} samples")
         return list(result.samples)

@@ -163,7 +163,7 @@ class GenerationRun:
         report = self.result.report[name]
         dup = self.critic.duplicate_of(sample.question)
         if dup is not None:
-            self.drop(name, "near_duplicate", f"close to kept sample {dup}")
+            self.drop(name, "near_duplicate", f"close to kept sample {dup}", sample)
             return False
         taken = {s.id for s in self.result.samples}
         if sample.id in taken:
@@ -177,10 +177,13 @@ class GenerationRun:
             self.on_sample(sample)
         return True
 
-    def drop(self, name: str, reason: str, detail: str) -> None:
+    def drop(self, name: str, reason: str, detail: str, candidate: TestSample | None = None) -> None:
         report = self.result.report[name]
         report.dropped[reason] = report.dropped.get(reason, 0) + 1
         report.examples.setdefault(reason, detail[:300])
+        if candidate is not None:  # kept for the user to read (``ragkit generate --dropped``), with the reason
+            candidate.metadata["dropped"] = {"reason": reason, "detail": detail}
+            self.result.dropped_samples.append(candidate)
         allowed = math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
         if self.queues[name] and self.need[name] > 0 and report.dropped_total >= allowed:
             self.queues[name].clear()  # too few of its candidates pass on this graph: stop paying for it
@@ -214,8 +217,8 @@ class GenerationRun:
                 sample, reason, detail = await task
                 self.inflight[name] -= 1
                 self.reserve(scenario, -1)
-                if sample is None:
-                    self.drop(name, reason, detail)
+                if reason or sample is None:
+                    self.drop(name, reason, detail, sample)
                     self.release_slot(slot, kept=False)
                 else:
                     self.release_slot(slot, kept=self.keep(name, sample, scenario))

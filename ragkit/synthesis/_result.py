@@ -50,6 +50,9 @@ class GenerationResult(BaseModel):
 
     samples: list[TestSample] = Field(default_factory=list)
     requested: int
+    dropped_samples: list[TestSample] = Field(default_factory=list)
+    """The candidates the critic or the run dropped, in order, each with ``metadata["dropped"]`` (reason and
+    detail) and, when the critic's LLM checks ran, ``metadata["critic"]``."""
     report: dict[str, GeneratorReport] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)

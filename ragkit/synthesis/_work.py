@@ -21,7 +21,8 @@ from ragkit.types import Scenario, StageUsage, TestSample
 log = logging.getLogger("ragkit")
 
 Outcome = tuple[TestSample | None, str, str]
-"""A kept candidate, or None with the drop reason and its detail."""
+"""The candidate, the drop reason ("" when it passed) and its detail; a dropped candidate is None when none was
+written (the generator skipped or failed)."""
 
 
 class CandidateWork:
@@ -58,10 +59,10 @@ class CandidateWork:
             except Exception as exc:  # one broken candidate never loses the run
                 log.debug("generator %s failed", name, exc_info=True)
                 return None, "generator_error", f"{type(exc).__name__}: {exc}"
-        if not verdict.ok:
-            return None, verdict.reason or "rejected", verdict.detail
         if verdict.checks:
             sample.metadata["critic"] = verdict.checks
+        if not verdict.ok:
+            return sample, verdict.reason or "rejected", verdict.detail
         return sample, "", ""
 
     def report(self) -> dict[str, StageUsage]:

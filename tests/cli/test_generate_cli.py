@@ -204,9 +204,15 @@ def test_one_dropped_candidate_is_shown_per_reason(graph_file, monkeypatch, tmp_
         return default_script(call)
 
     monkeypatch.setattr("ragkit.cli.generate.make_judge", lambda settings: ScriptedJudge(script))
-    out = tmp_path / "set.jsonl"
-    result = run("generate", str(graph_file), "-n", "2", "-o", str(out), "--no-progress", "-g", "single_hop=1")
+    out, dropped = tmp_path / "set.jsonl", tmp_path / "dropped.jsonl"
+    result = run("generate", str(graph_file), "-n", "2", "-o", str(out), "--no-progress", "-g", "single_hop=1",
+                 "--dropped", str(dropped))
     assert result.exit_code == 0, result.output
     assert len(read(out)) == 2
     assert "One dropped candidate per reason:" in result.stderr
     assert "single_hop not_answerable: the judge found no passage sentence answering it" in result.stderr
+    (candidate,) = read(dropped)  # the dropped candidate whole, with why, for the user to read
+    assert candidate.question and candidate.reference_answer and candidate.id not in {s.id for s in read(out)}
+    assert candidate.metadata["dropped"] == {"reason": "not_answerable",
+                                             "detail": "the judge found no passage sentence answering it"}
+    assert candidate.metadata["critic"]["judge_answer"] == ""

@@ -271,3 +271,5 @@ def test_generation_drops_reach_the_run_summary(tmp_path: Path) -> None:
     assert generate.items == 2 and generate.dropped.get("not_answerable") == 1
     logged = [json.loads(line) for line in (run.path / "log.jsonl").read_text().splitlines()]
     assert [r["dropped"] for r in logged if r["stage"] == "generate"] == [generate.dropped]
+    (candidate,) = [json.loads(line) for line in (run.path / "dropped.jsonl").read_text().splitlines()]
+    assert candidate["question"] and candidate["metadata"]["dropped"]["reason"] == "not_answerable"

@@ -100,6 +100,9 @@ async def test_rejected_candidates_are_replaced(bakery, emb):
     assert len(result.samples) == 6 and report.kept == 6
     assert report.dropped == {"not_answerable": 6}
     assert "no passage sentence" in report.examples["not_answerable"]
+    assert len(result.dropped_samples) == 6  # each dropped candidate kept whole, with its reason
+    assert all(s.metadata["dropped"]["reason"] == "not_answerable" for s in result.dropped_samples)
+    assert not {s.id for s in result.dropped_samples} & {s.id for s in result.samples}
 
 
 async def test_styles_spread_over_kept_samples_whatever_is_dropped(bakery, emb):
