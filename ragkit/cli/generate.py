@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from ragkit._atomic import write_atomic
 from ragkit.cli._options import (
     executor_options,
     json_option,
@@ -150,7 +149,9 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     result = write_testset(output, lambda write: run_sync(
         generate(kg, n, options, judge=judge, embeddings=embeddings, on_sample=write, executor=executor)))
     if dropped is not None:
-        write_atomic(dropped, "".join(s.model_dump_json() + "\n" for s in result.dropped_samples))
+        from ragkit.runs import rewrite_jsonl
+
+        rewrite_jsonl(dropped, result.dropped_samples)
     if as_json:
         click.echo(json.dumps(report_json(result, output, where), ensure_ascii=False, indent=2))
     if not kw["quiet"]:

@@ -178,9 +178,8 @@ class ClaimStore:
         same = equal_forms(passage, known)
         verdicts: list[Verdict | None] = [Verdict(label="entailed") if normalise(c) in same else None for c in claims]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
-        groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
         results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g)
-                                         for g in groups))
+                                         for g in self._groups(ask)))
         asked = iter(v for part in results for v in part)
         return [v if v is not None else next(asked) for v in verdicts]
 
@@ -189,6 +188,10 @@ class ClaimStore:
         with the question (as ``split`` restates a short answer) and checked as one claim."""
         (verdict,) = await self.check(passage, [restate(question, answer)], question=question)
         return verdict
+
+    def _groups(self, claims: list[str]) -> list[list[str]]:
+        """``claims`` in consecutive groups of ≤ ``group_size``: one judge call each."""
+        return [claims[i : i + self.group_size] for i in range(0, len(claims), self.group_size)]
 
     async def _check_group(self, passage: str, question: str, claims: list[str]) -> list[Verdict]:
         key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims)
@@ -256,11 +259,15 @@ class ClaimStore:
         than the embedded 1.5B judge on the validity cases and on RAGChecker's per-chunk labels (bench/README.md);
         else by the judge, in groups of ≤ ``group_size`` claims."""
         terms = term_sets(passages) if self.name_by_words else None
-        named = [[] if v.label == "neutral" else holding(c, terms) if terms is not None else None
-                 for c, v in zip(claims, verdicts, strict=True)]
+
+        def settled(claim: str, verdict: Verdict) -> list[int] | None:
+            if verdict.label == "neutral":
+                return []
+            return holding(claim, terms) if terms is not None else None
+
+        named = [settled(c, v) for c, v in zip(claims, verdicts, strict=True)]
         ask = [c for c, by in zip(claims, named, strict=True) if by is None]
-        groups = [ask[i : i + self.group_size] for i in range(0, len(ask), self.group_size)]
-        results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in groups))
+        results = await asyncio.gather(*(self._attribute_windows(passages, windows, g) for g in self._groups(ask)))
         by_judge = iter(a.by for part in results for a in part)
         return [by if by is not None else next(by_judge) for by in named]
 
@@ -291,7 +298,6 @@ class ClaimStore:
             return out
 
         return await self._once(key, run)
-
 
 
 def _strength(verdict: Verdict) -> tuple[float, bool]:

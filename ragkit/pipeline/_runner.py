@@ -26,7 +26,7 @@ from ragkit.errors import RagkitError, RunError
 from ragkit.llm import Embeddings
 from ragkit.pipeline._runs import BenchmarkSpec, resolve_metrics
 from ragkit.report import NOT_SCORED
-from ragkit.runs import RunDir, ScoreRecord, StageRecord, read_testset, write_json_atomic
+from ragkit.runs import RunDir, ScoreRecord, StageRecord, read_testset, rewrite_jsonl, write_json_atomic
 from ragkit.settings import Settings
 from ragkit.targets import Target, close_target, make_target
 from ragkit.types import EvalSample, StageUsage, TestSample
@@ -233,8 +233,7 @@ class Pipeline:
             self.say(f"generate: {note}")
         dropped.update(result.dropped)
         if result.dropped_samples:  # the dropped candidates whole, with why: for the user to read
-            write_atomic(self.run.file("dropped.jsonl"),
-                         "".join(s.model_dump_json() + "\n" for s in result.dropped_samples))
+            rewrite_jsonl(self.run.file("dropped.jsonl"), result.dropped_samples)
         if len(result.samples) < self.spec.n:
             self.say(f"generate: {len(result.samples)} of {self.spec.n} samples")
         return list(result.samples)
