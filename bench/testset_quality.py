@@ -97,17 +97,18 @@ async def faithfulness(samples: list[tuple[str, Any]]) -> dict[str, float | None
 
 def automatic(sample: Any, faith: float | None) -> dict[str, Any]:
     from ragkit.synthesis._checks import mentions_context, points_without_naming
-    from ragkit.synthesis._critic import written_forms
+    from ragkit.synthesis._critic import written_checks, written_forms
 
     generator = sample.generator.name if sample.generator else ""
     chunks = {r.chunk_id for r in sample.reference_contexts if not r.distractor}
     checks = {
         "points_at_source": any(mentions_context(q) or points_without_naming(q, []) for q in written_forms(sample)),
         "multi_hop_one_chunk": generator == "multi_hop" and len(chunks) < 2,
+        "written": written_checks(sample).reason,  # a loop, a stray script, a copied first person
         "faithfulness": faith,
     }
     checks["passes"] = (not checks["points_at_source"] and not checks["multi_hop_one_chunk"]
-                        and (faith is None or faith >= 0.5))
+                        and checks["written"] is None and (faith is None or faith >= 0.5))
     return checks
 
 

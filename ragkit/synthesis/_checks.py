@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Literal
 
 from ragkit.kg import mentioned_in
-from ragkit.text import HANGUL, normalise, split_sentences, units
+from ragkit.text import HAN, HANGUL, KANA, UNDETERMINED, normalise, split_sentences, units
 
 # A question a user of the system under test could ask never points at the text it was written from. Each
 # language's list names the text itself ("the passage") and the things a question can only point at when the text is
@@ -175,6 +176,54 @@ def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """
     mine, asked = _informative(answer, ""), _informative(question, "")
     return bool(mine) and mine <= asked and len(mine) >= share * len(asked)
+
+
+def loops(text: str, n: int = 5, times: int = 3) -> bool:
+    """True when a run of ``n`` tokens (twice as many CJK characters) comes back ``times`` times or more: the loop
+    a small model falls into under greedy decoding ("They also have a 3D camera. They also have a 3D camera. …"),
+    which no checked claim catches, since each repeat is as true as the first."""
+    u = units(text)
+    if sum(not t.isascii() and len(t) == 1 for t in u) > len(u) / 2:
+        n *= 2
+    runs = Counter(tuple(u[i:i + n]) for i in range(len(u) - n + 1))
+    return any(count >= times for count in runs.values())
+
+
+# The CJK scripts a language is not written in: a character of one of them in an answer that none of its contexts
+# has is a slip of the writer into another language ("... a director of the公司."), too short for detection to see.
+_FOREIGN_SCRIPTS = {
+    "zh": f"{KANA}{HANGUL}",
+    "ja": HANGUL,
+    "ko": f"{KANA}{HAN}",  # Hanja in a Korean answer that its contexts lack is the model slipping into Chinese
+}
+_ALL_CJK = f"{HAN}{KANA}{HANGUL}"
+
+
+def stray_script(text: str, language: str, contexts: Iterable[str]) -> str:
+    """The characters of ``text`` in a script its ``language`` is not written in and that no context contains
+    (empty when none): Han, kana or Hangul in an English answer, kana or Hangul in a Chinese one. ``language`` is
+    a normalised code; "und" checks nothing."""
+    if language == UNDETERMINED:
+        return ""
+    foreign = re.findall(f"[{_FOREIGN_SCRIPTS.get(language, _ALL_CJK)}]", text)
+    if not foreign:
+        return ""
+    seen = set("".join(contexts))
+    return "".join(dict.fromkeys(c for c in foreign if c not in seen))
+
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’")
+_FIRST_PERSON = re.compile(r"\b(?:[Mm]e|[Mm]y|[Mm]yself)\b")
+"""Not "I" (a roman numeral in "Type I") and not "mine" (a coal mine)."""
+
+
+def first_person(answer: str, question: str) -> bool:
+    """True when an English reference answer speaks in the first person singular ("me", "my") outside quotation
+    marks and the question does not: the writer copied a letter or an announcement in its author's voice ("Daniel
+    Reyes, who co-founded Acme with me"), which no assistant's answer would say."""
+    if _FIRST_PERSON.search(question):
+        return False  # "How do I reset my badge?": the user's own voice, which an answer may echo
+    return _FIRST_PERSON.search(_QUOTED.sub(" ", answer)) is not None
 
 
 Agreement = Literal["agree", "unsure", "disagree"]

@@ -3,7 +3,10 @@
 Checks, cheapest first (each LLM check runs only when every check before it passed):
 
 1. ``invalid_sample``: empty question or answer, or reference contexts without a graph chunk id.
-2. ``wrong_language``: the question or answer is not in the language of its source chunks.
+2. ``wrong_language`` / ``repeated_text`` / ``first_person_answer``: the question or answer is not in the
+   language of its source chunks, or has characters of a script that language is not written in and its contexts
+   lack ("… a director of the公司"); it loops (a run of words three times); an English answer speaks as its
+   source's author ("co-founded Acme with me").
 3. ``mentions_context`` / ``unnamed_reference`` / ``copies_context``: the question points at its source ("the
    passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
    points back at something it never names ("What is its budget?", "该产品…"), or copies a sentence (or most of
@@ -44,15 +47,18 @@ from ragkit.synthesis._checks import (
     agreement,
     copies_context,
     distinct,
+    first_person,
+    loops,
     mentions_context,
     pointing,
     points_without_naming,
     restates_question,
+    stray_script,
 )
-from ragkit.synthesis._phrasing import language_matches
+from ragkit.synthesis._phrasing import language_matches, normalise_language
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import passage, quote_source
-from ragkit.text import CJK_CHAR, units
+from ragkit.text import CJK_CHAR, UNDETERMINED, units
 from ragkit.types import TestSample
 
 
@@ -162,10 +168,9 @@ class Critic:
         for ref in sample.reference_contexts:
             if not ref.chunk_id or ref.chunk_id not in self.kg.g:
                 return Verdict(False, "invalid_sample", f"reference context {ref.chunk_id!r} is not a graph chunk")
-        lang = sample.language or "und"
-        for name, text in (("question", sample.question), ("answer", sample.reference_answer or "")):
-            if not language_matches(lang, text):
-                return Verdict(False, "wrong_language", f"the {name} is not in {lang}: {text[:80]!r}")
+        verdict = written_checks(sample)
+        if not verdict.ok:
+            return verdict
         forms = written_forms(sample)
         if any(mentions_context(q) for q in forms):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
@@ -325,6 +330,26 @@ class Critic:
         sims = self._chunk_matrix @ self.embeddings.embed([text])[0]
         order = np.argsort(-sims)[: self.nearest_k]
         return [self._chunk_ids[i] for i in order]
+
+
+def written_checks(sample: TestSample) -> Verdict:
+    """The question and answer as written: in the sample's language, with no stray script, no loop, and no
+    first-person voice copied from the source."""
+    lang = normalise_language(sample.language or UNDETERMINED)
+    answer = sample.reference_answer or ""
+    for name, text in (("question", sample.question), ("answer", answer)):
+        if not language_matches(lang, text):
+            return Verdict(False, "wrong_language", f"the {name} is not in {lang}: {text[:80]!r}")
+        stray = stray_script(text, lang, [r.text for r in sample.reference_contexts])
+        if stray:
+            return Verdict(False, "wrong_language", f"the {name} has {stray[:10]!r}, which is not {lang} "
+                           f"and not in its contexts: {text[:80]!r}")
+        if loops(text):
+            return Verdict(False, "repeated_text", f"the {name} repeats itself: {text[:80]!r}")
+    if lang == "en" and first_person(answer, sample.question):
+        return Verdict(False, "first_person_answer", f"the answer speaks as its source's author: "
+                       f"{answer[:80]!r}")
+    return Verdict(True)
 
 
 def written_forms(sample: TestSample) -> list[str]:

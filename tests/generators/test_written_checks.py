@@ -1,0 +1,71 @@
+"""The critic's checks of the question and answer as written: a loop, a stray script, a copied first person."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.synthesis._checks import first_person, loops, stray_script
+from ragkit.synthesis._critic import Critic
+from ragkit.testing import ScriptedJudge
+from ragkit.types import ContextRef, TestSample
+
+LOOP = ("The Wren uses two safety lidar scanners and a 3D camera. They also have a 3D camera. They also have a 3D "
+        "camera. They also have a 3D camera. They also")
+
+
+@pytest.mark.parametrize(("text", "looping"), [
+    (LOOP, True),
+    ("Press Stop, then Stop again, then Stop once more.", False),
+    ("16 digital inputs and 16 digital outputs, 2 analogue inputs and 2 analogue outputs.", False),
+    ("The plant opened in 2016. The plant builds arms. The plant employs 210 people.", False),
+    ("龙坞茶园位于西湖区。" * 4, True),
+    ("龙坞茶园位于西湖区，安吉白茶基地位于安吉县，两处茶园都在浙江省。", False),
+    ("근속 5년이 되는 해에 유급 휴가 5일과 여행 지원금 100만 원을 줍니다.", False),
+])
+def test_loops(text, looping):
+    assert loops(text) is looping
+
+
+@pytest.mark.parametrize(("text", "language", "contexts", "stray"), [
+    ("Daniel remains a director of the公司.", "en", ["Daniel remains a director of the company."], "公司"),
+    ("The tea is called 龙井 locally.", "en", ["Its local name is 龙井."], ""),
+    ("龙坞茶园建于2005年。", "zh", ["龙坞茶园建于2005年。"], ""),
+    ("龙坞茶园は2005年に建てられた。", "zh", ["龙坞茶园建于2005年。"], "はにてられた"),
+    ("근속 5년이 되면 휴가 5일을 줍니다.", "ko", ["근속 5년이 되면 휴가 5일을 줍니다."], ""),
+    ("근속 5년이 되면 休假 5일을 줍니다.", "ko", ["근속 5년이 되면 휴가 5일을 줍니다."], "休假"),
+    ("本社は東京にある。", "ja", ["本社は東京にある。"], ""),
+    ("Any text at all 公司.", "und", [], ""),
+])
+def test_stray_script(text, language, contexts, stray):
+    assert stray_script(text, language, contexts) == stray
+
+
+@pytest.mark.parametrize(("answer", "question", "expected"), [
+    ("Daniel Reyes, who co-founded Acme with me in 2011, becomes Chief Scientist.", "What is Daniel Reyes's role?",
+     True),
+    ("My team moved to Eindhoven in 2018.", "Where is the vision team?", True),
+    ("Daniel Reyes becomes Chief Scientist on 1 January.", "What is Daniel Reyes's role?", False),
+    ('The CEO wrote: "Daniel co-founded Acme with me".', "What did the CEO write about Daniel?", False),
+    ("Hold the button and enter my badge number.", "How do I reset my badge?", False),
+    ("Type I faults stop the arm; ME is a state code.", "Which faults stop the arm?", False),
+])
+def test_first_person(answer, question, expected):
+    assert first_person(answer, question) is expected
+
+
+def _sample(kg, answer, lang="en"):
+    chunk = next(c for c in kg.chunks() if "Kirkstall" in c.text)
+    return TestSample(id="s1", question="When did the Leeds bakery open?", reference_answer=answer, language=lang,
+                      reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)])
+
+
+@pytest.mark.parametrize(("answer", "reason"), [
+    ("The Leeds bakery opened in 2010. " + "It has ovens. " * 4, "repeated_text"),
+    ("The Leeds bakery opened in 2010 on Kirkstall Road, the新店.", "wrong_language"),
+    ("I opened my Leeds bakery in 2010 on Kirkstall Road.", "first_person_answer"),
+])
+async def test_the_critic_drops_them_before_any_llm_call(bakery, embeddings, answer, reason):
+    judge = ScriptedJudge([])  # any call would fail the test
+    verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery, answer))
+    assert not verdict.ok and verdict.reason == reason
+    assert judge.calls == []
