@@ -5,7 +5,9 @@ Flow: exact per-generator counts from the weights (largest remainder) → each g
 candidates are generated concurrently and reviewed by the critic; a dropped candidate is replaced by the next
 planned scenario of the same generator; when a generator runs out, its remaining count moves to the others, and so
 does the rest of a generator's count once more than ``max_drops_per_sample`` of its candidates per sample asked of
-it were dropped (a bound on what a generator that rarely works on this graph can cost). No document provides more
+it were dropped (a bound on what a generator that rarely works on this graph can cost). When every generator is
+stopped or has run out with samples still missing, the stopped one that keeps the largest share of its candidates
+is reopened, once, with the same bound for the missing samples. No document provides more
 than ``max_share_per_document`` of the samples unless the corpus is too small (said in the notes). The result has
 exactly n samples, or notes saying how many and why fewer.
 

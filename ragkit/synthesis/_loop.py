@@ -46,6 +46,10 @@ class GenerationRun:
         self.phrasing: Phrasing | None = None
         self.slots: list[str | None] = [None] * n
         """Per sample slot: None (free), "busy" (a candidate in flight) or "kept"."""
+        self.stopped: dict[str, list[Scenario]] = {}
+        """The scenarios a generator had left when it was stopped for too many drops."""
+        self.reopened: tuple[str, int] | None = None
+        """The generator reopened as the last resort, and how many drops it may still cost."""
 
     # -- planning ---------------------------------------------------------------------------------
 
@@ -184,11 +188,32 @@ class GenerationRun:
         if candidate is not None:  # kept for the user to read (``ragkit generate --dropped``), with the reason
             candidate.metadata["dropped"] = {"reason": reason, "detail": detail}
             self.result.dropped_samples.append(candidate)
-        allowed = math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
+        if self.reopened is not None and self.reopened[0] == name:
+            allowed = self.reopened[1]
+        else:
+            allowed = math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
         if self.queues[name] and self.need[name] > 0 and report.dropped_total >= allowed:
+            self.stopped[name] = list(self.queues[name])
             self.queues[name].clear()  # too few of its candidates pass on this graph: stop paying for it
             report.notes.append(f"stopped after {report.dropped_total} dropped candidates (more than "
                                 f"{self.drops_per_sample:g} per sample asked of it)")
+
+    def reopen(self) -> bool:
+        """The last resort, once per run, when samples are missing and every generator was stopped or ran out: the
+        stopped generator that keeps the most of its candidates gets its scenarios back, and the missing samples
+        may cost it as many drops as a generator asked for them would (``drops_per_sample`` each). Without it a run
+        on a corpus where most candidates fail ends short though planned scenarios remain."""
+        missing = sum(max(0, k) for k in self.need.values())
+        left = {k: v for k, v in self.stopped.items() if v}
+        if self.reopened is not None or missing <= 0 or not left:
+            return False
+        report = self.result.report
+        name = max(left, key=lambda k: (report[k].kept + 1) / (report[k].kept + report[k].dropped_total + 2))
+        self.queues[name].extend(self.stopped.pop(name))
+        self.reopened = (name, report[name].dropped_total + math.ceil(self.drops_per_sample * missing) + 1)
+        report[name].notes.append(f"reopened for the last {missing} missing samples: every generator was stopped "
+                                  "or had run out")
+        return True
 
     async def loop(self, pool: Pool[tuple[str, Scenario, int], Outcome]) -> None:
         """Run candidates on ``pool``, as many at a time as it holds; results are committed in start order, so that
@@ -211,6 +236,8 @@ class GenerationRun:
                 if not running:
                     if sum(self.need.values()) > 0 and any(self.queues.values()):
                         self.cap += 1  # what is left comes only from documents at their share: relax, say so
+                        continue
+                    if self.reopen():
                         continue
                     return
                 task, name, scenario, slot = running.popleft()

@@ -316,3 +316,45 @@ async def test_a_generator_that_keeps_failing_is_stopped(bakery, emb):
     assert 5 <= mh.dropped["not_answerable"] <= 5 + judge.settings.concurrency - 1
     assert mh.planned > mh.dropped_total and any(n.startswith("stopped after 5 dropped") for n in mh.notes)
     assert any("moved to single_hop" in n for n in mh.notes)
+
+
+async def test_when_every_generator_is_stopped_the_best_one_is_reopened_once(bakery, emb):
+    """The first four candidates fail: single_hop (alone) is stopped at its allowance, then reopened for the
+    missing samples with an allowance of its own; the run still ends with n."""
+    critic_calls = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            critic_calls["n"] += 1
+            if critic_calls["n"] <= 4:
+                return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    options = GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=1)
+    result = await generate(bakery, 3, options, judge=_one_at_a_time(script), embeddings=emb)
+    report = result.report["single_hop"]
+    assert len(result.samples) == 3 and report.dropped == {"not_answerable": 4}
+    assert any(n.startswith("stopped after 4 dropped") for n in report.notes)
+    assert any("reopened for the last 3 missing samples" in n for n in report.notes)
+
+
+async def test_a_reopened_generator_is_stopped_again_at_its_new_allowance(bakery, emb):
+    def script(call):  # nothing passes: stopped at 3 drops, reopened for 2 samples (3 more drops), stopped
+        if call.prompt_name == "generate.critic":
+            return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    judge = _one_at_a_time(script)
+    options = GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=1)
+    result = await generate(bakery, 2, options, judge=judge, embeddings=emb)
+    report = result.report["single_hop"]
+    assert result.samples == [] and report.planned > 6 and report.dropped == {"not_answerable": 6}
+    assert len(judge.calls_for("generate.critic")) == 6
+    assert "stopped after 6 dropped candidates" in report.notes[-2]
+
+
+def _one_at_a_time(script):
+    """A scripted judge with one call in flight, so that no candidate is still running when a generator stops."""
+    from ragkit.settings import Settings
+
+    return ScriptedJudge(script, settings=Settings(model="openai/scripted-judge", max_retries=3, concurrency=1))
