@@ -12,13 +12,15 @@ Two steps:
 The automatic checks of a kept sample, none of which is the critic that kept it:
 - ``points_at_source``: the question points at its source or at something it never names (the critic's patterns);
 - ``multi_hop_one_chunk``: a multi-hop sample whose reference contexts are one chunk;
+- ``written``: the critic's checks of the text as written (a loop, a script the language does not use, an answer
+  in its source's first person), or None;
 - ``faithfulness``: ragkit's faithfulness of the reference answer against the sample's own reference contexts
   (claims split and checked by the claim engine, contexts as stored, no titles), for answerable samples.
-A sample passes when it does not point at its source, is not a one-chunk multi-hop, and (answerable) has a
-faithfulness of at least 0.5. The hand labels (``bench/testset_labels.jsonl``, one line per sample: ``testset``,
-``id``, ``correct``, ``self_contained``, ``answerable``, ``note``) say whether the reference answer is right by the
-documents, the question can be understood without them, and the question can be answered from the reference
-contexts (for an unanswerable sample: that it cannot). A sample is good when all three hold.
+A sample passes when it does not point at its source, is not a one-chunk multi-hop, fails no ``written`` check,
+and (answerable) has a faithfulness of at least 0.5. The hand labels (``bench/testset_labels.jsonl``, one line per
+sample: ``testset``, ``id``, ``correct``, ``self_contained``, ``answerable``, ``note``) say whether the reference
+answer is right by the documents, the question can be understood without them, and the question can be answered
+from the reference contexts (for an unanswerable sample: that it cannot). A sample is good when all three hold.
 """
 
 from __future__ import annotations
