@@ -15,6 +15,9 @@ passages contradict, and an unsupported one that they never mention. From each c
   retrieved; the reference and the right answer are labelled good, the wrong and the unsupported ones bad.
 - context recall scores three retrieved sets: every gold passage plus a distractor (good), the distractors only
   (bad) and, for a two-passage fact, one gold passage plus a distractor (reported apart, in no AUC).
+- answer relevancy scores each of the four answers against its question (good: each addresses it, the wrong and
+  unsupported ones included) and the reference answer of the next case in the same language (bad: it answers
+  another question).
 - which passage a claim stands on (what context precision and noise sensitivity read): each retrieved passage's
   relevance from context precision, by the reference's claims on the three retrieved sets and by the answer's
   claims (the reference and the right answer) on the answer sets; a gold passage is labelled good, a
@@ -76,6 +79,22 @@ def recall_samples(case: dict[str, Any]) -> list[EvalSample]:
             for name, which in sets.items()]
 
 
+def relevancy_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
+    """Answer relevancy's pairs: the case's four answers, each of which addresses its question (even the wrong
+    one), and, off the question, the reference answer of the next case in the same language."""
+    out = []
+    for case in cases:
+        same = [c for c in cases if c["lang"] == case["lang"]]
+        other = same[(same.index(case) + 1) % len(same)]
+        answers = {f"on-{kind}": case[kind] for kind in ANSWERS}
+        if other is not case:
+            answers[f"off-{other['id']}"] = other["reference"]
+        test = TestSample(id="", question=case["question"], reference_answer=case["reference"])
+        out += [EvalSample(test=test.model_copy(update={"id": f"{case['id']}:{kind}"}),
+                           response=RagResponse(answer=answer)) for kind, answer in answers.items()]
+    return out
+
+
 def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
     """One row per (case, answer or retrieved set, metric): the score and its label; for the passage-naming
     rows, one per retrieved passage."""
@@ -84,7 +103,8 @@ def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
     answers = [s for c in cases for s in answer_samples(c)]
     recalls = [s for c in cases for s in recall_samples(c)]
     runs = ((answers, [*ANSWER_METRICS, "context_precision[reference=response]"]),
-            (recalls, ["context_recall", "context_precision"]))
+            (recalls, ["context_recall", "context_precision"]),
+            (relevancy_samples(cases), ["answer_relevancy"]))
     for samples, metrics in runs:
         result = evaluate_sync(samples, metrics, judge=judge, progress=sys.stderr.isatty())
         for sample in result.samples:
@@ -95,10 +115,17 @@ def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
                 if key in NAMED:
                     rows += _named_rows(row, NAMED[key], score, samples, sample.sample_id)
                     continue
-                label = ANSWERS.get(kind) if kind in ANSWERS else {"recall-all": True, "recall-none": False}.get(kind)
+                label = _label(kind)
                 rows.append({**row, "metric": key, "label": label, "value": score.value,
                              "explanation": score.explanation})
     return rows
+
+
+def _label(kind: str) -> bool | None:
+    """Good or bad: the right answers, the retrieved sets with every gold passage, answers to the question asked."""
+    if kind.startswith(("on-", "off-")):
+        return kind.startswith("on-")
+    return ANSWERS.get(kind) if kind in ANSWERS else {"recall-all": True, "recall-none": False}.get(kind)
 
 
 def _named_rows(row: dict[str, Any], metric: str, score: Any, samples: list[EvalSample],

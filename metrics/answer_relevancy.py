@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -17,7 +18,6 @@ from ._shared import clip01, mean, unscorable
 
 class ReverseInput(BaseModel):
     answer: str
-    how_many_questions: int
 
 
 class ReverseOutput(BaseModel):
@@ -25,17 +25,23 @@ class ReverseOutput(BaseModel):
     noncommittal: bool
 
 
-REVERSE = Prompt(
-    name="answer_relevancy.reverse",
-    instruction="""\
-Read an answer and write the questions it answers: questions a user could have asked to get exactly this \
+@cache
+def reverse_prompt(n: int) -> Prompt[ReverseInput, ReverseOutput]:
+    """The prompt for ``n`` questions. The count is in the instruction, not the input: shown as a field beside
+    the answer ("how_many_questions: 3"), the 1.5B judge took it for part of the answer and asked "How many
+    questions are there in the answer?" of short answers (bench/README.md, "Answer relevancy")."""
+    count = "one question" if n == 1 else f"{n} different questions"
+    return Prompt(
+        name="answer_relevancy.reverse",
+        instruction=f"""\
+Read an answer and write {count} that it answers: questions a user could have asked to get exactly this \
 answer, written in the language of the answer, one short question each.
 Then set "noncommittal" to true if the answer dodges: it refuses, says it does not know, or stays vague instead \
 of answering; otherwise false.""",
-    input=ReverseInput,
-    output=ReverseOutput,
-    max_tokens=300,
-)
+        input=ReverseInput,
+        output=ReverseOutput,
+        max_tokens=300,
+    )
 
 
 @metric(requires=("test.question", "response.answer"), uses=("llm", "embeddings"), calls=1)
@@ -53,7 +59,7 @@ def answer_relevancy(*, n: int = 3) -> MetricFn:
         answer = sample.response.answer.strip()
         if not answer:
             return unscorable("the answer is empty")
-        out = await ctx.judge.structured(REVERSE, ReverseInput(answer=answer, how_many_questions=n))
+        out = await ctx.judge.structured(reverse_prompt(n), ReverseInput(answer=answer))
         questions = [q.strip() for q in out.questions if q.strip()][:n]
         details: dict[str, object] = {"questions": questions, "noncommittal": out.noncommittal}
         if out.noncommittal:
