@@ -212,9 +212,10 @@ def stray_script(text: str, language: str, contexts: Iterable[str]) -> str:
     return "".join(dict.fromkeys(c for c in foreign if c not in seen))
 
 
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’")
-_FIRST_PERSON = re.compile(r"\b(?:[Mm]e|[Mm]y|[Mm]yself)\b")
-"""Not "I" (a roman numeral in "Type I") and not "mine" (a coal mine)."""
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|`[^`]*`")
+_FIRST_PERSON = re.compile(r"(?<![\w\-./])(?:[Mm]e|[Mm]y|[Mm]yself)(?![\w\-./])")
+"""Not "I" (a roman numeral in "Type I"), not "mine" (a coal mine), and not the "my" of a name in code
+("my-virtual-env", "my_app.py")."""
 
 
 def first_person(answer: str, question: str) -> bool:

@@ -48,6 +48,7 @@ def test_stray_script(text, language, contexts, stray):
     ('The CEO wrote: "Daniel co-founded Acme with me".', "What did the CEO write about Daniel?", False),
     ("Hold the button and enter my badge number.", "How do I reset my badge?", False),
     ("Type I faults stop the arm; ME is a state code.", "Which faults stop the arm?", False),
+    ("Run pyenv virtualenv-delete my-virtual-env, or `rm -rf my env`.", "How is a virtualenv deleted?", False),
 ])
 def test_first_person(answer, question, expected):
     assert first_person(answer, question) is expected
