@@ -167,6 +167,31 @@ def points_without_naming(question: str, names: Iterable[str]) -> bool:
     return not any(mentioned_in(name, question) for name in names)
 
 
+_DOCUMENT_KIND = re.compile(
+    # "the incident report", "the press release", "the product spec": a kind of document, and no name in the phrase
+    r"\bthe\s+((?:[a-z][a-z-]*\s+){0,2}(?:report|document|guide|manual|minutes|announcement|release notes|"
+    r"press release|handbook|charter|policy|specification|datasheet|faq|memo|notice|letter|email|profile))\b"
+    # … unless the phrase goes on to say which: "the press release about the Wren W300", "the report of 2023"
+    r"(?!\s+(?:about|on|for|of|from|dated|titled|called|named|by|in|at)\b)",
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def ambiguous_document(question: str, titles: Iterable[str]) -> str | None:
+    """The phrase of an English question that names a kind of document ("the incident report") which two or more
+    of the corpus's documents are (their titles or file names hold every word of it), or None. A user asking
+    "Who is named in the incident report?" of a corpus with two incident reports has no way to say which; "the
+    travel policy" of a corpus with one travel policy is a real reference."""
+    wanted = [m.group(1) for m in _DOCUMENT_KIND.finditer(question)]
+    if not wanted:
+        return None
+    named = [set(_WORD.findall(title.lower())) for title in titles]
+    for phrase in wanted:
+        words = set(_WORD.findall(phrase))
+        if sum(words <= title for title in named) >= 2:
+            return phrase
+    return None
+
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """True when the answer only repeats the question: every informative token of the answer (see
     ``_informative``) is in the question, and they make up ``share`` or more of the question's own.

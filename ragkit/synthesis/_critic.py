@@ -9,8 +9,9 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    source's author ("co-founded Acme with me").
 3. ``mentions_context`` / ``unnamed_reference`` / ``copies_context``: the question points at its source ("the
    passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
-   points back at something it never names ("What is its budget?", "该产品…"), or copies a sentence (or most of
-   itself) verbatim from a context.
+   points back at something it never names ("What is its budget?", "该产品…") or at one of several documents of a
+   kind ("the incident report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
+   context.
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
@@ -35,6 +36,7 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -45,6 +47,7 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._checks import (
     agreement,
+    ambiguous_document,
     copies_context,
     distinct,
     first_person,
@@ -155,6 +158,7 @@ class Critic:
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
     _entity_names: list[str] | None = field(default=None, repr=False)
+    _titles: list[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.claims is None and self.check_reference and self.judge is not None:
@@ -176,6 +180,10 @@ class Critic:
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
         if any(points_without_naming(q, self.entity_names()) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
+                           f"{sample.question[:80]!r}")
+        phrase = next((a for q in forms if (a := ambiguous_document(q, self.document_titles()))), None)
+        if phrase:
+            return Verdict(False, "unnamed_reference", f"the question says {phrase!r}, and the corpus has several: "
                            f"{sample.question[:80]!r}")
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
@@ -287,6 +295,12 @@ class Critic:
             return Verdict(False, "unsupported_reference", f"the reference contexts do not support "
                            f"{len(unsupported)} of {len(claims)} claims: {unsupported[0][:80]!r}", checks)
         return Verdict(True, checks=checks)
+
+    def document_titles(self) -> list[str]:
+        """Each document's title and file name, as one text (computed once)."""
+        if self._titles is None:
+            self._titles = [f"{d.title or ''} {Path(d.path).stem}" for d in self.kg.documents()]
+        return self._titles
 
     def entity_names(self) -> list[str]:
         """The graph's entity names in a CJK script, of a known type (computed once): how a Chinese, Japanese or

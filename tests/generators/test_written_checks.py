@@ -1,10 +1,11 @@
-"""The critic's checks of the question and answer as written: a loop, a stray script, a copied first person."""
+"""The critic's checks of the text as written: a loop, a stray script, a copied first person, an ambiguous document."""
 
 from __future__ import annotations
 
 import pytest
+from kg_builder import BAKERY, build_graph
 
-from ragkit.synthesis._checks import first_person, loops, stray_script
+from ragkit.synthesis._checks import ambiguous_document, first_person, loops, stray_script
 from ragkit.synthesis._critic import Critic
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
@@ -69,4 +70,38 @@ async def test_the_critic_drops_them_before_any_llm_call(bakery, embeddings, ans
     judge = ScriptedJudge([])  # any call would fail the test
     verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery, answer))
     assert not verdict.ok and verdict.reason == reason
+    assert judge.calls == []
+
+
+TITLES = ["Incident Report INC-2023-014 incident-report-INC-2023-014", "ACME ROBOTICS - INCIDENT REPORT "
+          "incident-report-INC-2023-031", "travel-and-expenses-policy travel-and-expenses-policy",
+          "Acme Robotics enters mobile robotics press-release-wren-w300-2022",
+          "Acme Robotics launches the Kestrel K10 press-release-kestrel-k10-2019"]
+
+
+@pytest.mark.parametrize(("question", "phrase"), [
+    ("Who is the Plant Manager mentioned in the incident report?", "incident report"),
+    ("Who wrote the press release?", "press release"),
+    ("Who wrote the press release about the Wren W300?", None),
+    ("What does the travel policy say about taxis?", None),
+    ("What does Incident Report INC-2023-014 say about the brake?", None),
+    ("Which incident reports name Gareth Mills?", None),
+    ("事故报告是谁写的？", None),
+])
+def test_ambiguous_document(question, phrase):
+    assert ambiguous_document(question, TITLES) == phrase
+
+
+async def test_the_critic_drops_a_question_about_one_of_several_documents_of_a_kind(embeddings):
+    spec = {**BAKERY, "safety-notice-2023.md": [
+        ("In May 2023 a flour silo sensor failed in the Leeds bakery. Priya Nand had it replaced the same week.",
+         [("Leeds", "place"), ("Priya Nand", "person")])]}
+    kg = build_graph(spec, embeddings)
+    judge = ScriptedJudge([])  # any call would fail the test
+    chunk = next(c for c in kg.chunks() if "conveyor guard" in c.text)
+    sample = TestSample(id="s1", question="Who ordered new guards, according to the safety notice?",
+                        reference_answer="Owen Hale ordered them from Marlow Engineering.", language="en",
+                        reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)])
+    verdict = await Critic(kg, judge, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "unnamed_reference" and "safety notice" in verdict.detail
     assert judge.calls == []
