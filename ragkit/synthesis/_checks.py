@@ -46,6 +46,12 @@ def mentions_context(question: str) -> bool:
     return _MENTIONS_CONTEXT.search(question) is not None
 
 
+def _mostly_cjk(tokens: list[str]) -> bool:
+    """Whether most of ``units`` are single CJK characters: each is about half a word, so a run length set in words
+    counts double."""
+    return sum(not t.isascii() and len(t) == 1 for t in tokens) > len(tokens) / 2
+
+
 def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, share: float = 0.7) -> bool:
     """True when the question contains a whole context sentence of ``min_tokens`` or more, or when a run of
     at least ``min_tokens`` tokens copied from a context makes up ``share`` of the question.
@@ -54,7 +60,7 @@ def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, s
     twice as long.
     """
     q = units(question)
-    if sum(not t.isascii() and len(t) == 1 for t in q) > len(q) / 2:
+    if _mostly_cjk(q):
         min_tokens *= 2
     if len(q) < min_tokens:
         return False
@@ -174,7 +180,6 @@ _DOCUMENT_KIND = re.compile(
     # … unless the phrase goes on to say which: "the press release about the Wren W300", "the report of 2023"
     r"(?!\s+(?:about|on|for|of|from|dated|titled|called|named|by|in|at)\b)",
 )
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def ambiguous_document(question: str, titles: Iterable[str]) -> str | None:
@@ -185,12 +190,13 @@ def ambiguous_document(question: str, titles: Iterable[str]) -> str | None:
     wanted = [m.group(1) for m in _DOCUMENT_KIND.finditer(question)]
     if not wanted:
         return None
-    named = [set(_WORD.findall(title.lower())) for title in titles]
+    named = [set(units(title)) for title in titles]
     for phrase in wanted:
-        words = set(_WORD.findall(phrase))
+        words = set(units(phrase))
         if sum(words <= title for title in named) >= 2:
             return phrase
     return None
+
 
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """True when the answer only repeats the question: every informative token of the answer (see
@@ -208,7 +214,7 @@ def loops(text: str, n: int = 5, times: int = 3) -> bool:
     a small model falls into under greedy decoding ("They also have a 3D camera. They also have a 3D camera. …"),
     which no checked claim catches, since each repeat is as true as the first."""
     u = units(text)
-    if sum(not t.isascii() and len(t) == 1 for t in u) > len(u) / 2:
+    if _mostly_cjk(u):
         n *= 2
     runs = Counter(tuple(u[i:i + n]) for i in range(len(u) - n + 1))
     return any(count >= times for count in runs.values())
