@@ -33,6 +33,7 @@ from ragkit.settings import Settings
 from ragkit.types import (
     Chunk,
     ContextRef,
+    Conversation,
     Document,
     Element,
     EvalSample,
@@ -43,6 +44,7 @@ from ragkit.types import (
     Score,
     StageUsage,
     TestSample,
+    Turn,
     Usage,
 )
 
@@ -92,6 +94,7 @@ __all__ = [
     "ClaimStore",
     "ConfigError",
     "ContextRef",
+    "Conversation",
     "CorpusError",
     "DataError",
     "Document",
@@ -125,6 +128,7 @@ __all__ = [
     "StageUsage",
     "TargetError",
     "TestSample",
+    "Turn",
     "UnknownPluginError",
     "Usage",
     "Verdict",

@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 ElementKind = Literal["title", "heading", "paragraph", "list_item", "table", "code"]
 
@@ -87,8 +95,37 @@ class Scenario(BaseModel):
     language: str = "en"
 
 
+class Turn(BaseModel):
+    """An earlier exchange of a conversation, as the sample that follows it sees it."""
+
+    question: str
+    """What the user said."""
+    answer: str | None = None
+    """What the system under test replied; None in a test set, where the reference answer stands in for it."""
+    reference_answer: str | None = None
+    reference_contexts: list[ContextRef] = Field(default_factory=list)
+
+    @property
+    def reply(self) -> str:
+        """The assistant's side of the exchange: the system's own answer when a run has one, else the
+        reference."""
+        return self.answer if self.answer is not None else (self.reference_answer or "")
+
+
+class Conversation(BaseModel):
+    """Where a sample sits in a multi-turn conversation: every turn is a sample of its own, with the same
+    conversation id, its position and the earlier turns in ``TestSample.history``."""
+
+    id: str
+    turn: int = Field(ge=1)
+    """This sample's position, from 1."""
+    goal: str | None = None
+    """What the user wants from the whole conversation (DeepEval's scenario, ragas's reference outcome)."""
+
+
 class TestSample(BaseModel):
-    """One question of a test set, with its reference answer and contexts."""
+    """One question of a test set, with its reference answer and contexts. A turn of a conversation also carries
+    the conversation (``conversation``) and the turns before it (``history``)."""
 
     __test__ = False  # not a pytest class
 
@@ -103,6 +140,34 @@ class TestSample(BaseModel):
     length: str | None = None
     language: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    conversation: Conversation | None = None
+    history: list[Turn] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check_turns(self) -> TestSample:
+        if self.history and self.conversation is None:
+            raise ValueError("a sample with a history needs its conversation (id and turn)")
+        if self.conversation is not None and len(self.history) != self.conversation.turn - 1:
+            raise ValueError(f"turn {self.conversation.turn} of a conversation needs the {self.conversation.turn - 1} "
+                             f"turn(s) before it in 'history', got {len(self.history)}")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _drop_empty_turns(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A single question is written as before conversations existed: no ``conversation`` or ``history``."""
+        data: dict[str, Any] = handler(self)
+        if self.conversation is None:
+            data.pop("conversation", None)
+            data.pop("history", None)
+        return data
+
+    def messages(self) -> list[dict[str, str]]:
+        """The conversation so far as chat messages (``role`` user / assistant, ``content``), ending with this
+        sample's question."""
+        out: list[dict[str, str]] = []
+        for turn in self.history:
+            out += [{"role": "user", "content": turn.question}, {"role": "assistant", "content": turn.reply}]
+        return [*out, {"role": "user", "content": self.question}]
 
 
 class RagResponse(BaseModel):

@@ -38,6 +38,8 @@ def target_options(fn: F) -> F:
         click.option("--target", "-t", "target", metavar="TARGET", help=TARGET_HELP),
         click.option("--question-field", default="question", show_default=True,
                      help="HTTP target: request field carrying the question."),
+        click.option("--history-field", default="history", show_default=True,
+                     help="HTTP target: request field carrying a conversation's earlier messages."),
         click.option("--answer-field", default="answer", show_default=True,
                      help="HTTP target: response field (dotted path) holding the answer."),
         click.option("--contexts-field", default="contexts", show_default=True,
@@ -66,7 +68,8 @@ def build_target_options(kw: dict[str, Any]) -> TargetOptions:
             raise ConfigError(f"--header-env {item!r}: expected NAME=ENVVAR, for example Authorization=MY_TOKEN")
         header_env[name.strip()] = var.strip()
     return TargetOptions(
-        question_field=kw.pop("question_field"), answer_field=kw.pop("answer_field"),
+        question_field=kw.pop("question_field"), history_field=kw.pop("history_field"),
+        answer_field=kw.pop("answer_field"),
         contexts_field=kw.pop("contexts_field"), header_env=header_env, timeout=kw.pop("target_timeout"),
         retries=kw.pop("target_retries"), top_k=kw.pop("top_k"), retrieval=kw.pop("retrieval"),
     )

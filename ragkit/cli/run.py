@@ -114,7 +114,7 @@ def _to_file(kw: dict[str, Any]) -> None:
     async def go() -> int:
         try:
             return await run_target(todo, target, writer.append, concurrency=settings.concurrency,
-                                    progress=show)
+                                    progress=show, answered=done.values())
         finally:
             await close_target(target)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ragkit.pipeline._runner import Pipeline, run_target
+from ragkit.pipeline._asking import run_target
+from ragkit.pipeline._runner import Pipeline
 from ragkit.pipeline._runs import (
     DEFAULT_METRICS,
     BenchmarkOptions,

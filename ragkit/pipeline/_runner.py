@@ -11,7 +11,6 @@ Every stage session appends its wall time and LLM usage to log.jsonl.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
@@ -21,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ragkit._atomic import write_atomic
-from ragkit._progress import Progress
 from ragkit.errors import RagkitError, RunError
 from ragkit.llm import Embeddings
+from ragkit.pipeline._asking import run_target
 from ragkit.pipeline._runs import BenchmarkSpec, resolve_metrics
 from ragkit.report import NOT_SCORED
 from ragkit.runs import RunDir, ScoreRecord, StageRecord, read_testset, rewrite_jsonl, write_json_atomic
@@ -68,33 +67,6 @@ def _stage(run: RunDir, name: str, judge: Any, counter: list[int],
         usage = judge.usage.total.since(before) if judge is not None else StageUsage()
         run.add_stage(StageRecord(stage=name, seconds=round(time.monotonic() - started, 3),  # type: ignore[arg-type]
                                   items=counter[0], usage=usage, dropped=dict(dropped or {}), note=note))
-
-
-async def run_target(
-    samples: list[TestSample],
-    target: Target,
-    on_response: Callable[[EvalSample], None],
-    *,
-    concurrency: int = 4,
-    progress: bool = True,
-) -> int:
-    """Ask the target every question (``concurrency`` in flight) and hand each answer to ``on_response`` as it
-    arrives. Returns the number of failed answers; never raises for one sample."""
-    sem = asyncio.Semaphore(max(1, concurrency))
-    failed = 0
-
-    async def one(sample: TestSample) -> EvalSample:
-        async with sem:
-            return EvalSample(test=sample, response=await target.answer(sample))
-
-    with Progress(progress and bool(samples)) as bar:
-        advance = bar.task("target", len(samples))
-        for fut in asyncio.as_completed([one(s) for s in samples]):
-            result = await fut
-            failed += bool(result.response.error)
-            on_response(result)
-            advance()
-    return failed
 
 
 # -- the pipeline ------------------------------------------------------------------------------------
@@ -256,7 +228,7 @@ class Pipeline:
         try:
             with _stage(self.run, "target", self.judge, counter):
                 failed = await run_target(todo, target, on_response, concurrency=self._target_concurrency(target),
-                                          progress=self.progress)
+                                          progress=self.progress, answered=done.values())
         finally:
             await close_target(target)
         if len(done) + counter[0] > len(samples):  # retried answers: keep only the latest line per sample

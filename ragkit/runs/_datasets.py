@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragkit._atomic import open_atomic
 from ragkit.errors import ConfigError, DataError
+from ragkit.runs._conversations import group_turns, to_deepeval_conversation, to_ragas_conversation
 from ragkit.runs._records import FORMATS, WRITERS, parse_record, to_ragas
 from ragkit.types import EvalSample, TestSample
 
@@ -43,11 +44,11 @@ def parse_records(records: Iterable[Record], fmt: str | None = None) -> list[Eva
     samples: list[EvalSample] = []
     seen: dict[str, str] = {}
     for record, where, default_id in records:
-        sample = parse_record(record, where, default_id, fmt)
-        if sample.id in seen:
-            raise DataError(where, f"sample id '{sample.id}' is used twice (first at {seen[sample.id]})")
-        seen[sample.id] = where
-        samples.append(sample)
+        for sample in parse_record(record, where, default_id, fmt):
+            if sample.id in seen:
+                raise DataError(where, f"sample id '{sample.id}' is used twice (first at {seen[sample.id]})")
+            seen[sample.id] = where
+            samples.append(sample)
     return samples
 
 
@@ -209,11 +210,15 @@ def _hub_records(source: str) -> list[Record]:
 
 
 def records_as(samples: Iterable[EvalSample], fmt: str) -> list[dict[str, Any]]:
-    """The samples as records of one format (``_records.FORMATS``)."""
+    """The samples as records of one format (``_records.FORMATS``). In ragas and DeepEval a conversation is one
+    record (``_conversations``); elsewhere each turn is."""
     samples = list(samples)
     if fmt == "ragkit" and not any(s.response.answer or s.response.retrieved_contexts for s in samples):
         return [s.test.model_dump(mode="json") for s in samples]  # a test set: TestSample lines
-    return [WRITERS[fmt](s) for s in samples]
+    joined = {"ragas": to_ragas_conversation, "deepeval": to_deepeval_conversation}.get(fmt)
+    if joined is None:
+        return [WRITERS[fmt](s) for s in samples]
+    return [joined(g) if g[0].test.conversation else WRITERS[fmt](g[0]) for g in group_turns(samples)]
 
 
 def to_dataframe(samples: Iterable[EvalSample]) -> pd.DataFrame:
@@ -246,12 +251,23 @@ def write_samples(samples: Iterable[EvalSample], path: str | Path, fmt: str = "r
     elif fmt == "ragchecker":
         _write_json({"results": records_as(samples, fmt)}, path)
     elif fmt == "deepeval":
-        _write_json(records_as(samples, fmt), path)
+        _write_json(_deepeval_records(list(samples), path), path)
     else:
         with open_atomic(path) as fh:
             for record in records_as(samples, fmt):
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
     return path
+
+
+def _deepeval_records(samples: list[EvalSample], path: Path) -> list[dict[str, Any]]:
+    """DeepEval's records; it keeps single questions and conversations in separate datasets, so a mix is refused
+    with what to do instead."""
+    turns = sum(s.test.conversation is not None for s in samples)
+    if 0 < turns < len(samples):
+        raise ConfigError(f"{path}: DeepEval keeps single questions and conversations in separate datasets, and "
+                          f"this test set has {len(samples) - turns} single question(s) and {turns} conversation "
+                          "turn(s): write each part to its own file")
+    return records_as(samples, "deepeval")
 
 
 def save_jsonl(samples: Iterable[EvalSample], path: str | Path) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ragkit.errors import DataError, validation_error
-from ragkit.types import ContextRef, EvalSample, PluginSpec, RagResponse, TestSample
+from ragkit.runs._conversations import from_deepeval_conversation, from_ragas_conversation, transcript
+from ragkit.types import ContextRef, Conversation, EvalSample, PluginSpec, RagResponse, TestSample, Turn
 
 FORMATS = ("ragkit", "ragas", "ragchecker", "deepeval", "giskard")
 """The record formats, by the name ``--format`` and ``ragkit export --to`` use."""
@@ -121,7 +122,8 @@ def from_ragkit(record: dict[str, Any], where: str, default_id: str = "") -> Eva
         fields = {k: v for k, v in record.items() if not _blank(v)}
         response = fields.pop("response", None)
         contexts = fields.pop("retrieved_contexts", None)
-        for key in ("reference_contexts", "scenario", "metadata", "generator"):  # JSON cells in CSV / parquet
+        for key in ("reference_contexts", "scenario", "metadata", "generator", "conversation", "history"):  # JSON
+            # cells in CSV / parquet
             cell = fields.get(key)
             if isinstance(cell, str) and cell.strip()[:1] in ("[", "{"):
                 try:
@@ -217,7 +219,9 @@ def from_ragchecker(record: dict[str, Any], where: str, default_id: str) -> Eval
 
 
 def to_ragchecker(s: EvalSample) -> dict[str, Any]:
-    return {"query_id": s.id, "query": s.test.question, "gt_answer": s.test.reference_answer or "",
+    """One ``results[]`` entry; RAGChecker has no turns, so a conversation's turn asks its transcript."""
+    query = transcript(s.test) if s.test.history else s.test.question
+    return {"query_id": s.id, "query": query, "gt_answer": s.test.reference_answer or "",
             "response": s.response.answer,
             "retrieved_context": [{"doc_id": c.chunk_id or str(i), "text": c.text}
                                   for i, c in enumerate(s.response.retrieved_contexts)]}
@@ -292,11 +296,12 @@ def from_giskard(record: dict[str, Any], where: str, default_id: str) -> EvalSam
     if len(ids) != len(texts):
         ids = [None] * len(texts)
     kind = metadata.get("question_type")
-    history = _list(record, "conversation_history", where)
-    if history:
-        metadata["conversation_history"] = history
+    sample_id = _text(record, "id", where) or default_id
+    history = _giskard_history(_list(record, "conversation_history", where), where)
     test = TestSample(
-        id=_text(record, "id", where) or default_id,
+        conversation=Conversation(id=sample_id, turn=len(history) + 1) if history else None,
+        history=history,
+        id=sample_id,
         question=_text(record, "question", where, required=True) or "",
         reference_answer=_text(record, "reference_answer", where),
         reference_contexts=[ContextRef(chunk_id=i, text=t) for i, t in zip(ids, texts, strict=True)],
@@ -319,7 +324,22 @@ def to_giskard(s: EvalSample) -> dict[str, Any]:
         "reference_contexts": texts,
     }
     return {"id": s.id, "question": s.test.question, "reference_answer": s.test.reference_answer or "",
-            "reference_context": "\n\n".join(texts), "conversation_history": [], "metadata": metadata}
+            "reference_context": "\n\n".join(texts), "conversation_history": s.test.messages()[:-1],
+            "metadata": metadata}
+
+
+def _giskard_history(messages: list[Any], where: str) -> list[Turn]:
+    """Giskard's ``conversation_history`` (``{"role", "content"}`` messages) as the turns before the question:
+    each user message with the assistant's reply after it, which the conversation keeps as given."""
+    turns: list[Turn] = []
+    for n, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("content"), str):
+            raise DataError(where, f"field 'conversation_history[{n}]' must be a message with a 'content' string")
+        if m.get("role") == "user":
+            turns.append(Turn(question=m["content"]))
+        elif turns:
+            turns[-1].answer = (turns[-1].answer + "\n" if turns[-1].answer else "") + m["content"]
+    return turns
 
 
 # -- detection ---------------------------------------------------------------------------------------
@@ -344,13 +364,16 @@ def detect(record: dict[str, Any]) -> str | None:
         return "ragas"
     if "query" in record and ("gt_answer" in record or "retrieved_context" in record):
         return "ragchecker"
+    if "scenario" in record and "turns" in record:
+        return "deepeval"
     if "input" in record and ({"expected_output", "actual_output", "context", "retrieval_context"} & set(record)):
         return "deepeval"
     return None
 
 
-def parse_record(record: Any, where: str, default_id: str, fmt: str | None = None) -> EvalSample:
-    """Read one record in format ``fmt``, or in the format its fields show."""
+def parse_record(record: Any, where: str, default_id: str, fmt: str | None = None) -> list[EvalSample]:
+    """Read one record in format ``fmt``, or in the format its fields show: one sample, or one per turn of a
+    conversation (a ragas ``MultiTurnSample``, a DeepEval ``ConversationalGolden``)."""
     if not isinstance(record, dict):
         raise DataError(where, f"expected a JSON object, got {type(record).__name__}")
     fmt = fmt or detect(record)
@@ -358,4 +381,18 @@ def parse_record(record: Any, where: str, default_id: str, fmt: str | None = Non
         raise DataError(where, "unrecognised record: expected the fields of ragkit (id, question, ...), ragas "
                                "(user_input, ...), RAGChecker (query, gt_answer, ...), DeepEval (input, "
                                "expected_output, ...) or Giskard (question, reference_context, ...)")
-    return READERS[fmt](record, where, default_id)
+    if fmt == "ragas" and isinstance(messages := _messages(record, where), list):
+        return from_ragas_conversation({**record, "user_input": messages}, where, default_id)
+    if fmt == "deepeval" and "turns" in record and "input" not in record:
+        return from_deepeval_conversation(record, where, default_id)
+    return [READERS[fmt](record, where, default_id)]
+
+
+def _messages(record: dict[str, Any], where: str) -> list[Any] | None:
+    """ragas's ``user_input`` when it is a message list (a multi-turn sample; a JSON cell in CSV), else None."""
+    value: Any = record.get("user_input")
+    if isinstance(value, str) and value.lstrip().startswith("[{"):
+        value = _list(record, "user_input", where)
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    return list(value) if isinstance(value, list | tuple) else None

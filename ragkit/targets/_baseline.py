@@ -66,8 +66,26 @@ ANSWER_INSTRUCTION = (
 )
 
 
-def answer_messages(question: str, contexts: list[ContextRef]) -> list[dict[str, str]]:
-    """The baseline's chat prompt: a short instruction, the contexts, the question."""
+REWRITE_INSTRUCTION = (
+    "Rewrite the user's last message as one question that someone who has not read the conversation understands: "
+    "put in the names that its pronouns and short phrases stand for. Keep its language and meaning. Reply with "
+    "the question only."
+)
+
+
+def rewrite_messages(sample: TestSample) -> list[dict[str, str]]:
+    """The prompt that turns a follow-up into a question that stands alone, for retrieval."""
+    said = "\n".join(f"{m['role'].capitalize()}: {m['content'].strip()}" for m in sample.messages()[:-1])
+    return [
+        {"role": "system", "content": REWRITE_INSTRUCTION},
+        {"role": "user", "content": f"Conversation:\n{said}\n\nLast message: {sample.question.strip()}"},
+    ]
+
+
+def answer_messages(question: str, contexts: list[ContextRef],
+                    history: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
+    """The baseline's chat prompt: a short instruction, the conversation so far (if any), the contexts, the
+    question."""
     blocks = []
     for i, c in enumerate(contexts, 1):
         text = c.text if len(c.text) <= MAX_CONTEXT_CHARS else c.text[:MAX_CONTEXT_CHARS] + " ..."
@@ -75,6 +93,7 @@ def answer_messages(question: str, contexts: list[ContextRef]) -> list[dict[str,
     body = "\n\n".join(blocks) if blocks else "(no contexts were found)"
     return [
         {"role": "system", "content": ANSWER_INSTRUCTION},
+        *(history or []),
         {"role": "user", "content": f"Contexts:\n\n{body}\n\nQuestion: {question.strip()}"},
     ]
 
@@ -125,17 +144,34 @@ class BaselineRag:
         return [ContextRef(chunk_id=self.chunks[i].id, text=self.chunks[i].text, source=self.chunks[i].source)
                 for i in hits]
 
+    async def search_query(self, sample: TestSample) -> str:
+        """What to retrieve with: the question, or for a follow-up turn the question rewritten from the
+        conversation (when the rewrite fails, the earlier user messages and the question together)."""
+        if not sample.history:
+            return sample.question
+        with self.judge.stage("target"):
+            try:
+                text = await self.judge.text(rewrite_messages(sample), name="baseline_rewrite", max_tokens=80)
+            except JudgeError as exc:
+                if exc.fatal:
+                    raise
+                text = ""
+        return text.strip() or " ".join([*(t.question for t in sample.history), sample.question])
+
     async def answer(self, sample: TestSample) -> RagResponse:
         started = time.perf_counter()
-        contexts = await self.retrieve(sample.question)
+        history = sample.messages()[:-1]
+        query = await self.search_query(sample)
+        contexts = await self.retrieve(query)
         try:
             with self.judge.stage("target"):
-                text = await self.judge.text(answer_messages(sample.question, contexts), name="baseline_answer",
-                                             max_tokens=self.max_tokens)
+                text = await self.judge.text(answer_messages(sample.question, contexts, history),
+                                             name="baseline_answer", max_tokens=self.max_tokens)
         except JudgeError as exc:
             if exc.fatal:
                 raise  # the baseline's model cannot be used: every question would fail the same way
             return RagResponse(retrieved_contexts=contexts, latency_s=time.perf_counter() - started,
                                error=f"baseline answer failed: {exc}")
-        return RagResponse(answer=text.strip(), retrieved_contexts=contexts,
+        metadata = {"search_query": query} if query != sample.question else {}
+        return RagResponse(answer=text.strip(), retrieved_contexts=contexts, metadata=metadata,
                            latency_s=time.perf_counter() - started)

@@ -36,6 +36,8 @@ _INPUT_KEYS = ("input", "question", "query")
 _ANSWER_KEYS = ("answer", "result", "output", "response", "text")
 _DOC_KEYS = ("context", "source_documents", "documents", "docs", "sources")
 _META_IDS = ("id", "chunk_id", "doc_id", "document_id")
+_HISTORY_KEYS = ("chat_history", "history", "messages")
+NO_HISTORY = "not sent: the target takes no conversation history"
 
 
 def detect_framework(obj: Any) -> str | None:
@@ -100,11 +102,12 @@ class FrameworkTarget:
         self.spec = TargetSpec(kind=kind, name=name or f"{type(obj).__module__}.{type(obj).__qualname__}",
                                args={})
         self._input_key = _langchain_input_key(obj) if framework == "langchain" else None
+        self._history_key = _langchain_key(obj, _HISTORY_KEYS) if framework == "langchain" else None
 
     async def answer(self, sample: TestSample) -> RagResponse:
         started = time.perf_counter()
         try:
-            response: RagResponse = await getattr(self, f"_{self.framework}")(sample.question)
+            response: RagResponse = await getattr(self, f"_{self.framework}")(sample.question, sample.messages()[:-1])
         except Exception as exc:  # the system's own failure: recorded on the sample, the run goes on
             text = str(exc).splitlines()[0][:300] if str(exc) else ""
             return RagResponse(error=f"{self.framework} target raised {type(exc).__name__}: {text}".rstrip(": "),
@@ -118,53 +121,95 @@ class FrameworkTarget:
             return await method(*args, **kwargs)
         return await asyncio.to_thread(getattr(self.obj, sync_name), *args, **kwargs)
 
-    async def _langchain(self, question: str) -> RagResponse:
+    async def _langchain(self, question: str, history: list[dict[str, str]]) -> RagResponse:
         arg: Any = {self._input_key: question} if self._input_key else question
+        if self._history_key and isinstance(arg, dict):  # (role, content) pairs: LangChain reads them as messages
+            arg[self._history_key] = [("human" if m["role"] == "user" else "ai", m["content"]) for m in history]
         out = await self._call("ainvoke", "invoke", arg)
         if not isinstance(out, Mapping):
-            return _response(out, [])
+            return _unheard(_response(out, []), history, self._history_key)
         answer = next((out[k] for k in _ANSWER_KEYS if k in out), None)
         docs: list[Any] = next((out[k] for k in _DOC_KEYS if isinstance(out.get(k), list)), [])
         if answer is None:
             raise ValueError(f"no answer in the chain's output (keys: {', '.join(list(out)[:8])})")
-        return _response(answer, docs)
+        return _unheard(_response(answer, docs), history, self._history_key)
 
-    async def _llamaindex(self, question: str) -> RagResponse:
-        out = await self._call("aquery", "query", question)
-        return _response(getattr(out, "response", out), list(getattr(out, "source_nodes", None) or []))
+    async def _llamaindex(self, question: str, history: list[dict[str, str]]) -> RagResponse:
+        chat = hasattr(self.obj, "achat") or hasattr(self.obj, "chat")
+        if chat:  # a chat engine takes the conversation as ChatMessages
+            from llama_index.core.llms import ChatMessage
 
-    async def _haystack(self, question: str) -> RagResponse:
-        data = _haystack_inputs(self.obj, question)
+            messages = [ChatMessage(role=m["role"], content=m["content"]) for m in history]
+            out = await self._call("achat", "chat", question, chat_history=messages)
+        else:
+            out = await self._call("aquery", "query", question)
+        response = _response(getattr(out, "response", out), list(getattr(out, "source_nodes", None) or []))
+        return _unheard(response, history, "chat_history" if chat else None)
+
+    async def _haystack(self, question: str, history: list[dict[str, str]]) -> RagResponse:
+        data, took_history = _haystack_inputs(self.obj, question, history)
         components = {name for name, _ in self.obj.walk()} if hasattr(self.obj, "walk") else set()
         kwargs = {"include_outputs_from": components} if components else {}
         out = await self._call("run_async", "run", data, **kwargs)
-        return _haystack_response(out)
+        return _unheard(_haystack_response(out), history, "history" if took_history else None)
 
 
-def _langchain_input_key(obj: Any) -> str | None:
-    """The key a runnable takes the question under, or None when it takes the string itself."""
+def _unheard(response: RagResponse, history: list[dict[str, str]], took: str | None) -> RagResponse:
+    """Says on the response when a conversation's earlier turns had nowhere to go: the follow-up was asked
+    alone, and its scores say so."""
+    if history and took is None:
+        response.metadata["history"] = NO_HISTORY
+    return response
+
+
+def _langchain_keys(obj: Any) -> list[str] | None:
+    """The input keys of a runnable, or None when it takes the string itself."""
     keys = getattr(obj, "input_keys", None)  # legacy chains
     if isinstance(keys, list) and keys:
-        return str(keys[0])
+        return [str(k) for k in keys]
     try:
         schema = obj.get_input_schema().model_json_schema()
     except Exception:  # a runnable without a schema takes what it is given
         return None
     props = schema.get("properties") or {}
-    if schema.get("type") == "object" and props:
-        return next((k for k in _INPUT_KEYS if k in props), next(iter(props)))
-    return None
+    return list(props) if schema.get("type") == "object" and props else None
 
 
-def _haystack_inputs(pipeline: Any, question: str) -> dict[str, dict[str, Any]]:
+def _langchain_input_key(obj: Any) -> str | None:
+    """The key a runnable takes the question under, or None when it takes the string itself."""
+    keys = _langchain_keys(obj)
+    if not keys:
+        return None
+    if getattr(obj, "input_keys", None):
+        return keys[0]
+    return next((k for k in _INPUT_KEYS if k in keys), keys[0])
+
+
+def _langchain_key(obj: Any, wanted: tuple[str, ...]) -> str | None:
+    keys = _langchain_keys(obj) or []
+    return next((k for k in wanted if k in keys), None)
+
+
+def _haystack_inputs(pipeline: Any, question: str,
+                     history: list[dict[str, str]]) -> tuple[dict[str, dict[str, Any]], bool]:
+    """The pipeline's inputs: the question on every free ``query`` / ``question`` socket, the conversation so far
+    (as Haystack ChatMessages) on every ``chat_history`` / ``history`` one; and whether any took the history."""
     data: dict[str, dict[str, Any]] = {}
+    took_history = False
     for component, sockets in pipeline.inputs().items():
         for socket in sockets:
             if socket in ("query", "question"):
                 data.setdefault(component, {})[socket] = question
-    if not data:
+            elif socket in _HISTORY_KEYS[:2]:  # an empty list for a first turn: the socket may be required
+                from haystack.dataclasses import ChatMessage
+
+                data.setdefault(component, {})[socket] = [
+                    ChatMessage.from_user(m["content"]) if m["role"] == "user"
+                    else ChatMessage.from_assistant(m["content"]) for m in history]
+                took_history = True
+    if not any("query" in d or "question" in d for d in data.values()):
         raise ConfigError("the Haystack pipeline has no free input named 'query' or 'question' for the question")
-    return data
+    return data, took_history
 
 
 def _haystack_response(out: Mapping[str, Any]) -> RagResponse:
@@ -201,7 +246,8 @@ def load_framework_target(ref: str, load_object: Callable[[str, str], Any]) -> F
     return FrameworkTarget(obj, framework, name=ref)
 
 
-_ENTRY_POINTS = {"langchain": ("ainvoke", "invoke"), "llamaindex": ("aquery", "query"), "haystack": ("run",)}
+_ENTRY_POINTS = {"langchain": ("ainvoke", "invoke"), "llamaindex": ("aquery", "query", "achat", "chat"),
+                 "haystack": ("run",)}
 
 
 def _takes_arguments(fn: Any) -> bool:

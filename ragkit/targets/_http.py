@@ -41,7 +41,9 @@ _DEAD_STATUS = frozenset({401, 403, 404, 405})
 
 
 class HttpTarget:
-    """A JSON endpoint: POST ``{question_field: question, "id": sample_id}``, read the answer and contexts.
+    """A JSON endpoint: POST ``{question_field: question, "id": sample_id}``, read the answer and contexts. A
+    turn of a conversation also sends ``history_field``: the conversation so far as ``{"role": "user" |
+    "assistant", "content": ...}`` messages, oldest first (the question itself not among them).
 
     Connection errors, timeouts, 429 and 5xx are retried with exponential backoff; other 4xx are not.
     """
@@ -55,7 +57,7 @@ class HttpTarget:
         self.headers = {"Content-Type": "application/json", **extra}
         o = self.options
         self.spec = TargetSpec(kind="http", name=url, args={
-            "question_field": o.question_field, "answer_field": o.answer_field,
+            "question_field": o.question_field, "answer_field": o.answer_field, "history_field": o.history_field,
             "contexts_field": o.contexts_field, "timeout": o.timeout, "retries": o.retries,
             "headers": sorted(k for k in self.headers if k != "Content-Type"),
         })
@@ -78,7 +80,9 @@ class HttpTarget:
     async def answer(self, sample: TestSample) -> RagResponse:
         import httpx
 
-        body = {self.options.question_field: sample.question, "id": sample.id}
+        body: dict[str, Any] = {self.options.question_field: sample.question, "id": sample.id}
+        if sample.history:
+            body[self.options.history_field] = sample.messages()[:-1]
         started = time.perf_counter()
         error, dead = "", False
         for attempt in range(self.options.retries + 1):

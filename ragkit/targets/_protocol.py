@@ -35,6 +35,8 @@ class TargetOptions(BaseModel):
 
     question_field: str = "question"
     """HTTP: request field that carries the question."""
+    history_field: str = "history"
+    """HTTP: request field that carries a conversation's earlier messages (turns after the first only)."""
     answer_field: str = "answer"
     """HTTP: response field (dotted path allowed) holding the answer."""
     contexts_field: str = "contexts"

@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from ragkit.errors import ConfigError, DataError, TargetError
-from ragkit.targets._frameworks import FRAMEWORKS, FrameworkTarget, detect_framework, load_framework_target
+from ragkit.targets._frameworks import (
+    FRAMEWORKS,
+    NO_HISTORY,
+    FrameworkTarget,
+    detect_framework,
+    load_framework_target,
+)
 from ragkit.targets._http import HttpTarget
 from ragkit.targets._normalise import short_error, to_response
 from ragkit.targets._protocol import Target, TargetKind, TargetOptions, TargetSpec
@@ -90,26 +96,40 @@ def _wants_sample(fn: Callable[..., Any]) -> bool:
     return first.name == "sample" or first.annotation in (TestSample, "TestSample")
 
 
+def _takes_history(fn: Callable[..., Any]) -> bool:
+    """True when the callable has a ``history`` parameter (or takes ``**kwargs``)."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "history" or p.kind is p.VAR_KEYWORD for p in params)
+
+
 class CallableTarget:
     """A Python function ``f(question) -> dict | RagResponse | str`` (or ``f(sample)``), sync or async.
 
-    Sync functions run in a worker thread so that several questions can be in flight.
+    A turn of a conversation reaches ``f(sample)`` with ``sample.history`` (``sample.messages()`` gives the chat
+    messages), and ``f(question, history=...)`` with the earlier messages (``{"role", "content"}``, oldest first)
+    when ``f`` has a ``history`` parameter. Sync functions run in a worker thread so that several questions can be
+    in flight.
     """
 
     def __init__(self, fn: Callable[..., Any], *, name: str | None = None) -> None:
         self.fn = fn
         self.pass_sample = _wants_sample(fn)
+        self.pass_history = not self.pass_sample and _takes_history(fn)
         ref = name or f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
         self.spec = TargetSpec(kind="callable", name=ref, args={})
 
     async def answer(self, sample: TestSample) -> RagResponse:
         arg: Any = sample if self.pass_sample else sample.question
+        kwargs = {"history": sample.messages()[:-1]} if self.pass_history else {}
         started = time.perf_counter()
         try:
             if inspect.iscoroutinefunction(self.fn):
-                value = await self.fn(arg)
+                value = await self.fn(arg, **kwargs)
             else:
-                value = await asyncio.to_thread(self.fn, arg)
+                value = await asyncio.to_thread(self.fn, arg, **kwargs)
                 if inspect.isawaitable(value):
                     value = await value
             response = to_response(value, where=f"target {self.spec.name}, sample {sample.id}")
@@ -117,6 +137,8 @@ class CallableTarget:
             return RagResponse(error=f"target raised {short_error(exc)}", latency_s=time.perf_counter() - started)
         if response.latency_s is None:
             response.latency_s = time.perf_counter() - started
+        if sample.history and not (self.pass_sample or self.pass_history):
+            response.metadata["history"] = NO_HISTORY
         return response
 
 

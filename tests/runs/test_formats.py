@@ -10,7 +10,7 @@ import pytest
 
 from ragkit.errors import DataError
 from ragkit.runs import EXPORTS, load_samples, read_testset, to_hf_dataset, write_samples
-from ragkit.types import ContextRef, EvalSample, PluginSpec, RagResponse, TestSample
+from ragkit.types import ContextRef, Conversation, EvalSample, PluginSpec, RagResponse, TestSample, Turn
 
 PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
 
@@ -73,7 +73,8 @@ def test_giskard_testset_as_giskard_writes_it() -> None:
                                                          "Acme Robotics is based in Manchester.")
     assert [(c.chunk_id, c.text[:11]) for c in g1.reference_contexts] == [("3", "Document 3:")]
     assert g1.generator == PluginSpec(name="single_hop") and g1.metadata["question_type"] == "simple"
-    assert g2.metadata["conversation_history"][0]["role"] == "user" and g2.generator is None
+    assert g2.history == [Turn(question="I am asking about Acme's products.")] and g2.generator is None
+    assert g2.conversation == Conversation(id="g2", turn=2) and g1.conversation is None
     assert g3.question == "公司的总部在哪里？" and g3.generator == PluginSpec(name="multi_hop")
 
 

@@ -140,6 +140,9 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         if self.path == "/query":
             self._send(200, {"answer": f"echo {body['question']}", "contexts": [{"text": "c", "id": body["id"]}]})
+        elif self.path == "/chat":  # a chat endpoint: says what history it was sent
+            said = [m["content"] for m in body.get("turns_so_far", [])]
+            self._send(200, {"answer": f"{body['question']} after {said}"})
         elif self.path == "/custom":
             self._send(200, {"result": {"text": body["q"]}, "sources": [{"content": "s1"}]})
         elif self.path == "/flaky":
@@ -186,6 +189,19 @@ async def test_http_field_names(server: str) -> None:
     r = await target.answer(Q)
     await target.aclose()
     assert r.answer == Q.question and [c.text for c in r.retrieved_contexts] == ["s1"]
+
+
+async def test_http_sends_a_conversations_history(server: str) -> None:
+    from ragkit.types import Conversation, Turn
+
+    target = HttpTarget(f"{server}/chat", TargetOptions(history_field="turns_so_far"))
+    follow_up = TestSample(id="c-t2", question="And its size?", conversation=Conversation(id="c", turn=2),
+                           history=[Turn(question="Where is Porto?", answer="In Portugal.")])
+    r = await target.answer(follow_up)
+    first = await target.answer(Q)
+    await target.aclose()
+    assert r.answer == "And its size? after ['Where is Porto?', 'In Portugal.']"
+    assert first.answer == f"{Q.question} after []"  # a single question sends no history
 
 
 async def test_http_retries_then_succeeds(server: str) -> None:
