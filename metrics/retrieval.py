@@ -1,4 +1,5 @@
-"""Retrieval quality by chunk ids: hit rate, recall@k, MRR, nDCG@k. No LLM.
+"""Retrieval quality by chunk ids: hit rate, recall@k, MRR, nDCG@k, and reference resolution (recall on a
+conversation's follow-up turns). No LLM.
 
 Relevant chunks are the ids of ``test.reference_contexts``; the ranking is ``response.retrieved_contexts``
 in order, each mapped to a reference chunk by its id or, when the target uses ids of its own or none, by its
@@ -86,3 +87,19 @@ def ndcg_at_k(*, k: int | None = None) -> MetricFn:
     """Binary-relevance nDCG@k: Σ_{i ≤ k} rel_i / log2(i + 1) over the ideal DCG of min(|relevant|, k) hits."""
     _check_k("ndcg_at_k", k)
     return _build(lambda ranked, rel: ndcg_at(ranked, rel, k))
+
+
+@metric(requires=REQUIRES)
+def reference_resolution() -> MetricFn:
+    """For a follow-up turn of a conversation (turn 2 on): the share of the turn's reference chunks its retrieval
+    found. A follow-up ("and how long does it take?") names little of what it asks about, so a system finds them
+    only by resolving it against the earlier turns. Unscorable for single questions and first turns."""
+    recall = _build(lambda ranked, rel: recall_at(ranked, rel, None))
+
+    async def score(sample: EvalSample, ctx: MetricContext) -> Score:
+        conversation = sample.test.conversation
+        if conversation is None or conversation.turn < 2:
+            return unscorable("not a follow-up turn of a conversation")
+        return await recall(sample, ctx)
+
+    return score

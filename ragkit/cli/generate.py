@@ -183,6 +183,7 @@ def write_testset(output: Path, produce: Callable[[Callable[[Any], None]], Any])
 def report_json(result: Any, output: Path, where: str) -> dict[str, Any]:
     return {
         "output": str(output), "source": where, "requested": result.requested, "generated": len(result.samples),
+        "lines": len(result.written()),
         "dropped": len(result.dropped_samples),
         "seconds": round(result.seconds, 2), "notes": result.notes,
         "generators": {k: r.model_dump(mode="json") for k, r in result.report.items()},
@@ -221,6 +222,10 @@ def print_report(result: Any, output: Path, where: str) -> None:
     kept = max(1, len(result.samples))
     console.print(f"{total.calls / kept:.1f} LLM calls per kept sample; {result.seconds:.0f} s in all "
                   f"(cache hits {total.cache_hits}).", highlight=False)
+    turns = len(result.written())
+    if turns != len(result.samples):
+        console.print(f"{output} holds {turns} lines: each conversation is written one turn per line.",
+                      highlight=False)
     for name, r in result.report.items():
         for note in r.notes:
             console.print(f"[yellow]{name}:[/yellow] {note}", highlight=False)

@@ -208,7 +208,7 @@ class Pipeline:
             rewrite_jsonl(self.run.file("dropped.jsonl"), result.dropped_samples)
         if len(result.samples) < self.spec.n:
             self.say(f"generate: {len(result.samples)} of {self.spec.n} samples")
-        return list(result.samples)
+        return result.written()
 
     async def stage_target(self, samples: list[TestSample]) -> None:
         done = self.run.responses()

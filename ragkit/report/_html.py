@@ -254,7 +254,8 @@ def _table(samples: list[TestSample], responses: dict[str, EvalSample], scores: 
         cells = [f'<td class="num" data-v="{i}">{i + 1}</td>',
                  f'<td><a href="#s-{i}">{esc(s.id)}</a></td>',
                  f"<td>{esc(s.generator.name if s.generator else '')}</td>",
-                 f'<td class="q">{esc(s.question)}' + (' <span class="err">error</span>' if error else "") +
+                 f'<td class="q">{_turn_mark(s)}{esc(s.question)}' + (' <span class="err">error</span>' if error
+                                                                        else "") +
                  "</td>",
                  f'<td class="num" data-v="{"" if q is None else f"{q:.4f}"}"{shade(q)}>{fmt(q)}</td>']
         for n in names:
@@ -270,6 +271,12 @@ def _table(samples: list[TestSample], responses: dict[str, EvalSample], scores: 
             'class="muted"></span><span class="muted">Click a column to sort, a row to open it.</span></div>'
             f'<div class="scroll"><table id="sample-table"><thead>{head}</thead><tbody>{"".join(rows)}</tbody>'
             "</table></div></section>")
+
+
+def _turn_mark(s: TestSample) -> str:
+    """'↳ 2' before a follow-up turn's question in the samples table."""
+    turn = s.conversation.turn if s.conversation else 1
+    return "" if turn == 1 else f'<span class="muted" title="turn {turn} of a conversation">↳ {turn}</span> '
 
 
 def _context_html(rank: int, ctx: ContextRef, ref_ids: set[str], view: ClaimView | None, col: int) -> str:
@@ -348,7 +355,7 @@ def _drill(i: int, total: int, s: TestSample, resp: EvalSample | None, rec: Scor
                  f"{r.latency_s:.1f} s" if r and r.latency_s is not None else ""]
     data = (f' data-prev="#s-{i - 1}"' if i else "") + (f' data-next="#s-{i + 1}"' if i + 1 < total else "")
     parts = [f'<section class="drill" id="s-{i}"{data}>{nav}<h2>{esc(s.id)}</h2>'
-             f'<p class="muted">{" · ".join(b for b in meta_bits if b)}</p>',
+             f'<p class="muted">{" · ".join(b for b in meta_bits if b)}</p>', _history_html(resp.test if resp else s),
              f'<h3>Question</h3><div class="text">{esc(s.question)}</div><div class="grid"><div>'
              f'<h3>Reference answer</h3><div class="text">{esc(s.reference_answer or "(none)")}</div></div><div>'
              f'<h3>Answer</h3><div class="text">{esc(r.answer if r else "(no answer yet)")}</div>']
@@ -371,6 +378,17 @@ def _drill(i: int, total: int, s: TestSample, resp: EvalSample | None, rec: Scor
         parts += [_context_html(k + 1, c, set(), None, k) for k, c in enumerate(s.reference_contexts)]
     parts.append("</section>")
     return "".join(parts)
+
+
+def _history_html(s: TestSample) -> str:
+    """A conversation turn's place and the exchanges before it, as the target was sent them."""
+    if s.conversation is None:
+        return ""
+    goal = f" · goal: {esc(s.conversation.goal)}" if s.conversation.goal else ""
+    said = "".join(f'<div class="text"><b>User:</b> {esc(t.question)}</div>'
+                   f'<div class="text muted"><b>Assistant:</b> {esc(t.reply)}</div>' for t in s.history)
+    return (f'<h3>Conversation {esc(s.conversation.id)}, turn {s.conversation.turn}</h3>'
+            f'<p class="muted">{len(s.history)} earlier turn(s){goal}</p>{said}')
 
 
 def render_report(run: RunDir, summary: Summary) -> str:

@@ -3,6 +3,7 @@ personas and the critic."""
 
 from __future__ import annotations
 
+from ragkit.synthesis._conversation import ChatOutput, conversation_turns, make_conversation, write_conversation
 from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
 from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult
@@ -29,6 +30,7 @@ from ragkit.synthesis._writer import (
 )
 
 __all__ = [
+    "ChatOutput",
     "DEFAULT_DISTRIBUTION",
     "GenerateOptions",
     "GenerationResult",
@@ -41,10 +43,12 @@ __all__ = [
     "chunk_topics",
     "chunk_vectors",
     "context_refs",
+    "conversation_turns",
     "entity_documents",
     "generate",
     "generate_sync",
     "load_personas",
+    "make_conversation",
     "make_sample",
     "passage",
     "related_chunks",
@@ -52,5 +56,6 @@ __all__ = [
     "spread",
     "usable_chunks",
     "write_bridge_qa",
+    "write_conversation",
     "write_qa",
 ]

@@ -15,6 +15,7 @@ from ragkit._progress import Advance
 from ragkit.executors import Pool
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
+from ragkit.synthesis._conversation import conversation_turns
 from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._personas import Phrasing
 from ragkit.synthesis._result import GenerationResult, largest_remainder
@@ -165,20 +166,25 @@ class GenerationRun:
 
     def keep(self, name: str, sample: TestSample, scenario: Scenario) -> bool:
         report = self.result.report[name]
-        dup = self.critic.duplicate_of(sample.question)
+        turns = conversation_turns(sample)  # a conversation: judged by its first question, written turn by turn
+        dup = self.critic.duplicate_of(turns[0].question)
         if dup is not None:
             self.drop(name, "near_duplicate", f"close to kept sample {dup}", sample)
             return False
         taken = {s.id for s in self.result.samples}
         if sample.id in taken:
             sample.id = f"{sample.id}-{sum(1 for i in taken if i.startswith(sample.id))}"
+            if sample.conversation is not None:
+                sample.conversation.id = sample.id
+                turns = conversation_turns(sample)
         self.result.samples.append(sample)
-        self.critic.accept(sample)
+        self.critic.accept(turns[0])
         self.need[name] -= 1
         report.kept += 1
         self.reserve(scenario, +1)
         if self.on_sample is not None:
-            self.on_sample(sample)
+            for turn in turns:
+                self.on_sample(turn)
         return True
 
     def drop(self, name: str, reason: str, detail: str, candidate: TestSample | None = None) -> None:

@@ -63,6 +63,12 @@ class GenerationResult(BaseModel):
     def complete(self) -> bool:
         return len(self.samples) == self.requested
 
+    def written(self) -> list[TestSample]:
+        """The kept samples as a test set holds them: a conversation as one sample per turn."""
+        from ragkit.synthesis._conversation import conversation_turns
+
+        return [turn for sample in self.samples for turn in conversation_turns(sample)]
+
     @property
     def dropped(self) -> Counter[str]:
         """Dropped candidates by reason, over every generator."""

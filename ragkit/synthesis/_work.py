@@ -14,6 +14,7 @@ from typing import Any
 from ragkit.errors import JudgeError
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
+from ragkit.synthesis._conversation_review import review_candidate
 from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.types import Scenario, StageUsage, TestSample
@@ -49,7 +50,7 @@ class CandidateWork:
                 if not isinstance(sample, TestSample):
                     return None, "generator_error", f"generate() returned {type(sample).__name__}, not TestSample"
                 sample = complete(sample, gen, scenario)
-                verdict = await self.critic.review(sample, compare_with=kept_before)
+                verdict = await review_candidate(self.critic, sample, compare_with=kept_before)
             except SkipScenario as exc:
                 return None, exc.reason, exc.detail
             except JudgeError as exc:

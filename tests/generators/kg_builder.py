@@ -183,6 +183,18 @@ def bridge_reply(data: Any) -> dict[str, Any]:
             "answer": reply["answer"]}
 
 
+def chat_reply(data: Any) -> dict[str, Any]:
+    """A chat for the conversation prompt: turn k asks about sentence k of the passages, later turns with "it"."""
+    sentences = [s for p in data.passages for s in split_sentences(body(p))][: max(2, data.questions)]
+    zh = "(zh)" in data.language
+    turns = []
+    for k, sentence in enumerate(sentences):
+        question = (f"{data.topic}的情况如何？" if zh else f"What can you tell me about {data.topic}?") if k == 0 \
+            else ("它还有什么情况？" if zh else "And what else is true of it?")
+        turns.append({"question": question, "answer": sentence, "quote": sentence[:40]})
+    return {"turns": turns}
+
+
 def critic_reply(data: Any, *, answerable: bool = True, supported: bool = True) -> dict[str, Any]:
     """The judge's reply: the first sentence of the first passage as evidence and answer (which agrees with
     ``qa_reply``'s reference answer), an unrelated answer when not ``supported``, nothing when not ``answerable``."""
@@ -217,6 +229,8 @@ def default_script(call: Any) -> dict[str, Any]:
         return qa_reply(call.data)
     if call.prompt_name == "generate.bridge_qa":
         return bridge_reply(call.data)
+    if call.prompt_name == "generate.conversation":
+        return chat_reply(call.data)
     if call.prompt_name == "generate.critic":
         return critic_reply(call.data, answerable=UNANSWERABLE not in call.data.question)
     if call.prompt_name == "generate.question_check":

@@ -175,3 +175,15 @@ def test_bleu_and_chrf_equal_sacrebleus_own_numbers(hyp: str, ref: str, tokenize
     expected = sacrebleu.sentence_bleu(hyp, [ref], tokenize=tokenize, use_effective_order=True).score / 100
     assert lexical.bleu(hyp, ref) == pytest.approx(expected, abs=1e-12)
     assert lexical.chrf(hyp, ref) == pytest.approx(sacrebleu.sentence_chrf(hyp, [ref]).score / 100, abs=1e-12)
+
+
+async def test_reference_resolution_scores_follow_up_turns_only() -> None:
+    from ragkit.types import Conversation, Turn
+
+    metric = build_metric("reference_resolution")
+    sample = make_sample(contexts=[f"text {i}" for i in RANKED], ids=RANKED, reference_ids=RELEVANT)
+    alone = await metric(sample, context(ScriptedJudge([])))
+    assert alone.value is None and "not a follow-up turn" in (alone.explanation or "")
+    sample.test.conversation = Conversation(id="c", turn=2)
+    sample.test.history = [Turn(question="Which plant builds the Wren W300?")]
+    assert (await metric(sample, context(ScriptedJudge([])))).value == pytest.approx(2 / 3)

@@ -161,3 +161,26 @@ def test_generation_drops_are_summed_over_sessions_and_shown(run) -> None:
     print_summary(s, Console(file=buf, width=160, color_system=None))
     assert f"generation {text}" in buf.getvalue()
     assert f"Generation {escape(text)}." in render_report(run, s)
+
+
+def test_a_conversation_is_shown_turn_by_turn(tmp_path: Path) -> None:
+    from ragkit.report import summarize as summarize_run
+    from ragkit.runs._rundir import ScoreRecord
+    from ragkit.types import Conversation, EvalSample, RagResponse, Score, TestSample, Turn
+
+    run = make_run(tmp_path / "run", n=3)
+    first = TestSample(id="chat-t1", question=f"Which plant builds the Wren W300? {PAYLOAD}",
+                       reference_answer="Porto.", conversation=Conversation(id="chat", turn=1, goal="Plan a visit"))
+    second = TestSample(id="chat-t2", question="And how many people work there?", reference_answer="180.",
+                        conversation=Conversation(id="chat", turn=2, goal="Plan a visit"),
+                        history=[Turn(question=first.question, reference_answer="Porto.")])
+    sent = second.model_copy(update={"history": [second.history[0].model_copy(update={"answer": "In Porto."})]})
+    for test, asked, answer in ((first, first, "In Porto."), (second, sent, "About 180.")):
+        run.add_sample(test)
+        run.add_response(EvalSample(test=asked, response=RagResponse(answer=answer)))
+        run.add_scores(ScoreRecord(sample_id=test.id, scores={"faithfulness": Score(value=1.0)}))
+    html = render_report(run, summarize_run(run))
+    assert PAYLOAD not in html  # the history is escaped like every other text
+    assert "Conversation chat, turn 2" in html and "1 earlier turn(s) · goal: Plan a visit" in html
+    assert "<b>Assistant:</b> In Porto." in html  # the target's own reply, as it was sent
+    assert "↳ 2</span> And how many people work there?" in html

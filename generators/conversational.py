@@ -1,0 +1,61 @@
+"""conversational: a short chat about one topic, whose later questions lean on the earlier ones (one LLM call to
+write it, then the critic's checks on every turn)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from ragkit.kg import KnowledgeGraph
+from ragkit.llm import Judge
+from ragkit.registry import generator
+from ragkit.synthesis import Plan, make_conversation, passage, scenario_language, write_conversation
+from ragkit.types import Scenario, TestSample
+
+from .single_hop import plan_single
+
+
+class ConversationalScenario(Scenario):
+    """A chunk and the next one of its document (its neighbourhood), the topic, and how many questions."""
+
+    topic: str | None = None
+    questions: int = 3
+
+
+def neighbourhood(kg: KnowledgeGraph, chunk_id: str, min_tokens: int) -> list[str]:
+    """The chunk and the one after it in its document (else the one before), when that has text enough."""
+    chunk = kg.chunk(chunk_id)
+    siblings = sorted(kg.chunks_of(chunk.doc_id), key=lambda c: c.index)
+    near = [c for c in siblings if abs(c.index - chunk.index) == 1 and c.tokens >= min_tokens]
+    near.sort(key=lambda c: c.index < chunk.index)  # the next chunk first
+    return [chunk_id, *(c.id for c in near[:1])]
+
+
+@generator(calls=8.0)
+@dataclass(frozen=True)
+class Conversational:
+    """A chat of 2 to 4 questions about one topic of a chunk and its neighbour; each later question points back
+    to the earlier ones ("and how many people work there?"), and each turn has its own reference."""
+
+    min_tokens: int = 20
+    """Chunks with fewer words (CJK: characters) are not talked about: a chat needs two or three facts."""
+    min_questions: int = 2
+    max_questions: int = 3
+
+    def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
+        low, high = max(2, self.min_questions), min(4, max(self.min_questions, self.max_questions))
+        base = plan_single(kg, n, rng, name="conversational", min_tokens=self.min_tokens, topics_per_chunk=1)
+        scenarios: list[Scenario] = []
+        for s in base.scenarios:
+            chunk_ids = neighbourhood(kg, s.chunk_ids[0], self.min_tokens)
+            scenarios.append(ConversationalScenario(
+                generator="conversational", chunk_ids=chunk_ids, topic=getattr(s, "topic", None),
+                questions=rng.randint(low, high), language=scenario_language(kg, chunk_ids)))
+        return Plan(scenarios, base.notes)
+
+    async def generate(self, scenario: ConversationalScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
+        passages = [passage(kg, c) for c in scenario.chunk_ids]
+        chat = await write_conversation(judge, scenario, passages, topic=scenario.topic or "",
+                                        questions=scenario.questions)
+        chat.turns = chat.turns[: scenario.questions]
+        return make_conversation(self, scenario, chat, kg, [kg.chunk(c).text for c in scenario.chunk_ids])

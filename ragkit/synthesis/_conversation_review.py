@@ -1,0 +1,96 @@
+"""The critic's review of a conversation candidate (``_conversation``): every turn, cheapest checks first.
+
+1. The first turn passes the single-question checks without the LLM (``Critic.cheap_checks``): it must stand
+   alone, and it is what near-duplicates are judged by.
+2. Every later turn is written right (``written_checks``), does not point at its source, and does not copy it.
+3. LLM checks, turn by turn, each only when everything before passed: the judge answers the turn from its
+   reference contexts (a later turn with the earlier questions beside it), and must agree with its reference
+   (``not_answerable`` / ``wrong_answer``); a later turn must not be clear on its own (``follow_up_stands_alone``:
+   no call when the patterns already see it pointing back at something it does not name); the turn's reference
+   answer must be supported by its contexts (``unsupported_reference``).
+A drop names the turn: "turn 2: …".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
+from ragkit.synthesis._conversation import conversation_turns
+from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
+from ragkit.types import TestSample
+
+
+def _at(k: int, verdict: Verdict, checks: dict[str, Any] | None = None) -> Verdict:
+    return Verdict(verdict.ok, verdict.reason, f"turn {k}: {verdict.detail}", checks or verdict.checks)
+
+
+def with_earlier(turn: TestSample) -> str:
+    """A later turn's question as the judge is asked it: the earlier questions beside it."""
+    said = " ".join(f"'{t.question}'" for t in turn.history)
+    return f"{turn.question} (Earlier in this chat the user asked: {said})"
+
+
+def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_with: int | None) -> Verdict:
+    verdict = critic.cheap_checks(turns[0], compare_with)
+    if not verdict.ok:
+        return _at(1, verdict)
+    for k, turn in enumerate(turns[1:], 2):
+        verdict = written_checks(turn)
+        if not verdict.ok:
+            return _at(k, verdict)
+        if mentions_context(turn.question):
+            return _at(k, Verdict(False, "mentions_context", f"the question refers to its source: "
+                                  f"{turn.question[:80]!r}"))
+        if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
+            return _at(k, Verdict(False, "copies_context", f"the question copies the context: "
+                                  f"{turn.question[:80]!r}"))
+    return Verdict(True)
+
+
+async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -> Verdict:
+    """A later turn must need the chat: unclear alone (the patterns see a pointer with no name, or the judge,
+    shown the question alone, says it cannot tell what is asked)."""
+    if points_without_naming(turn.question, critic.entity_names()):
+        return Verdict(True, checks={**checks, "needs_history": "pattern"})
+    assert critic.judge is not None
+    out = await critic.judge.structured(QUESTION_CHECK_PROMPT, QuestionCheckInput(question=turn.question))
+    checks = {**checks, "needs_history": "judge" if not out.self_contained else "no"}
+    if out.self_contained:
+        return Verdict(False, "follow_up_stands_alone", f"the question is clear without the chat: "
+                       f"{turn.question[:80]!r}", checks)
+    return Verdict(True, checks=checks)
+
+
+async def review_turn(critic: Critic, turn: TestSample, k: int) -> Verdict:
+    asked = turn if k == 1 else turn.model_copy(update={"question": with_earlier(turn)})
+    verdict = await critic._answer_check(asked, [r.text for r in turn.reference_contexts])
+    if verdict.ok and k == 1:
+        verdict = await critic._question_check(turn, verdict.checks)
+    if verdict.ok and k > 1:
+        verdict = await follows_on(critic, turn, verdict.checks)
+    if verdict.ok:
+        verdict = await critic._reference_check(asked, verdict.checks)
+    return verdict
+
+
+async def review_conversation(critic: Critic, sample: TestSample, compare_with: int | None = None) -> Verdict:
+    """Every check of a conversation candidate (see the module docstring)."""
+    turns = conversation_turns(sample)
+    verdict = cheap_conversation_checks(critic, turns, compare_with)
+    if not verdict.ok or not critic.llm_check or critic.judge is None:
+        return verdict
+    per_turn: list[dict[str, Any]] = []
+    for k, turn in enumerate(turns, 1):
+        verdict = await review_turn(critic, turn, k)
+        per_turn.append(verdict.checks)
+        if not verdict.ok:
+            return _at(k, verdict, {"turns": per_turn})
+    return Verdict(True, checks={"turns": per_turn})
+
+
+async def review_candidate(critic: Critic, sample: TestSample, compare_with: int | None = None) -> Verdict:
+    """The critic's review of any candidate: a conversation turn by turn, a single question as one."""
+    if sample.conversation is not None:
+        return await review_conversation(critic, sample, compare_with)
+    return await critic.review(sample, compare_with)

@@ -1,0 +1,131 @@
+"""conversational: planning a chunk's neighbourhood, one call writing the chat, the critic turn by turn, and a
+kept conversation written as one sample per turn (scripted model)."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+from kg_builder import BAKERY, TEA_ZH, body, build_graph, grounded, persona_reply
+
+from ragkit.generators.conversational import Conversational, ConversationalScenario
+from ragkit.llm._embeddings import Embeddings
+from ragkit.synthesis import GenerateOptions, conversation_turns, generate
+from ragkit.testing import ScriptedJudge, claim_reply
+from ragkit.text import split_sentences
+from ragkit.types import TestSample
+
+FOLLOW_UPS = {"en": ["And what else is true of it?", "What more do you know about it?", "And after that?"],
+              "zh": ["它还有什么情况？", "那它呢？", "还有呢？"]}
+
+
+class ChatScript:
+    """Writes chats from the passages' sentences (turn k answers with sentence k) and answers the critic's
+    questions with the sentence of the turn asked. ``stands_alone`` makes follow-ups name their topic;
+    ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have)."""
+
+    def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None) -> None:
+        self.stands_alone, self.wrong_turn = stands_alone, wrong_turn
+        self.answers: dict[str, str] = {}
+        self.prompts: list[str] = []
+
+    def chat(self, data: Any) -> dict[str, Any]:
+        lang = "zh" if "(zh)" in data.language else "en"
+        sentences = [s for p in data.passages for s in split_sentences(body(p))]
+        turns = []
+        for k in range(min(data.questions, len(sentences))):
+            if k == 0 or self.stands_alone:
+                question = f"{data.topic}的情况如何？" if lang == "zh" else f"What does {data.topic} say, part {k + 1}?"
+            else:
+                question = FOLLOW_UPS[lang][k - 1]
+            answer = sentences[k]
+            self.answers[question] = answer
+            if self.wrong_turn == k + 1:
+                answer = "It has 99999 staff." if lang == "en" else "它有99999名员工。"
+            turns.append({"question": question, "answer": answer, "quote": sentences[k][:40]})
+        return {"turns": turns}
+
+    def __call__(self, call: Any) -> Any:
+        self.prompts.append(call.prompt_name)
+        if call.prompt_name == "generate.conversation":
+            return self.chat(call.data)
+        if call.prompt_name == "generate.critic":
+            asked = call.data.question.split(" (Earlier in this chat")[0]
+            answer = self.answers[asked]
+            return {"evidence": [answer], "answer": answer}
+        if call.prompt_name == "generate.question_check":
+            return {"self_contained": True}
+        if call.prompt_name == "generate.personas":
+            return persona_reply(call.data)
+        reply = claim_reply(call, claims=lambda text: [text], label=grounded)
+        if reply is not None:
+            return reply
+        raise AssertionError(f"unexpected prompt {call.prompt_name}")
+
+
+@pytest.fixture(scope="module")
+def emb() -> Embeddings:
+    return Embeddings()
+
+
+def test_plan_takes_a_chunk_and_its_neighbour(bakery):
+    scenarios = Conversational().plan(bakery, 4, Random(0)).scenarios
+    assert len(scenarios) == 4 and all(isinstance(s, ConversationalScenario) for s in scenarios)
+    for s in scenarios:
+        first, *rest = (bakery.chunk(c) for c in s.chunk_ids)
+        assert all(c.doc_id == first.doc_id and abs(c.index - first.index) == 1 for c in rest)
+        assert 2 <= s.questions <= 3 and s.topic
+
+
+async def _generate(kg, emb, script: ChatScript, n: int = 2, seen: list[TestSample] | None = None):
+    options = GenerateOptions(distribution={"conversational": 1.0}, seed=3, progress=False)
+    return await generate(kg, n, options, judge=ScriptedJudge(script), embeddings=emb,
+                          on_sample=seen.append if seen is not None else None)
+
+
+async def test_a_kept_conversation_is_written_turn_by_turn(emb):
+    kg = build_graph(BAKERY, emb)
+    seen: list[TestSample] = []
+    result = await _generate(kg, emb, ChatScript(), seen=seen)
+    assert result.complete and len(result.samples) == 2  # two conversations kept: the count asked for
+    turns = result.written()
+    assert [t.id for t in turns] == [t.id for t in seen]  # streamed as kept, in the same order
+    assert len(turns) == sum(s.conversation.turn for s in result.samples) >= 4
+    for sample in result.samples:
+        written = conversation_turns(sample)
+        cid = sample.conversation.id
+        assert [t.id for t in written] == [f"{cid}-t{k}" for k in range(1, len(written) + 1)]
+        assert [len(t.history) for t in written] == list(range(len(written)))
+        assert written[1].history[0].question == written[0].question
+        assert written[1].question in FOLLOW_UPS["en"] and written[0].history == []
+        for t in written:  # each turn's reference context is the chunk its quote is in
+            assert t.reference_answer and t.reference_answer in t.reference_contexts[0].text
+            assert t.generator.name == "conversational" and t.language == "en"
+        checks = sample.metadata["critic"]["turns"]
+        assert len(checks) == len(written) and checks[1]["needs_history"] == "pattern"
+
+
+async def test_a_follow_up_that_stands_alone_is_dropped(emb):
+    kg = build_graph(BAKERY, emb)
+    script = ChatScript(stands_alone=True)
+    result = await _generate(kg, emb, script, n=1)
+    assert not result.samples and result.dropped["follow_up_stands_alone"] >= 1
+    dropped = result.dropped_samples[0]
+    assert dropped.metadata["dropped"]["detail"].startswith("turn 2: the question is clear without the chat")
+    assert "generate.question_check" in script.prompts
+
+
+async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1)
+    assert not result.samples and result.dropped["wrong_answer"] >= 1
+    assert result.dropped_samples[0].metadata["dropped"]["detail"].startswith("turn 2:")
+
+
+async def test_a_chinese_conversation(emb):
+    kg = build_graph(TEA_ZH, emb, language="zh")
+    result = await _generate(kg, emb, ChatScript(), n=1)
+    assert result.complete, result.dropped
+    turns = result.written()
+    assert all(t.language == "zh" for t in turns) and turns[1].question in FOLLOW_UPS["zh"]
