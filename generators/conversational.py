@@ -9,7 +9,16 @@ from random import Random
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
-from ragkit.synthesis import Plan, make_conversation, passage, scenario_language, write_conversation
+from ragkit.synthesis import (
+    Plan,
+    check_chat_quotes,
+    follow_up,
+    make_conversation,
+    passage,
+    scenario_language,
+    shared_subject,
+    write_conversation,
+)
 from ragkit.types import Scenario, TestSample
 
 from .single_hop import plan_single
@@ -58,4 +67,12 @@ class Conversational:
         chat = await write_conversation(judge, scenario, passages, topic=scenario.topic or "",
                                         questions=scenario.questions)
         chat.turns = chat.turns[: scenario.questions]
-        return make_conversation(self, scenario, chat, kg, [kg.chunk(c).text for c in scenario.chunk_ids])
+        texts = [kg.chunk(c).text for c in scenario.chunk_ids]
+        check_chat_quotes(chat, texts)  # before paying for the follow-ups
+        names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
+        follow_ups = []
+        for k, turn in enumerate(chat.turns[1:], 1):
+            subject = shared_subject([t.question for t in chat.turns[:k]], turn.question, names)
+            # no name shared with the earlier questions: no follow-up to make (the critic drops it as it stands)
+            follow_ups.append(await follow_up(judge, turn.question, subject) if subject else turn.question)
+        return make_conversation(self, scenario, chat, follow_ups, kg, texts)

@@ -3,7 +3,15 @@ personas and the critic."""
 
 from __future__ import annotations
 
-from ragkit.synthesis._conversation import ChatOutput, conversation_turns, make_conversation, write_conversation
+from ragkit.synthesis._conversation import (
+    ChatOutput,
+    check_chat_quotes,
+    conversation_turns,
+    follow_up,
+    make_conversation,
+    shared_subject,
+    write_conversation,
+)
 from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
 from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult
@@ -38,6 +46,7 @@ __all__ = [
     "QAOutput",
     "SkipScenario",
     "VAGUE_TYPES",
+    "check_chat_quotes",
     "check_options",
     "check_quotes",
     "chunk_topics",
@@ -45,6 +54,7 @@ __all__ = [
     "context_refs",
     "conversation_turns",
     "entity_documents",
+    "follow_up",
     "generate",
     "generate_sync",
     "load_personas",
@@ -53,6 +63,7 @@ __all__ = [
     "passage",
     "related_chunks",
     "scenario_language",
+    "shared_subject",
     "spread",
     "usable_chunks",
     "write_bridge_qa",

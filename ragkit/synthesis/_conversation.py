@@ -7,6 +7,7 @@ run counts it as one sample; ``conversation_turns`` then writes it out as one sa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, found_quotes, quote_source
+from ragkit.text import HAN, HANGUL, KANA
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -31,6 +33,7 @@ class ChatInput(BaseModel):
 
 class ChatTurn(BaseModel):
     question: str = Field(max_length=300)
+    """The question standing alone: it names the topic (``follow_up`` turns it into what a chat asks)."""
     answer: str = Field(max_length=400)
     quote: Quote
     """A short phrase copied exactly from the passages that proves the answer."""
@@ -45,23 +48,92 @@ CHAT_PROMPT = Prompt(
     instruction=(
         "You write a short chat between a user and a question-answering assistant, from the numbered passages: "
         "the user asks the given number of questions about the topic, one after another, and each gets its "
-        "correct answer.\n"
-        "Rules:\n"
-        "- The first question names the topic, so that someone who has not seen the passages understands it. "
-        "Never say 'the passage', 'the text' or 'the document'.\n"
-        "- Every later question follows on from the chat, the way people talk: instead of naming the topic again "
-        "it points back to it ('it', 'they', 'there', 'that one') or leaves words out ('And the price?'). Read "
-        "alone it would be unclear; after the earlier questions it is clear.\n"
-        "- Each question asks about a different fact that the passages state. Write the first question in the "
-        "question_style; the asker only shapes the wording.\n"
-        "- Each answer uses only facts stated in the passages, in one sentence.\n"
-        "- quote: a short phrase copied exactly from the passages that proves that answer.\n"
-        "- Follow the language rule for every question and answer."
+        "correct answer. For each turn:\n"
+        "1. question: a question that names the topic, so that someone who has not seen the passages understands "
+        "it. Never say 'the passage', 'the text' or 'the document'. Each turn asks about a different fact that the "
+        "passages state.\n"
+        "2. answer: the answer, using only facts stated in the passages, in one sentence.\n"
+        "3. quote: a short phrase copied exactly from the passages that proves the answer.\n"
+        "Write the first question in the question_style; the asker only shapes the wording. Follow the language "
+        "rule for every question and answer."
     ),
     input=ChatInput,
     output=ChatOutput,
     max_tokens=900,
 )
+
+
+FOLLOW_UP_INSTRUCTION = (
+    "A user is chatting with an assistant about {topic}. Rewrite the user's next question the way they would type "
+    "it in that chat: leave out '{topic}' and refer to it with a pronoun such as 'it', 'its', 'there' or 'they' "
+    "(in the question's own language). Keep everything else. Reply with the rewritten question only."
+)
+
+
+_CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
+_EDGE = "?,.!;:()\"'？。，、"
+
+
+def _name_like(token: str) -> bool:
+    """A token that can be part of a name: a capital, a digit, or a hyphen or dot inside it."""
+    return any(c.isupper() or c.isdigit() for c in token) or "-" in token or "." in token
+
+
+def _word(token: str) -> str:
+    """A word without the punctuation around it or a possessive ending ("Plant's" → "Plant")."""
+    return re.sub(r"['’]s$", "", token.strip(_EDGE))
+
+
+def _latin_names(earlier: str, question: str) -> list[str]:
+    """Runs of name-like words of ``question`` (its first word left out: "What") that ``earlier`` has too."""
+    words = [_word(w) for w in question.split()]
+    said = f" {' '.join(_word(w) for w in earlier.split()).lower()} "
+    runs: list[list[str]] = [[]]
+    for i, w in enumerate(words):
+        if i and w and w.isascii() and _name_like(w):
+            runs[-1].append(w)
+        elif runs[-1]:
+            runs.append([])
+    found = []
+    for run in runs:  # every sub-run, longest first: "Sheffield Plant" of "ISO ... Sheffield Plant 2023"
+        subs = sorted(({" ".join(run[i:j]) for i in range(len(run)) for j in range(i + 1, len(run) + 1)}),
+                      key=len, reverse=True)
+        found += [sub for sub in subs if f" {sub.lower()} " in said][:1]
+    return found
+
+
+def _cjk_names(earlier: str, question: str) -> list[str]:
+    """The longest stretch of Han, kana or Hangul text (2 characters or more) that both questions have."""
+    best = ""
+    for part in _CJK_RUN.findall(question):
+        for size in range(len(part), max(len(best), 1), -1):
+            hit = next((part[i:i + size] for i in range(len(part) - size + 1) if part[i:i + size] in earlier), None)
+            if hit and len(hit.strip()) >= 2:
+                best = hit.strip()
+                break
+    return [best] if best else []
+
+
+def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] = ()) -> str | None:
+    """What ``question`` is about that an earlier question already named, as ``question`` writes it: the longest
+    of ``names`` (the graph's entities) in both, else the longest name-like run of words both have ("Sheffield
+    Plant", "acme-motion SDK"), else the longest stretch of CJK text both have ("龙坞茶园", "서울 공장"). None when
+    they share no name: then the question is no follow-up at all."""
+    low = question.lower()
+    found = [question[(i := low.index(n.lower())):i + len(n)] for n in names
+             if len(n) >= 2 and n.lower() in low and any(n.lower() in e.lower() for e in earlier)]
+    for e in earlier:
+        found += _latin_names(e, question) or _cjk_names(e, question)
+    return max(found, key=len) if found else None
+
+
+async def follow_up(judge: Judge, question: str, topic: str) -> str:
+    """One short call: ``question`` as a chat's next turn asks it, leaning on the topic already named. Asked
+    apart from the chat: in one structured reply the 1.5B model copied the question unchanged for 12 of 13 later
+    turns on corpora/acme, while on its own it rewrites one ("What is the staff size of it?")."""
+    text = await judge.text([{"role": "system", "content": FOLLOW_UP_INSTRUCTION.format(topic=topic)},
+                             {"role": "user", "content": question}], name="generate.follow_up", max_tokens=80)
+    return " ".join(text.strip().strip('"').split())
 
 
 async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequence[str], *, topic: str,
@@ -79,17 +151,28 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
     return out
 
 
-def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, kg: KnowledgeGraph,
-                      passages: Sequence[str], *, goal: str | None = None) -> TestSample:
-    """The candidate: the last turn's sample, with the earlier turns in its history. Each turn's reference
-    contexts are the chunks its quote is found in; a turn whose quote is in none is dropped with the candidate."""
-    turns: list[Turn] = []
-    quotes: list[str] = []
+def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
+    """The passage each turn's quote is found in; SkipScenario naming the first turn whose quote is in none."""
+    sources = []
     for k, t in enumerate(chat.turns, 1):
         source = quote_source(t.quote, passages)
         if source is None:
             raise SkipScenario("quote_not_in_context", f"turn {k}: its quote is not in the passages")
-        turns.append(Turn(question=t.question.strip(), reference_answer=t.answer.strip(),
+        sources.append(source)
+    return sources
+
+
+def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups: Sequence[str],
+                      kg: KnowledgeGraph, passages: Sequence[str], *, goal: str | None = None) -> TestSample:
+    """The candidate: the last turn's sample, with the earlier turns in its history (the first turn asked as it
+    stands, turn k as ``follow_ups[k - 2]``; the standalone forms in ``metadata["standalone_questions"]``). Each
+    turn's reference contexts are the chunk its quote is found in; a turn whose quote is in none drops the
+    candidate."""
+    turns: list[Turn] = []
+    quotes: list[str] = []
+    for k, (t, source) in enumerate(zip(chat.turns, check_chat_quotes(chat, passages), strict=True), 1):
+        asked = t.question if k == 1 else follow_ups[k - 2]
+        turns.append(Turn(question=asked.strip(), reference_answer=t.answer.strip(),
                           reference_contexts=context_refs(kg, [scenario.chunk_ids[source]])))
         quotes += found_quotes([t.quote], list(passages))
     last = turns[-1]
@@ -100,7 +183,7 @@ def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, kg: Knowle
         scenario=scenario.model_dump(mode="json"), persona=scenario.persona.name if scenario.persona else None,
         style=scenario.style, length=scenario.length, language=scenario.language,
         conversation=Conversation(id=sid, turn=len(turns), goal=goal), history=turns[:-1],
-        metadata={"quotes": quotes},
+        metadata={"quotes": quotes, "standalone_questions": [t.question.strip() for t in chat.turns]},
     )
 
 
@@ -109,14 +192,25 @@ def turn_sample(sample: TestSample, k: int) -> TestSample:
     history, the conversation's generator, persona, style and language."""
     assert sample.conversation is not None
     if k == sample.conversation.turn:
-        return sample.model_copy(update={"id": f"{sample.conversation.id}-t{k}"})
+        critic = {"critic": sample.metadata["critic"]} if "critic" in sample.metadata else {}
+        return sample.model_copy(update={"id": f"{sample.conversation.id}-t{k}",
+                                         "metadata": {**turn_metadata(sample.metadata, k), **critic}})
     turn = sample.history[k - 1]
     return sample.model_copy(update={
         "id": f"{sample.conversation.id}-t{k}", "question": turn.question,
         "reference_answer": turn.reference_answer, "reference_contexts": turn.reference_contexts,
         "conversation": sample.conversation.model_copy(update={"turn": k}), "history": sample.history[:k - 1],
-        "metadata": {key: v for key, v in sample.metadata.items() if key != "critic"},
+        "metadata": turn_metadata(sample.metadata, k),
     })
+
+
+def turn_metadata(metadata: dict[str, Any], k: int) -> dict[str, Any]:
+    """A turn's share of the conversation's metadata: its standalone question, not the others' or the critic's."""
+    out = {key: v for key, v in metadata.items() if key not in ("critic", "standalone_questions")}
+    standalone = metadata.get("standalone_questions") or []
+    if k <= len(standalone):
+        out["standalone_question"] = standalone[k - 1]
+    return out
 
 
 def conversation_turns(sample: TestSample) -> list[TestSample]:

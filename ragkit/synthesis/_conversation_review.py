@@ -4,7 +4,8 @@
    alone, and it is what near-duplicates are judged by.
 2. Every later turn is written right (``written_checks``), does not point at its source, and does not copy it.
 3. LLM checks, turn by turn, each only when everything before passed: the judge answers the turn from its
-   reference contexts (a later turn with the earlier questions beside it), and must agree with its reference
+   reference contexts (a later turn in the standalone form its writer gave, else with the earlier questions
+   beside it), and must agree with its reference
    (``not_answerable`` / ``wrong_answer``); a later turn must not be clear on its own (``follow_up_stands_alone``:
    no call when the patterns already see it pointing back at something it does not name); the turn's reference
    answer must be supported by its contexts (``unsupported_reference``).
@@ -25,8 +26,12 @@ def _at(k: int, verdict: Verdict, checks: dict[str, Any] | None = None) -> Verdi
     return Verdict(verdict.ok, verdict.reason, f"turn {k}: {verdict.detail}", checks or verdict.checks)
 
 
-def with_earlier(turn: TestSample) -> str:
-    """A later turn's question as the judge is asked it: the earlier questions beside it."""
+def resolved(turn: TestSample) -> str:
+    """A later turn's question as the judge is asked it: its standalone form when the writer gave one, else the
+    question with the earlier ones beside it."""
+    standalone = turn.metadata.get("standalone_question")
+    if isinstance(standalone, str) and standalone.strip():
+        return standalone
     said = " ".join(f"'{t.question}'" for t in turn.history)
     return f"{turn.question} (Earlier in this chat the user asked: {said})"
 
@@ -45,6 +50,9 @@ def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_w
         if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
             return _at(k, Verdict(False, "copies_context", f"the question copies the context: "
                                   f"{turn.question[:80]!r}"))
+        if " ".join(turn.question.split()) == " ".join(resolved(turn).split()):
+            return _at(k, Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question "
+                                  f"again: {turn.question[:80]!r}"))
     return Verdict(True)
 
 
@@ -63,12 +71,15 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
 
 
 async def review_turn(critic: Critic, turn: TestSample, k: int) -> Verdict:
-    asked = turn if k == 1 else turn.model_copy(update={"question": with_earlier(turn)})
-    verdict = await critic._answer_check(asked, [r.text for r in turn.reference_contexts])
+    """The LLM checks of turn ``k``; a later turn's short no-document check runs first."""
+    asked = turn if k == 1 else turn.model_copy(update={"question": resolved(turn)})
+    verdict = Verdict(True) if k == 1 else await follows_on(critic, turn, {})
+    if not verdict.ok:
+        return verdict
+    answered = await critic._answer_check(asked, [r.text for r in turn.reference_contexts])
+    verdict = Verdict(answered.ok, answered.reason, answered.detail, {**verdict.checks, **answered.checks})
     if verdict.ok and k == 1:
         verdict = await critic._question_check(turn, verdict.checks)
-    if verdict.ok and k > 1:
-        verdict = await follows_on(critic, turn, verdict.checks)
     if verdict.ok:
         verdict = await critic._reference_check(asked, verdict.checks)
     return verdict

@@ -189,8 +189,7 @@ def chat_reply(data: Any) -> dict[str, Any]:
     zh = "(zh)" in data.language
     turns = []
     for k, sentence in enumerate(sentences):
-        question = (f"{data.topic}的情况如何？" if zh else f"What can you tell me about {data.topic}?") if k == 0 \
-            else ("它还有什么情况？" if zh else "And what else is true of it?")
+        question = f"{data.topic}的第{k + 1}个情况是什么？" if zh else f"What is fact {k + 1} about {data.topic}?"
         turns.append({"question": question, "answer": sentence, "quote": sentence[:40]})
     return {"turns": turns}
 
@@ -231,6 +230,8 @@ def default_script(call: Any) -> dict[str, Any]:
         return bridge_reply(call.data)
     if call.prompt_name == "generate.conversation":
         return chat_reply(call.data)
+    if call.prompt_name == "generate.follow_up":
+        return "它还有什么情况？" if "的第" in call.messages[-1]["content"] else "And what else is true of it?"
     if call.prompt_name == "generate.critic":
         return critic_reply(call.data, answerable=UNANSWERABLE not in call.data.question)
     if call.prompt_name == "generate.question_check":

@@ -25,9 +25,10 @@ class ChatScript:
     questions with the sentence of the turn asked. ``stands_alone`` makes follow-ups name their topic;
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have)."""
 
-    def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None) -> None:
-        self.stands_alone, self.wrong_turn = stands_alone, wrong_turn
+    def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False) -> None:
+        self.stands_alone, self.wrong_turn, self.unchanged = stands_alone, wrong_turn, unchanged
         self.answers: dict[str, str] = {}
+        self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
 
     def chat(self, data: Any) -> dict[str, Any]:
@@ -35,10 +36,10 @@ class ChatScript:
         sentences = [s for p in data.passages for s in split_sentences(body(p))]
         turns = []
         for k in range(min(data.questions, len(sentences))):
-            if k == 0 or self.stands_alone:
-                question = f"{data.topic}的情况如何？" if lang == "zh" else f"What does {data.topic} say, part {k + 1}?"
-            else:
-                question = FOLLOW_UPS[lang][k - 1]
+            question = f"{data.topic}的情况如何？（{k + 1}）" if lang == "zh" else \
+                f"What does {data.topic} say, part {k + 1}?"
+            self.follow_ups[question] = FOLLOW_UPS[lang][k - 1] if not self.stands_alone else \
+                f"So what does {data.topic} say in part {k + 1}?"
             answer = sentences[k]
             self.answers[question] = answer
             if self.wrong_turn == k + 1:
@@ -50,9 +51,11 @@ class ChatScript:
         self.prompts.append(call.prompt_name)
         if call.prompt_name == "generate.conversation":
             return self.chat(call.data)
+        if call.prompt_name == "generate.follow_up":  # the standalone question, rewritten
+            asked = call.messages[-1]["content"]
+            return asked if self.unchanged else self.follow_ups[asked]
         if call.prompt_name == "generate.critic":
-            asked = call.data.question.split(" (Earlier in this chat")[0]
-            answer = self.answers[asked]
+            answer = self.answers[call.data.question]  # a later turn is asked in its standalone form
             return {"evidence": [answer], "answer": answer}
         if call.prompt_name == "generate.question_check":
             return {"self_contained": True}
@@ -99,6 +102,7 @@ async def test_a_kept_conversation_is_written_turn_by_turn(emb):
         assert [len(t.history) for t in written] == list(range(len(written)))
         assert written[1].history[0].question == written[0].question
         assert written[1].question in FOLLOW_UPS["en"] and written[0].history == []
+        assert written[1].metadata["standalone_question"].startswith("What does ")
         for t in written:  # each turn's reference context is the chunk its quote is in
             assert t.reference_answer and t.reference_answer in t.reference_contexts[0].text
             assert t.generator.name == "conversational" and t.language == "en"
@@ -116,6 +120,15 @@ async def test_a_follow_up_that_stands_alone_is_dropped(emb):
     assert "generate.question_check" in script.prompts
 
 
+async def test_a_follow_up_left_as_it_stood_is_dropped_without_a_call(emb):
+    kg = build_graph(BAKERY, emb)
+    script = ChatScript(unchanged=True)
+    result = await _generate(kg, emb, script, n=1)
+    assert not result.samples and result.dropped["follow_up_stands_alone"] >= 1
+    assert "is its standalone question again" in result.dropped_samples[0].metadata["dropped"]["detail"]
+    assert "generate.question_check" not in script.prompts and "generate.critic" not in script.prompts
+
+
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
     kg = build_graph(BAKERY, emb)
     result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1)
@@ -129,3 +142,26 @@ async def test_a_chinese_conversation(emb):
     assert result.complete, result.dropped
     turns = result.written()
     assert all(t.language == "zh" for t in turns) and turns[1].question in FOLLOW_UPS["zh"]
+
+
+@pytest.mark.parametrize(("first", "question", "subject"), [
+    ("What is the floor area of the Porto Plant?", "How many staff members work at the Porto Plant?", "Porto Plant"),
+    ("What is the ISO certification of Sheffield Plant?", "Which ISO certification did Sheffield Plant get in 2023?",
+     "Sheffield Plant"),
+    ("Who unveiled the Heron H6 at a trade fair in Hannover?", "What is the name of the controller in the Heron H6?",
+     "Heron H6"),
+    ("What are the safety features of the acme-motion SDK?", "What is robot.vision for in the acme-motion SDK?",
+     "acme-motion SDK"),
+    ("龙坞茶园建于哪一年？", "龙坞茶园的面积是多少？", "龙坞茶园"),
+    ("서울 공장은 언제 문을 열었습니까?", "서울 공장의 직원 수는 몇 명입니까?", "서울 공장"),
+    ("東京タワーはいつ建てられましたか？", "東京タワーの高さは何メートルですか？", "東京タワー"),
+    ("What is the floor area of Porto Plant?", "What is the output of Porto Plant's Wren robots?", "Porto Plant"),
+    ("What is the room rate in London?", "What does a private car cost for a long journey?", None),
+    ("What is the code for the route blocked light?", "What is the code for the battery light?", None),
+])
+def test_the_subject_a_follow_up_leaves_out(first: str, question: str, subject: str | None) -> None:
+    from ragkit.synthesis import shared_subject
+
+    assert shared_subject([first], question) == subject
+    if subject:
+        assert shared_subject([first], question, names=["Nowhere Ltd", subject.upper()]) == subject
