@@ -213,6 +213,15 @@ def turn_metadata(metadata: dict[str, Any], k: int) -> dict[str, Any]:
     return out
 
 
+def shortened(sample: TestSample, k: int) -> TestSample:
+    """A conversation candidate cut after turn ``k``: turn k is its last, the conversation keeps its id."""
+    assert sample.conversation is not None
+    last = turn_sample(sample, k)
+    metadata = {**sample.metadata, "standalone_questions": sample.metadata.get("standalone_questions", [])[:k],
+                "turns_written": sample.conversation.turn}
+    return last.model_copy(update={"id": sample.id, "metadata": metadata})
+
+
 def conversation_turns(sample: TestSample) -> list[TestSample]:
     """A kept sample as the samples it is written as: itself, or each turn of a conversation."""
     if sample.conversation is None:

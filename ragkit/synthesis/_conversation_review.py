@@ -9,7 +9,8 @@
    (``not_answerable`` / ``wrong_answer``); a later turn must not be clear on its own (``follow_up_stands_alone``:
    no call when the patterns already see it pointing back at something it does not name); the turn's reference
    answer must be supported by its contexts (``unsupported_reference``).
-A drop names the turn: "turn 2: …".
+A drop names the turn: "turn 2: …". When turn 3 or later fails, the turns before it are kept: a conversation of
+two turns or more is still one (``Verdict.kept``; the cut is in the critic's checks).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
-from ragkit.synthesis._conversation import conversation_turns
+from ragkit.synthesis._conversation import conversation_turns, shortened
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
 from ragkit.types import TestSample
 
@@ -36,23 +37,30 @@ def resolved(turn: TestSample) -> str:
     return f"{turn.question} (Earlier in this chat the user asked: {said})"
 
 
-def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_with: int | None) -> Verdict:
+def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_with: int | None) -> tuple[
+        Verdict, int]:
+    """The checks without the LLM, and how many turns passed them (from the first, in order)."""
     verdict = critic.cheap_checks(turns[0], compare_with)
     if not verdict.ok:
-        return _at(1, verdict)
+        return _at(1, verdict), 0
     for k, turn in enumerate(turns[1:], 2):
-        verdict = written_checks(turn)
+        verdict = _cheap_later_turn(turn)
         if not verdict.ok:
-            return _at(k, verdict)
-        if mentions_context(turn.question):
-            return _at(k, Verdict(False, "mentions_context", f"the question refers to its source: "
-                                  f"{turn.question[:80]!r}"))
-        if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
-            return _at(k, Verdict(False, "copies_context", f"the question copies the context: "
-                                  f"{turn.question[:80]!r}"))
-        if " ".join(turn.question.split()) == " ".join(resolved(turn).split()):
-            return _at(k, Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question "
-                                  f"again: {turn.question[:80]!r}"))
+            return _at(k, verdict), k - 1
+    return Verdict(True), len(turns)
+
+
+def _cheap_later_turn(turn: TestSample) -> Verdict:
+    verdict = written_checks(turn)
+    if not verdict.ok:
+        return verdict
+    if mentions_context(turn.question):
+        return Verdict(False, "mentions_context", f"the question refers to its source: {turn.question[:80]!r}")
+    if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
+        return Verdict(False, "copies_context", f"the question copies the context: {turn.question[:80]!r}")
+    if " ".join(turn.question.split()) == " ".join(resolved(turn).split()):
+        return Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question again: "
+                       f"{turn.question[:80]!r}")
     return Verdict(True)
 
 
@@ -88,16 +96,32 @@ async def review_turn(critic: Critic, turn: TestSample, k: int) -> Verdict:
 async def review_conversation(critic: Critic, sample: TestSample, compare_with: int | None = None) -> Verdict:
     """Every check of a conversation candidate (see the module docstring)."""
     turns = conversation_turns(sample)
-    verdict = cheap_conversation_checks(critic, turns, compare_with)
-    if not verdict.ok or not critic.llm_check or critic.judge is None:
+    verdict, passed = cheap_conversation_checks(critic, turns, compare_with)
+    if passed >= 2 and not verdict.ok:  # a later turn failed: the turns before it may still make a conversation
+        turns = turns[:passed]
+    elif not verdict.ok:
         return verdict
+    if not critic.llm_check or critic.judge is None:
+        return _kept(sample, len(turns), verdict)
     per_turn: list[dict[str, Any]] = []
     for k, turn in enumerate(turns, 1):
-        verdict = await review_turn(critic, turn, k)
-        per_turn.append(verdict.checks)
-        if not verdict.ok:
-            return _at(k, verdict, {"turns": per_turn})
-    return Verdict(True, checks={"turns": per_turn})
+        checked = await review_turn(critic, turn, k)
+        per_turn.append(checked.checks)
+        if not checked.ok:
+            if k <= 2:
+                return _at(k, checked, {"turns": per_turn})
+            return _kept(sample, k - 1, _at(k, checked), {"turns": per_turn[:-1]})
+    return _kept(sample, len(turns), verdict, {"turns": per_turn})
+
+
+def _kept(sample: TestSample, k: int, failed: Verdict, checks: dict[str, Any] | None = None) -> Verdict:
+    """The verdict for a candidate whose first ``k`` turns passed (the whole of it, or the part before ``failed``)."""
+    checks = dict(checks or {})
+    assert sample.conversation is not None
+    if k == sample.conversation.turn:
+        return Verdict(True, checks=checks)
+    checks["cut"] = {"after_turn": k, "reason": failed.reason, "detail": failed.detail}
+    return Verdict(True, checks=checks, kept=shortened(sample, k))
 
 
 async def review_candidate(critic: Critic, sample: TestSample, compare_with: int | None = None) -> Verdict:

@@ -135,6 +135,8 @@ class Verdict:
     reason: str | None = None
     detail: str = ""
     checks: dict[str, Any] = field(default_factory=dict)
+    kept: TestSample | None = None
+    """What to keep instead of the candidate, when the critic kept part of it (a conversation's first turns)."""
 
 
 @dataclass

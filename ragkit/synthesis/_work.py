@@ -51,6 +51,7 @@ class CandidateWork:
                     return None, "generator_error", f"generate() returned {type(sample).__name__}, not TestSample"
                 sample = complete(sample, gen, scenario)
                 verdict = await review_candidate(self.critic, sample, compare_with=kept_before)
+                sample = verdict.kept or sample
             except SkipScenario as exc:
                 return None, exc.reason, exc.detail
             except JudgeError as exc:

@@ -81,8 +81,9 @@ def test_plan_takes_a_chunk_and_its_neighbour(bakery):
         assert 2 <= s.questions <= 3 and s.topic
 
 
-async def _generate(kg, emb, script: ChatScript, n: int = 2, seen: list[TestSample] | None = None):
-    options = GenerateOptions(distribution={"conversational": 1.0}, seed=3, progress=False)
+async def _generate(kg, emb, script: ChatScript, n: int = 2, seen: list[TestSample] | None = None, **args: Any):
+    options = GenerateOptions(distribution={"conversational": 1.0}, seed=3, progress=False,
+                              generator_args={"conversational": args})
     return await generate(kg, n, options, judge=ScriptedJudge(script), embeddings=emb,
                           on_sample=seen.append if seen is not None else None)
 
@@ -134,6 +135,18 @@ async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
     result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1)
     assert not result.samples and result.dropped["wrong_answer"] >= 1
     assert result.dropped_samples[0].metadata["dropped"]["detail"].startswith("turn 2:")
+
+
+async def test_a_conversation_that_fails_at_turn_three_keeps_its_first_two(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(wrong_turn=3), n=1, min_questions=3, max_questions=3)
+    assert result.complete and not result.dropped
+    kept = result.samples[0]
+    assert kept.conversation.turn == 2 and kept.metadata["turns_written"] == 3
+    assert kept.metadata["critic"]["cut"]["after_turn"] == 2
+    assert kept.metadata["critic"]["cut"]["detail"].startswith("turn 3: the judge answers")
+    assert [t.conversation.turn for t in result.written()] == [1, 2]
+    assert len(kept.metadata["standalone_questions"]) == 2
 
 
 async def test_a_chinese_conversation(emb):
