@@ -18,7 +18,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, found_quotes, quote_source
-from ragkit.text import HAN, HANGUL, KANA
+from ragkit.text import HAN, HANGUL, KANA, units
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -70,6 +70,8 @@ FOLLOW_UP_INSTRUCTION = (
 )
 
 
+_FUNCTION = frozenset("a an the of in on at to for by is are was were do does did what which who whom whose when "
+                      "where how why s".split())  # "s": what units() leaves of a possessive "'s"
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
 _EDGE = "?,.!;:()\"'？。，、"
 
@@ -120,11 +122,20 @@ def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] =
     Plant", "acme-motion SDK"), else the longest stretch of CJK text both have ("龙坞茶园", "서울 공장"). None when
     they share no name: then the question is no follow-up at all."""
     low = question.lower()
-    found = [question[(i := low.index(n.lower())):i + len(n)] for n in names
+    named = [question[(i := low.index(n.lower())):i + len(n)] for n in names
              if len(n) >= 2 and n.lower() in low and any(n.lower() in e.lower() for e in earlier)]
-    for e in earlier:
-        found += _latin_names(e, question) or _cjk_names(e, question)
+    if named:  # a graph entity beats a shared stretch of words ("系列有哪些特点" is shared, "青岚茶业" is named)
+        return max(named, key=len)
+    found = [name for e in earlier for name in _latin_names(e, question) or _cjk_names(e, question)]
     return max(found, key=len) if found else None
+
+
+def left_out(follow_up: str, standalone: str, earlier: Sequence[str]) -> list[str]:
+    """Words (CJK: characters) of the standalone question that its follow-up leaves out and that no earlier
+    question said: a follow-up may drop only what the chat already named. "它有哪些特点？" for "青岚茶业的冷泡系列
+    有哪些特点？" after a question on the 龙井 series drops 冷 and 泡, which nothing before said."""
+    kept, said = set(units(follow_up)), {u for e in earlier for u in units(e)}
+    return [u for u in units(standalone) if u not in kept and u not in said and u not in _FUNCTION]
 
 
 async def follow_up(judge: Judge, question: str, topic: str) -> str:

@@ -2,7 +2,9 @@
 
 1. The first turn passes the single-question checks without the LLM (``Critic.cheap_checks``): it must stand
    alone, and it is what near-duplicates are judged by.
-2. Every later turn is written right (``written_checks``), does not point at its source, and does not copy it.
+2. Every later turn is written right (``written_checks``), does not point at its source, does not copy it, is not
+   its standalone question unchanged (``follow_up_stands_alone``), and leaves out nothing the chat has not said
+   (``follow_up_changed``: a rewrite that lost part of the question).
 3. LLM checks, turn by turn, each only when everything before passed: the judge answers the turn from its
    reference contexts (a later turn in the standalone form its writer gave, else with the earlier questions
    beside it), and must agree with its reference
@@ -18,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
-from ragkit.synthesis._conversation import conversation_turns, shortened
+from ragkit.synthesis._conversation import conversation_turns, left_out, shortened
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
 from ragkit.types import TestSample
 
@@ -58,9 +60,14 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
         return Verdict(False, "mentions_context", f"the question refers to its source: {turn.question[:80]!r}")
     if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
         return Verdict(False, "copies_context", f"the question copies the context: {turn.question[:80]!r}")
-    if " ".join(turn.question.split()) == " ".join(resolved(turn).split()):
+    standalone = resolved(turn)
+    if " ".join(turn.question.split()) == " ".join(standalone.split()):
         return Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question again: "
                        f"{turn.question[:80]!r}")
+    lost = left_out(turn.question, standalone, [t.question for t in turn.history])
+    if turn.metadata.get("standalone_question") and lost:
+        return Verdict(False, "follow_up_changed", f"the follow-up leaves out {' '.join(lost[:4])!r}, which the "
+                       f"chat never said: {turn.question[:60]!r} for {standalone[:60]!r}")
     return Verdict(True)
 
 

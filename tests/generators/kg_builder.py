@@ -230,8 +230,10 @@ def default_script(call: Any) -> dict[str, Any]:
         return bridge_reply(call.data)
     if call.prompt_name == "generate.conversation":
         return chat_reply(call.data)
-    if call.prompt_name == "generate.follow_up":
-        return "它还有什么情况？" if "的第" in call.messages[-1]["content"] else "And what else is true of it?"
+    if call.prompt_name == "generate.follow_up":  # the subject the system prompt names, left out
+        subject = call.messages[0]["content"].split("leave out '", 1)[1].split("'", 1)[0]
+        question = call.messages[-1]["content"]
+        return question.replace(subject, "它" if "的第" in question else "it")
     if call.prompt_name == "generate.critic":
         return critic_reply(call.data, answerable=UNANSWERABLE not in call.data.question)
     if call.prompt_name == "generate.question_check":

@@ -16,8 +16,7 @@ from ragkit.testing import ScriptedJudge, claim_reply
 from ragkit.text import split_sentences
 from ragkit.types import TestSample
 
-FOLLOW_UPS = {"en": ["And what else is true of it?", "What more do you know about it?", "And after that?"],
-              "zh": ["它还有什么情况？", "那它呢？", "还有呢？"]}
+PRONOUN = {"en": "it", "zh": "它"}
 
 
 class ChatScript:
@@ -25,8 +24,9 @@ class ChatScript:
     questions with the sentence of the turn asked. ``stands_alone`` makes follow-ups name their topic;
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have)."""
 
-    def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False) -> None:
-        self.stands_alone, self.wrong_turn, self.unchanged = stands_alone, wrong_turn, unchanged
+    def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
+                 vague: bool = False) -> None:
+        self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -38,7 +38,7 @@ class ChatScript:
         for k in range(min(data.questions, len(sentences))):
             question = f"{data.topic}的情况如何？（{k + 1}）" if lang == "zh" else \
                 f"What does {data.topic} say, part {k + 1}?"
-            self.follow_ups[question] = FOLLOW_UPS[lang][k - 1] if not self.stands_alone else \
+            self.follow_ups[question] = question.replace(data.topic, PRONOUN[lang]) if not self.stands_alone else \
                 f"So what does {data.topic} say in part {k + 1}?"
             answer = sentences[k]
             self.answers[question] = answer
@@ -53,7 +53,7 @@ class ChatScript:
             return self.chat(call.data)
         if call.prompt_name == "generate.follow_up":  # the standalone question, rewritten
             asked = call.messages[-1]["content"]
-            return asked if self.unchanged else self.follow_ups[asked]
+            return asked if self.unchanged else "And what else?" if self.vague else self.follow_ups[asked]
         if call.prompt_name == "generate.critic":
             answer = self.answers[call.data.question]  # a later turn is asked in its standalone form
             return {"evidence": [answer], "answer": answer}
@@ -102,7 +102,7 @@ async def test_a_kept_conversation_is_written_turn_by_turn(emb):
         assert [t.id for t in written] == [f"{cid}-t{k}" for k in range(1, len(written) + 1)]
         assert [len(t.history) for t in written] == list(range(len(written)))
         assert written[1].history[0].question == written[0].question
-        assert written[1].question in FOLLOW_UPS["en"] and written[0].history == []
+        assert written[1].question.startswith("What does it say") and written[0].history == []
         assert written[1].metadata["standalone_question"].startswith("What does ")
         for t in written:  # each turn's reference context is the chunk its quote is in
             assert t.reference_answer and t.reference_answer in t.reference_contexts[0].text
@@ -130,6 +130,13 @@ async def test_a_follow_up_left_as_it_stood_is_dropped_without_a_call(emb):
     assert "generate.question_check" not in script.prompts and "generate.critic" not in script.prompts
 
 
+async def test_a_follow_up_that_loses_part_of_the_question_is_dropped(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(vague=True), n=1)
+    assert not result.samples and result.dropped["follow_up_changed"] >= 1
+    assert "which the chat never said" in result.dropped_samples[0].metadata["dropped"]["detail"]
+
+
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
     kg = build_graph(BAKERY, emb)
     result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1)
@@ -154,7 +161,7 @@ async def test_a_chinese_conversation(emb):
     result = await _generate(kg, emb, ChatScript(), n=1)
     assert result.complete, result.dropped
     turns = result.written()
-    assert all(t.language == "zh" for t in turns) and turns[1].question in FOLLOW_UPS["zh"]
+    assert all(t.language == "zh" for t in turns) and turns[1].question.startswith("它的情况")
 
 
 @pytest.mark.parametrize(("first", "question", "subject"), [
@@ -178,3 +185,20 @@ def test_the_subject_a_follow_up_leaves_out(first: str, question: str, subject: 
     assert shared_subject([first], question) == subject
     if subject:
         assert shared_subject([first], question, names=["Nowhere Ltd", subject.upper()]) == subject
+
+
+@pytest.mark.parametrize(("follow", "standalone", "earlier", "lost"), [
+    ("What is the name of the current CTO of it?", "What is the name of the current CTO of Acme Robotics?",
+     "What is the name of the previous CTO of Acme Robotics?", []),
+    ("What is the capacity of its Wren robots?", "What is the capacity of Porto Plant's Wren robots?",
+     "What is the floor area of Porto Plant?", []),
+    ("它的冷泡系列有哪些特点？", "青岚茶业的冷泡系列有哪些特点？", "青岚茶业的龙井系列有哪些特点？", []),
+    ("它有哪些特点？", "青岚茶业的冷泡系列有哪些特点？", "青岚茶业的龙井系列有哪些特点？", ["冷", "泡"]),
+    ("What is the payload of it?", "What is the payload of the Heron H7 arm?", "When will the Heron H7 launch?",
+     ["arm"]),
+])
+def test_a_follow_up_may_leave_out_only_what_the_chat_said(follow: str, standalone: str, earlier: str,
+                                                          lost: list[str]) -> None:
+    from ragkit.synthesis._conversation import left_out
+
+    assert left_out(follow, standalone, [earlier]) == lost
