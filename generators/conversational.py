@@ -13,10 +13,12 @@ from ragkit.synthesis import (
     Plan,
     check_chat_quotes,
     follow_up,
+    left_out,
     make_conversation,
     passage,
     scenario_language,
     shared_subject,
+    substitute,
     write_conversation,
 )
 from ragkit.types import Scenario, TestSample
@@ -72,7 +74,14 @@ class Conversational:
         names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
-            subject = shared_subject([t.question for t in chat.turns[:k]], turn.question, names)
-            # no name shared with the earlier questions: no follow-up to make (the critic drops it as it stands)
-            follow_ups.append(await follow_up(judge, turn.question, subject) if subject else turn.question)
+            earlier = [t.question for t in chat.turns[:k]]
+            subject = shared_subject(earlier, turn.question, names)
+            if subject is None:  # no name shared with the earlier questions: no follow-up (the critic drops it)
+                follow_ups.append(turn.question)
+                continue
+            rewritten = await follow_up(judge, turn.question, subject)
+            leans, lost = left_out(rewritten, turn.question, earlier)
+            if lost or not leans:  # the rewrite changed the question, or kept the name: replace the name only
+                rewritten = substitute(turn.question, subject, scenario.language)
+            follow_ups.append(rewritten)
         return make_conversation(self, scenario, chat, follow_ups, kg, texts)

@@ -8,8 +8,10 @@ from ragkit.synthesis._conversation import (
     check_chat_quotes,
     conversation_turns,
     follow_up,
+    left_out,
     make_conversation,
     shared_subject,
+    substitute,
     write_conversation,
 )
 from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
@@ -57,6 +59,7 @@ __all__ = [
     "follow_up",
     "generate",
     "generate_sync",
+    "left_out",
     "load_personas",
     "make_conversation",
     "make_sample",
@@ -65,6 +68,7 @@ __all__ = [
     "scenario_language",
     "shared_subject",
     "spread",
+    "substitute",
     "usable_chunks",
     "write_bridge_qa",
     "write_conversation",

@@ -71,7 +71,8 @@ FOLLOW_UP_INSTRUCTION = (
 
 
 _FUNCTION = frozenset("a an the of in on at to for by is are was were do does did what which who whom whose when "
-                      "where how why s".split())  # "s": what units() leaves of a possessive "'s"
+                      "where how why s 的 了 吗 呢 么 是 在 和 与 の は が を に で と も".split())  # "s": of "'s"
+_PRONOUN = {"zh": "它", "ja": "それ", "ko": "그곳"}
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
 _EDGE = "?,.!;:()\"'？。，、"
 
@@ -130,12 +131,30 @@ def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] =
     return max(found, key=len) if found else None
 
 
-def left_out(follow_up: str, standalone: str, earlier: Sequence[str]) -> list[str]:
-    """Words (CJK: characters) of the standalone question that its follow-up leaves out and that no earlier
-    question said: a follow-up may drop only what the chat already named. "它有哪些特点？" for "青岚茶业的冷泡系列
-    有哪些特点？" after a question on the 龙井 series drops 冷 and 泡, which nothing before said."""
+def left_out(follow_up: str, standalone: str, earlier: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Words (CJK: characters) of the standalone question that its follow-up leaves out: those an earlier question
+    said (what the follow-up leans on the chat for), and those none did (lost: a follow-up may drop only what the
+    chat already named). "它有哪些特点？" for "青岚茶业的冷泡系列有哪些特点？" after a question on the 龙井 series
+    leans on 青岚茶业 and loses 冷 and 泡."""
     kept, said = set(units(follow_up)), {u for e in earlier for u in units(e)}
-    return [u for u in units(standalone) if u not in kept and u not in said and u not in _FUNCTION]
+    dropped = [u for u in units(standalone) if u not in kept and u not in _FUNCTION]
+    return [u for u in dropped if u in said], [u for u in dropped if u not in said]
+
+
+def substitute(question: str, subject: str, language: str) -> str:
+    """``question`` with ``subject`` replaced by a pronoun, without a model: "the Porto Plant's staff" → "its
+    staff", "at the Porto Plant" → "there", "of Porto Plant" → "of it", "龙坞茶园的面积" → "它的面积". The fallback
+    when a rewrite lost words or kept the name."""
+    pronoun = _PRONOUN.get(language[:2])
+    if pronoun is not None:
+        return question.replace(subject, pronoun, 1)
+    name = r"(?:\bthe\s+)?" + re.escape(subject)
+    for pattern, pronoun in ((name + r"(?:'s|’s|')", "its"), (r"\b(?:at|in)\s+" + name + r"\b", "there"),
+                             (name, "it")):
+        out = re.sub(pattern, pronoun, question, count=1, flags=re.IGNORECASE)
+        if out != question:
+            return out
+    return question
 
 
 async def follow_up(judge: Judge, question: str, topic: str) -> str:

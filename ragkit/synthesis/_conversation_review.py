@@ -64,7 +64,7 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
     if " ".join(turn.question.split()) == " ".join(standalone.split()):
         return Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question again: "
                        f"{turn.question[:80]!r}")
-    lost = left_out(turn.question, standalone, [t.question for t in turn.history])
+    _, lost = left_out(turn.question, standalone, [t.question for t in turn.history])
     if turn.metadata.get("standalone_question") and lost:
         return Verdict(False, "follow_up_changed", f"the follow-up leaves out {' '.join(lost[:4])!r}, which the "
                        f"chat never said: {turn.question[:60]!r} for {standalone[:60]!r}")
@@ -72,8 +72,17 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
 
 
 async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -> Verdict:
-    """A later turn must need the chat: unclear alone (the patterns see a pointer with no name, or the judge,
-    shown the question alone, says it cannot tell what is asked)."""
+    """A later turn must need the chat: unclear alone. A follow-up rewritten from its standalone question needs it
+    when the rewrite left out something an earlier question named (no call: on corpora/acme the 1.5B judge called
+    "What is the capacity of its Wren robots?" clear on its own); otherwise the patterns see a pointer with no
+    name, or the judge, shown the question alone, says it cannot tell what is asked."""
+    standalone = turn.metadata.get("standalone_question")
+    if isinstance(standalone, str) and standalone:
+        leans, _ = left_out(turn.question, standalone, [t.question for t in turn.history])
+        if leans:
+            return Verdict(True, checks={**checks, "needs_history": f"leaves out {' '.join(leans[:4])}"})
+        return Verdict(False, "follow_up_stands_alone", f"the follow-up leaves out nothing the chat named: "
+                       f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})
     if points_without_naming(turn.question, critic.entity_names()):
         return Verdict(True, checks={**checks, "needs_history": "pattern"})
     assert critic.judge is not None
