@@ -117,17 +117,23 @@ def _cjk_names(earlier: str, question: str) -> list[str]:
     return [best] if best else []
 
 
-def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] = ()) -> str | None:
+def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] = (), *,
+                   cjk: bool = True) -> str | None:
     """What ``question`` is about that an earlier question already named, as ``question`` writes it: the longest
     of ``names`` (the graph's entities) in both, else the longest name-like run of words both have ("Sheffield
-    Plant", "acme-motion SDK"), else the longest stretch of CJK text both have ("龙坞茶园", "서울 공장"). None when
-    they share no name: then the question is no follow-up at all."""
+    Plant", "acme-motion SDK"), else (with ``cjk``) the longest stretch of CJK text both have ("龙坞茶园", "서울
+    공장"). A run of words wins over a graph entity only when it holds one ("Sheffield Plant" over "Sheffield"); a
+    shared CJK stretch never does ("系列有哪些特点" is shared, "青岚茶业" is named). None when they share no name:
+    then the question is no follow-up at all."""
     low = question.lower()
     named = [question[(i := low.index(n.lower())):i + len(n)] for n in names
              if len(n) >= 2 and n.lower() in low and any(n.lower() in e.lower() for e in earlier)]
-    if named:  # a graph entity beats a shared stretch of words ("系列有哪些特点" is shared, "青岚茶业" is named)
-        return max(named, key=len)
-    found = [name for e in earlier for name in _latin_names(e, question) or _cjk_names(e, question)]
+    runs = [name for e in earlier for name in _latin_names(e, question)]
+    if named:
+        runs = [r for r in runs if any(n.lower() in r.lower() for n in named)]
+    elif cjk and not runs:
+        runs = [name for e in earlier for name in _cjk_names(e, question)]
+    found = named + runs
     return max(found, key=len) if found else None
 
 

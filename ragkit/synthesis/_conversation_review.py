@@ -4,7 +4,8 @@
    alone, and it is what near-duplicates are judged by.
 2. Every later turn is written right (``written_checks``), does not point at its source, does not copy it, is not
    its standalone question unchanged (``follow_up_stands_alone``), and leaves out nothing the chat has not said
-   (``follow_up_changed``: a rewrite that lost part of the question).
+   (``follow_up_changed``: a rewrite that lost part of the question), and reads as English does ("the current it":
+   ``broken_follow_up``).
 3. LLM checks, turn by turn, each only when everything before passed: the judge answers the turn from its
    reference contexts (a later turn in the standalone form its writer gave, else with the earlier questions
    beside it), and must agree with its reference
@@ -17,12 +18,17 @@ two turns or more is still one (``Verdict.kept``; the cut is in the critic's che
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
-from ragkit.synthesis._conversation import conversation_turns, left_out, shortened
+from ragkit.synthesis._conversation import conversation_turns, left_out, shared_subject, shortened
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
 from ragkit.types import TestSample
+
+_BROKEN = re.compile(r"\b(?:the|a|an|this|that|current|previous|former|new|old)\s+(?:it|its|there|they)\b",
+                     re.IGNORECASE)
+"""A rewrite that cut a name out of a longer phrase: "the name of the current it"."""
 
 
 def _at(k: int, verdict: Verdict, checks: dict[str, Any] | None = None) -> Verdict:
@@ -61,6 +67,9 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
     if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
         return Verdict(False, "copies_context", f"the question copies the context: {turn.question[:80]!r}")
     standalone = resolved(turn)
+    if _BROKEN.search(turn.question):
+        return Verdict(False, "broken_follow_up", f"a pronoun stands where a name was cut out of a phrase: "
+                       f"{turn.question[:80]!r}")
     if " ".join(turn.question.split()) == " ".join(standalone.split()):
         return Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question again: "
                        f"{turn.question[:80]!r}")
@@ -78,7 +87,12 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
     name, or the judge, shown the question alone, says it cannot tell what is asked."""
     standalone = turn.metadata.get("standalone_question")
     if isinstance(standalone, str) and standalone:
-        leans, _ = left_out(turn.question, standalone, [t.question for t in turn.history])
+        earlier = [t.question for t in turn.history]
+        again = shared_subject(earlier, turn.question, critic.entity_names(), cjk=False)
+        if again:
+            return Verdict(False, "follow_up_stands_alone", f"the follow-up names {again!r} again: "
+                           f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})
+        leans, _ = left_out(turn.question, standalone, earlier)
         if leans:
             return Verdict(True, checks={**checks, "needs_history": f"leaves out {' '.join(leans[:4])}"})
         return Verdict(False, "follow_up_stands_alone", f"the follow-up leaves out nothing the chat named: "

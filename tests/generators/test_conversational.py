@@ -142,8 +142,15 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
     named = _turn("So how many staff does the Leeds bakery have?", "How many staff does the Leeds bakery have?",
                   earlier)
     script = ChatScript()
-    verdict = await follows_on(Critic(build_graph(BAKERY, emb), ScriptedJudge(script), emb), named, {})
+    critic = Critic(build_graph(BAKERY, emb), ScriptedJudge(script), emb)
+    verdict = await follows_on(critic, named, {})
     assert verdict.reason == "follow_up_stands_alone" and not script.prompts  # known from the rewrite: no call
+    assert "names 'Leeds' again" in verdict.detail
+    broken = _turn("What is the name of the current it?", "What is the name of the current Chief Technology Officer?",
+                   "Who was the previous Chief Technology Officer?")
+    assert _cheap_later_turn(broken).reason == "broken_follow_up"
+    good = _turn("How many staff does it have?", "How many staff does the Leeds bakery have?", earlier)
+    assert _cheap_later_turn(good).ok and (await follows_on(critic, good, {})).ok
 
 
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
@@ -185,6 +192,7 @@ async def test_a_chinese_conversation(emb):
     ("서울 공장은 언제 문을 열었습니까?", "서울 공장의 직원 수는 몇 명입니까?", "서울 공장"),
     ("東京タワーはいつ建てられましたか？", "東京タワーの高さは何メートルですか？", "東京タワー"),
     ("What is the floor area of Porto Plant?", "What is the output of Porto Plant's Wren robots?", "Porto Plant"),
+    ("What is the capacity of Sheffield Plant?", "What did Sheffield Plant make in 2023?", "Sheffield Plant"),
     ("What is the room rate in London?", "What does a private car cost for a long journey?", None),
     ("What is the code for the route blocked light?", "What is the code for the battery light?", None),
 ])
