@@ -117,6 +117,24 @@ def _cjk_names(earlier: str, question: str) -> list[str]:
     return [best] if best else []
 
 
+def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
+    """A CJK name widened to the whole stretch around it that an earlier question has too, less a trailing
+    particle: "青岚" of "青岚茶业的冷泡系列" after "青岚茶业的龙井系列" is "青岚茶业"; "加工厂" of "新建的加工厂的3号"
+    after "新建的加工厂有哪些改进" is "新建的加工厂"."""
+    start = question.find(name)
+    if start < 0 or name.isascii():
+        return name
+    end = start + len(name)
+    for e in earlier:
+        if name not in e:
+            continue
+        while start > 0 and _CJK_RUN.match(question[start - 1]) and question[start - 1:end] in e:
+            start -= 1
+        while end < len(question) and _CJK_RUN.match(question[end]) and question[start:end + 1] in e:
+            end += 1
+    return re.sub(r"[的の의\s]+$", "", question[start:end])
+
+
 def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] = (), *,
                    cjk: bool = True) -> str | None:
     """What ``question`` is about that an earlier question already named, as ``question`` writes it: the longest
@@ -126,7 +144,7 @@ def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] =
     shared CJK stretch never does ("系列有哪些特点" is shared, "青岚茶业" is named). None when they share no name:
     then the question is no follow-up at all."""
     low = question.lower()
-    named = [question[(i := low.index(n.lower())):i + len(n)] for n in names
+    named = [_grow(question[(i := low.index(n.lower())):i + len(n)], question, earlier) for n in names
              if len(n) >= 2 and n.lower() in low and any(n.lower() in e.lower() for e in earlier)]
     runs = [name for e in earlier for name in _latin_names(e, question)]
     if named:
