@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from ragkit.errors import ConfigError
 from ragkit.registry import lookup
+from ragkit.synthesis._conversation import conversation_turns
 from ragkit.types import Persona, StageUsage, TestSample, Usage
 
 DEFAULT_DISTRIBUTION: dict[str, float] = {
@@ -65,8 +66,6 @@ class GenerationResult(BaseModel):
 
     def written(self) -> list[TestSample]:
         """The kept samples as a test set holds them: a conversation as one sample per turn."""
-        from ragkit.synthesis._conversation import conversation_turns
-
         return [turn for sample in self.samples for turn in conversation_turns(sample)]
 
     @property
