@@ -70,7 +70,7 @@ class Conversational:
                                         questions=scenario.questions)
         chat.turns = chat.turns[: scenario.questions]
         texts = [kg.chunk(c).text for c in scenario.chunk_ids]
-        check_chat_quotes(chat, texts)  # before paying for the follow-ups
+        sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
         names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
@@ -84,4 +84,4 @@ class Conversational:
             if lost or not leans:  # the rewrite changed the question, or kept the name: replace the name only
                 rewritten = substitute(turn.question, subject, scenario.language)
             follow_ups.append(rewritten)
-        return make_conversation(self, scenario, chat, follow_ups, kg, texts)
+        return make_conversation(self, scenario, chat, follow_ups, kg, sources)

@@ -169,6 +169,12 @@ class TestSample(BaseModel):
             out += [{"role": "user", "content": turn.question}, {"role": "assistant", "content": turn.reply}]
         return [*out, {"role": "user", "content": self.question}]
 
+    def transcript(self, *, question: bool = True) -> str:
+        """The conversation as "User: …" / "Assistant: …" lines, ending with this sample's question (left out
+        when ``question`` is False)."""
+        said = self.messages() if question else self.messages()[:-1]
+        return "\n".join(f"{m['role'].capitalize()}: {m['content'].strip()}" for m in said)
+
 
 class RagResponse(BaseModel):
     """What the RAG system under test returned for one question."""

@@ -11,21 +11,12 @@ import asyncio
 from collections.abc import Callable, Iterable, Mapping
 
 from ragkit._progress import Progress
+from ragkit.runs import group_turns
 from ragkit.targets import Target
 from ragkit.types import EvalSample, TestSample
 
 Replies = dict[tuple[str, int], str]
 """The target's answer to turn k of conversation c, by ``(c, k)``."""
-
-
-def conversation_order(samples: Iterable[TestSample]) -> list[list[TestSample]]:
-    """The samples in the groups they are asked in: each single question alone, each conversation's turns
-    together, ordered by turn (a conversation in the place of its first sample)."""
-    groups: dict[str, list[TestSample]] = {}
-    for sample in samples:
-        key = f"conversation:{sample.conversation.id}" if sample.conversation else f"sample:{sample.id}"
-        groups.setdefault(key, []).append(sample)
-    return [sorted(g, key=lambda s: s.conversation.turn if s.conversation else 0) for g in groups.values()]
 
 
 def earlier_replies(answered: Iterable[EvalSample]) -> Replies:
@@ -75,5 +66,5 @@ async def run_target(
                 on_response(result)
                 advance()
 
-        await asyncio.gather(*(ask(group) for group in conversation_order(samples)))
+        await asyncio.gather(*(ask(group) for group in group_turns(samples, lambda s: s)))
     return failed

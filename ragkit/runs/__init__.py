@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragkit.runs._conversations import group_turns
 from ragkit.runs._datasets import (
     EXPORTS,
     load_samples,
@@ -38,6 +39,7 @@ __all__ = [
     "RunSpec",
     "ScoreRecord",
     "StageRecord",
+    "group_turns",
     "iter_jsonl",
     "load_samples",
     "metric_keys",

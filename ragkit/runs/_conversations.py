@@ -10,26 +10,27 @@ user messages' ``metadata``, which both peers keep, so that a ragkit conversatio
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from ragkit.errors import DataError, validation_error
 from ragkit.types import ContextRef, Conversation, EvalSample, RagResponse, TestSample, Turn
 
+T = TypeVar("T")
 _USER = {"human": "user", "user": "user"}
 _ASSISTANT = {"ai": "assistant", "assistant": "assistant"}
 
 
-def group_turns(samples: Iterable[EvalSample]) -> list[list[EvalSample]]:
-    """Each single sample alone and each conversation's turns together (ordered by turn), in the order of their
-    first sample."""
-    groups: dict[str, list[EvalSample]] = {}
-    for s in samples:
-        conv = s.test.conversation
-        groups.setdefault(f"c:{conv.id}" if conv else f"s:{s.id}", []).append(s)
-    return [sorted(g, key=lambda s: s.test.conversation.turn if s.test.conversation else 0) for g in groups.values()]
+def group_turns(items: Iterable[T], test: Callable[[T], TestSample]) -> list[list[T]]:
+    """Each single question alone and each conversation's turns together (ordered by turn), in the order of their
+    first item; ``test`` gives an item's TestSample (``lambda s: s.test`` for answered samples)."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        t = test(item)
+        groups.setdefault(f"c:{t.conversation.id}" if t.conversation else f"s:{t.id}", []).append(item)
+    return [sorted(g, key=lambda i: c.turn if (c := test(i).conversation) else 0) for g in groups.values()]
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -59,8 +60,10 @@ class _Exchange:
         return "\n".join(self.replies) if self.replies else None
 
 
-def _exchanges(messages: list[Any], where: str, *, role_key: str, field: str) -> list[_Exchange]:
-    """User messages with the assistant's replies after each; other messages (tool calls) are skipped."""
+def exchanges(messages: list[Any], where: str, *, role_key: str, field: str,
+              need_user: bool = True) -> list[_Exchange]:
+    """User messages with the assistant's replies after each; other messages (tool calls) are skipped. With
+    ``need_user``, a list without a user message is an error naming ``field``."""
     out: list[_Exchange] = []
     for n, m in enumerate(messages):
         if not isinstance(m, dict) or not isinstance(m.get("content"), str):
@@ -73,17 +76,17 @@ def _exchanges(messages: list[Any], where: str, *, role_key: str, field: str) ->
             out[-1].replies.append(m["content"])
             full = meta.get("retrieved_contexts") if isinstance(meta, dict) else None  # ragkit's, with chunk ids
             out[-1].contexts += _refs(full or m.get("retrieval_context"), where, f"{field}[{n}] contexts")
-    if not out:
+    if not out and need_user:
         raise DataError(where, f"field '{field}' has no user message")
     return out
 
 
-def _turn_samples(exchanges: list[_Exchange], conv_id: str, goal: str | None, where: str,
+def _turn_samples(said: list[_Exchange], conv_id: str, goal: str | None, where: str,
                   extra: dict[str, Any]) -> list[EvalSample]:
     """One EvalSample per exchange: its history is the exchanges before it."""
     samples: list[EvalSample] = []
     history: list[Turn] = []
-    for k, ex in enumerate(exchanges, 1):
+    for k, ex in enumerate(said, 1):
         meta = dict(ex.meta)
         reference = meta.pop("reference_answer", None)
         refs = _refs(meta.pop("reference_contexts", None), where, f"turn {k} reference_contexts")
@@ -108,11 +111,11 @@ def _turn_samples(exchanges: list[_Exchange], conv_id: str, goal: str | None, wh
 def from_ragas_conversation(record: dict[str, Any], where: str, default_id: str) -> list[EvalSample]:
     """A ragas ``MultiTurnSample``: ``user_input`` (``human`` / ``ai`` / ``tool`` messages), ``reference`` (the
     outcome the conversation should reach: the goal here), ``reference_topics``."""
-    exchanges = _exchanges(record["user_input"], where, role_key="type", field="user_input")
+    said = exchanges(record["user_input"], where, role_key="type", field="user_input")
     conv_id = str(record.get("id") or default_id)
     extra = {"reference_topics": record["reference_topics"]} if record.get("reference_topics") else {}
     reference = record.get("reference")
-    return _turn_samples(exchanges, conv_id, reference if isinstance(reference, str) else None, where, extra)
+    return _turn_samples(said, conv_id, reference if isinstance(reference, str) else None, where, extra)
 
 
 def from_deepeval_conversation(record: dict[str, Any], where: str, default_id: str) -> list[EvalSample]:
@@ -121,15 +124,15 @@ def from_deepeval_conversation(record: dict[str, Any], where: str, default_id: s
     turns = record.get("turns") or []
     if not isinstance(turns, list):
         raise DataError(where, "field 'turns' must be a list")
-    exchanges = _exchanges(turns, where, role_key="role", field="turns")
+    said = exchanges(turns, where, role_key="role", field="turns")
     meta = dict(record.get("additional_metadata") or {})
     conv_id = str(meta.pop("conversation_id", None) or record.get("name") or default_id)
     goal = meta.pop("goal") if "goal" in meta else record.get("scenario")
     if record.get("user_description"):  # who the user is: each turn's persona, unless the turn says
-        for ex in exchanges:
+        for ex in said:
             ex.meta.setdefault("persona", str(record["user_description"]))
     extra = {"expected_outcome": record["expected_outcome"]} if record.get("expected_outcome") else {}
-    return _turn_samples(exchanges, conv_id, goal, where, {**extra, **meta})
+    return _turn_samples(said, conv_id, goal, where, {**extra, **meta})
 
 
 # -- writing -----------------------------------------------------------------------------------------
@@ -180,9 +183,3 @@ def to_deepeval_conversation(turns: list[EvalSample]) -> dict[str, Any]:
         "context": [c.text for s in turns for c in s.test.reference_contexts] or None,
         "additional_metadata": {"conversation_id": conv.id, "goal": conv.goal},
     }
-
-
-def transcript(sample: TestSample) -> str:
-    """A conversation turn as one question for formats with no turns: the exchanges so far, then the question."""
-    lines = [f"{m['role'].capitalize()}: {m['content']}" for m in sample.messages()]
-    return "\n".join(lines)

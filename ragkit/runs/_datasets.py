@@ -218,7 +218,7 @@ def records_as(samples: Iterable[EvalSample], fmt: str) -> list[dict[str, Any]]:
     joined = {"ragas": to_ragas_conversation, "deepeval": to_deepeval_conversation}.get(fmt)
     if joined is None:
         return [WRITERS[fmt](s) for s in samples]
-    return [joined(g) if g[0].test.conversation else WRITERS[fmt](g[0]) for g in group_turns(samples)]
+    return [joined(g) if g[0].test.conversation else WRITERS[fmt](g[0]) for g in group_turns(samples, lambda s: s.test)]
 
 
 def to_dataframe(samples: Iterable[EvalSample]) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ragkit.errors import DataError, validation_error
-from ragkit.runs._conversations import from_deepeval_conversation, from_ragas_conversation, transcript
+from ragkit.runs._conversations import exchanges, from_deepeval_conversation, from_ragas_conversation
 from ragkit.types import ContextRef, Conversation, EvalSample, PluginSpec, RagResponse, TestSample, Turn
 
 FORMATS = ("ragkit", "ragas", "ragchecker", "deepeval", "giskard")
@@ -220,7 +220,7 @@ def from_ragchecker(record: dict[str, Any], where: str, default_id: str) -> Eval
 
 def to_ragchecker(s: EvalSample) -> dict[str, Any]:
     """One ``results[]`` entry; RAGChecker has no turns, so a conversation's turn asks its transcript."""
-    query = transcript(s.test) if s.test.history else s.test.question
+    query = s.test.transcript() if s.test.history else s.test.question
     return {"query_id": s.id, "query": query, "gt_answer": s.test.reference_answer or "",
             "response": s.response.answer,
             "retrieved_context": [{"doc_id": c.chunk_id or str(i), "text": c.text}
@@ -331,15 +331,8 @@ def to_giskard(s: EvalSample) -> dict[str, Any]:
 def _giskard_history(messages: list[Any], where: str) -> list[Turn]:
     """Giskard's ``conversation_history`` (``{"role", "content"}`` messages) as the turns before the question:
     each user message with the assistant's reply after it, which the conversation keeps as given."""
-    turns: list[Turn] = []
-    for n, m in enumerate(messages):
-        if not isinstance(m, dict) or not isinstance(m.get("content"), str):
-            raise DataError(where, f"field 'conversation_history[{n}]' must be a message with a 'content' string")
-        if m.get("role") == "user":
-            turns.append(Turn(question=m["content"]))
-        elif turns:
-            turns[-1].answer = (turns[-1].answer + "\n" if turns[-1].answer else "") + m["content"]
-    return turns
+    said = exchanges(messages, where, role_key="role", field="conversation_history", need_user=False)
+    return [Turn(question=ex.question, answer=ex.answer) for ex in said]
 
 
 # -- detection ---------------------------------------------------------------------------------------

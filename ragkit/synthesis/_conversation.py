@@ -17,7 +17,7 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
-from ragkit.synthesis._writer import Quote, context_refs, found_quotes, quote_source
+from ragkit.synthesis._writer import Quote, context_refs, quote_source
 from ragkit.text import HAN, HANGUL, KANA, units
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
@@ -217,18 +217,16 @@ def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
 
 
 def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups: Sequence[str],
-                      kg: KnowledgeGraph, passages: Sequence[str], *, goal: str | None = None) -> TestSample:
+                      kg: KnowledgeGraph, sources: Sequence[int], *, goal: str | None = None) -> TestSample:
     """The candidate: the last turn's sample, with the earlier turns in its history (the first turn asked as it
     stands, turn k as ``follow_ups[k - 2]``; the standalone forms in ``metadata["standalone_questions"]``). Each
-    turn's reference contexts are the chunk its quote is found in; a turn whose quote is in none drops the
-    candidate."""
+    turn's reference context is the chunk its quote was found in (``sources``, from ``check_chat_quotes``)."""
     turns: list[Turn] = []
-    quotes: list[str] = []
-    for k, (t, source) in enumerate(zip(chat.turns, check_chat_quotes(chat, passages), strict=True), 1):
+    for k, (t, source) in enumerate(zip(chat.turns, sources, strict=True), 1):
         asked = t.question if k == 1 else follow_ups[k - 2]
         turns.append(Turn(question=asked.strip(), reference_answer=t.answer.strip(),
                           reference_contexts=context_refs(kg, [scenario.chunk_ids[source]])))
-        quotes += found_quotes([t.quote], list(passages))
+    quotes = [t.quote for t in chat.turns]  # each found in its passage by check_chat_quotes
     last = turns[-1]
     sid = sample_id(scenario)
     return TestSample(

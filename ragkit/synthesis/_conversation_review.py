@@ -73,8 +73,10 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
     if " ".join(turn.question.split()) == " ".join(standalone.split()):
         return Verdict(False, "follow_up_stands_alone", f"the follow-up is its standalone question again: "
                        f"{turn.question[:80]!r}")
+    if not turn.metadata.get("standalone_question"):
+        return Verdict(True)  # nothing to compare the follow-up with
     _, lost = left_out(turn.question, standalone, [t.question for t in turn.history])
-    if turn.metadata.get("standalone_question") and lost:
+    if lost:
         return Verdict(False, "follow_up_changed", f"the follow-up leaves out {' '.join(lost[:4])!r}, which the "
                        f"chat never said: {turn.question[:60]!r} for {standalone[:60]!r}")
     return Verdict(True)

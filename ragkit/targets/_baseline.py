@@ -75,7 +75,7 @@ REWRITE_INSTRUCTION = (
 
 def rewrite_messages(sample: TestSample) -> list[dict[str, str]]:
     """The prompt that turns a follow-up into a question that stands alone, for retrieval."""
-    said = "\n".join(f"{m['role'].capitalize()}: {m['content'].strip()}" for m in sample.messages()[:-1])
+    said = sample.transcript(question=False)
     return [
         {"role": "system", "content": REWRITE_INSTRUCTION},
         {"role": "user", "content": f"Conversation:\n{said}\n\nLast message: {sample.question.strip()}"},
