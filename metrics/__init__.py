@@ -11,6 +11,7 @@ from . import (  # noqa: E402,F401  (each import registers its metrics)
     context_precision,
     context_recall,
     context_relevance,
+    conversation,
     factual_correctness,
     faithfulness,
     lexical,

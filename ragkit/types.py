@@ -121,6 +121,20 @@ class Conversation(BaseModel):
     """This sample's position, from 1."""
     goal: str | None = None
     """What the user wants from the whole conversation (DeepEval's scenario, ragas's reference outcome)."""
+    turns: int | None = Field(default=None, ge=1)
+    """How many turns the whole conversation has, when known: the last one is scored for the conversation as a
+    whole (``conversation_completeness``)."""
+
+    @model_validator(mode="after")
+    def _check_position(self) -> Conversation:
+        if self.turns is not None and self.turn > self.turns:
+            raise ValueError(f"turn {self.turn} of a conversation of {self.turns} turn(s)")
+        return self
+
+    @property
+    def is_last(self) -> bool:
+        """This is the conversation's last turn (False when the number of turns is not known)."""
+        return self.turns is not None and self.turn == self.turns
 
 
 class TestSample(BaseModel):

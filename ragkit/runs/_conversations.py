@@ -94,7 +94,7 @@ def _turn_samples(said: list[_Exchange], conv_id: str, goal: str | None, where: 
             test = TestSample(
                 id=str(meta.pop("id", None) or f"{conv_id}-t{k}"), question=ex.question,
                 reference_answer=reference, reference_contexts=refs,
-                conversation=Conversation(id=conv_id, turn=k, goal=goal), history=list(history),
+                conversation=Conversation(id=conv_id, turn=k, goal=goal, turns=len(said)), history=list(history),
                 **{key: meta.pop(key) for key in ("persona", "style", "length", "language") if key in meta},
                 metadata={**extra, **meta},
             )

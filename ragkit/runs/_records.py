@@ -299,7 +299,7 @@ def from_giskard(record: dict[str, Any], where: str, default_id: str) -> EvalSam
     sample_id = _text(record, "id", where) or default_id
     history = _giskard_history(_list(record, "conversation_history", where), where)
     test = TestSample(
-        conversation=Conversation(id=sample_id, turn=len(history) + 1) if history else None,
+        conversation=Conversation(id=sample_id, turn=len(history) + 1, turns=len(history) + 1) if history else None,
         history=history,
         id=sample_id,
         question=_text(record, "question", where, required=True) or "",

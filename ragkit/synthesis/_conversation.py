@@ -278,4 +278,6 @@ def conversation_turns(sample: TestSample) -> list[TestSample]:
     """A kept sample as the samples it is written as: itself, or each turn of a conversation."""
     if sample.conversation is None:
         return [sample]
-    return [turn_sample(sample, k) for k in range(1, sample.conversation.turn + 1)]
+    total = sample.conversation.turn
+    whole = sample.model_copy(update={"conversation": sample.conversation.model_copy(update={"turns": total})})
+    return [turn_sample(whole, k) for k in range(1, total + 1)]

@@ -101,6 +101,7 @@ async def test_a_kept_conversation_is_written_turn_by_turn(emb):
         cid = sample.conversation.id
         assert [t.id for t in written] == [f"{cid}-t{k}" for k in range(1, len(written) + 1)]
         assert [len(t.history) for t in written] == list(range(len(written)))
+        assert {t.conversation.turns for t in written} == {len(written)} and written[-1].conversation.is_last
         assert written[1].history[0].question == written[0].question
         assert written[1].question.startswith("What does it say") and written[0].history == []
         assert written[1].metadata["standalone_question"].startswith("What does ")
@@ -168,7 +169,7 @@ async def test_a_conversation_that_fails_at_turn_three_keeps_its_first_two(emb):
     assert kept.conversation.turn == 2 and kept.metadata["turns_written"] == 3
     assert kept.metadata["critic"]["cut"]["after_turn"] == 2
     assert kept.metadata["critic"]["cut"]["detail"].startswith("turn 3: the judge answers")
-    assert [t.conversation.turn for t in result.written()] == [1, 2]
+    assert [(t.conversation.turn, t.conversation.turns) for t in result.written()] == [(1, 2), (2, 2)]  # cut at 2
     assert len(kept.metadata["standalone_questions"]) == 2
 
 

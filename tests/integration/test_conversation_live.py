@@ -1,6 +1,7 @@
 """Conversations end to end on the embedded model and embeddings (RAGKIT_LIVE_TESTS=1): ``ragkit generate -g
 conversational`` on an English and a Chinese corpus, then ``ragkit benchmark`` of the English conversations
-against the baseline, whose follow-ups are rewritten from the conversation before it retrieves."""
+against the baseline, whose follow-ups are rewritten from the conversation before it retrieves, scored per turn
+and per conversation (knowledge retention, completeness)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def check_turns(chats: dict[str, list[TestSample]], n: int) -> None:
     assert len(chats) == n
     for turns in chats.values():
         assert len(turns) >= 2 and [t.conversation.turn for t in turns] == list(range(1, len(turns) + 1))
+        assert {t.conversation.turns for t in turns} == {len(turns)}
         for k, turn in enumerate(turns, 1):
             assert [h.question for h in turn.history] == [t.question for t in turns[:k - 1]]
             assert turn.reference_answer and turn.reference_contexts
@@ -51,7 +53,8 @@ def test_english_conversations_and_a_benchmark_of_them(tmp_path: Path) -> None:
     run = tmp_path / "run"
     result = CliRunner().invoke(cli, ["benchmark", str(CORPORA / "acme"), "--testset", str(testset), "--target",
                                       "baseline", "--extractor", "fast", "-m", "reference_resolution", "-m",
-                                      "faithfulness", "-o", str(run), "--no-progress"], catch_exceptions=False)
+                                      "faithfulness", "-m", "knowledge_retention", "-m", "conversation_completeness",
+                                      "-o", str(run), "--no-progress"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     answered = [EvalSample.model_validate_json(line) for line in (run / "responses.jsonl").read_text().splitlines()]
     follow_ups = [s for s in answered if s.test.conversation and s.test.conversation.turn > 1]
@@ -62,6 +65,15 @@ def test_english_conversations_and_a_benchmark_of_them(tmp_path: Path) -> None:
     resolved = [r["scores"]["reference_resolution"]["value"] for r in scores
                 if r["scores"]["reference_resolution"]["value"] is not None]
     assert len(resolved) == len(follow_ups)
+    # knowledge retention scores every follow-up, completeness each conversation once, on its last turn
+    by_id = {s.test.id: s for s in answered}
+    for name, scored in (("knowledge_retention", follow_ups),
+                         ("conversation_completeness",
+                          [s for s in answered if s.test.conversation and s.test.conversation.is_last])):
+        values = {r["sample_id"]: r["scores"][name] for r in scores if r["scores"][name]["value"] is not None}
+        assert set(values) == {s.test.id for s in scored}, (name, values)
+        assert all(0.0 <= v["value"] <= 1.0 and v["explanation"] for v in values.values())
+        print(name, {k: (v["value"], v["explanation"], by_id[k].response.answer[:80]) for k, v in values.items()})
     html = (run / "report.html").read_text(encoding="utf-8")
     assert "turn 2</h3>" in html and "earlier turn(s)" in html
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE.parent / "generators"))  # kg_builder: the hand-buil
 
 from kg_builder import BAKERY, TEA_ZH, build_graph, default_script  # noqa: E402
 
-from ragkit import ContextRef, EvalSample, RagResponse, TestSample, evaluate  # noqa: E402
+from ragkit import ContextRef, Conversation, EvalSample, RagResponse, TestSample, Turn, evaluate  # noqa: E402
 from ragkit.kg._reading import CONDENSE_PROMPT, DocumentText, SectionSummaries, reading_prompt  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import available  # noqa: E402
@@ -48,7 +48,7 @@ def fill(schema: dict[str, Any], node: dict[str, Any] | None = None) -> Any:
     if kind == "object":
         return {k: fill(schema, v) for k, v in node.get("properties", {}).items()}
     if kind == "array":
-        return [fill(schema, node.get("items", {"type": "string"}))]
+        return [fill(schema, node.get("items", {"type": "string"}))] * max(1, node.get("minItems", 1))
     if kind in ("integer", "number"):
         return node.get("minimum", 1)
     if kind == "boolean":
@@ -102,12 +102,22 @@ def samples() -> list[EvalSample]:
     ]
 
 
+def follow_up() -> EvalSample:
+    test = TestSample(id="chat-t2", question="And where is it built?", language="en",
+                      history=[Turn(question="What does the Wren W300 carry?", answer="Up to 300 kg.")],
+                      conversation=Conversation(id="chat", turn=2, turns=2, goal="Learn about the Wren W300"))
+    return EvalSample(test=test, response=RagResponse(answer="The Wren W300 is built in Sheffield."))
+
+
 async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
     rec = Recorder()
     # every metric, with its default arguments, on an English and a Chinese sample
     judge = ScriptedJudge(rec.filler)
     await evaluate(samples(), sorted(available("metric", plugins=False)), judge=judge, embeddings=embeddings,
                    progress=False, concurrency=1)
+    # the metrics that read a conversation, on the last turn of one (the others score it as a single question)
+    await evaluate([follow_up()], ["conversation_completeness", "knowledge_retention"], judge=judge,
+                   embeddings=embeddings, progress=False, concurrency=1)
     # every generator, the critic and the persona prompt, on hand-built English and Chinese graphs
     for spec, language in ((BAKERY, "en"), (TEA_ZH, "zh")):
         kg = build_graph(spec, embeddings, language=language)
@@ -150,7 +160,8 @@ def test_every_prompt_renders_byte_identical(rendered: dict[str, list[str]]) -> 
 
 def test_the_recording_covers_metrics_generators_and_critic(rendered: dict[str, list[str]]) -> None:
     for name in ("claims.split", "claims.check", "generate.qa", "generate.bridge_qa", "generate.critic",
-                 "generate.personas", "kg.read_document", "kg.document_summary"):
+                 "generate.personas", "kg.read_document", "kg.document_summary", "conversation.retention",
+                 "conversation.completeness"):
         assert name in rendered, name
 
 

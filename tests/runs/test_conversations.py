@@ -34,7 +34,8 @@ def conversation(cid: str = "conv-1", *, answered: bool = False, goal: str | Non
     for k, (question, reference, refs) in enumerate(TURNS, 1):
         test = TestSample(id=f"{cid}-t{k}", question=question, reference_answer=reference, reference_contexts=refs,
                           persona="plant visitor", language="zh" if k == 3 else "en",
-                          conversation=Conversation(id=cid, turn=k, goal=goal), history=list(history))
+                          conversation=Conversation(id=cid, turn=k, goal=goal, turns=len(TURNS)),
+                          history=list(history))
         answer = f"Answer {k}." if answered else ""
         response = RagResponse(answer=answer, retrieved_contexts=[ContextRef(chunk_id="porto-c0", text=refs[0].text)]
                                if answered else [])
@@ -98,7 +99,8 @@ def test_deepeval_refuses_a_mix_of_questions_and_conversations(tmp_path: Path) -
 def test_ragas_multi_turn_file_written_by_ragas(tmp_path: Path) -> None:
     """ragas 0.4.3's own ``EvaluationDataset.to_jsonl`` of a MultiTurnSample (tests/fixtures/peers)."""
     first, second = load_samples(PEERS / "ragas_multiturn.jsonl")
-    assert first.test.conversation == Conversation(id="row-1", turn=1, goal="The user learns where the K10 is built.")
+    assert first.test.conversation == Conversation(id="row-1", turn=1, goal="The user learns where the K10 is built.",
+                                                   turns=2)  # a record per conversation: its length is known
     assert (first.test.question, first.response.answer) == ("Where is Acme Robotics based?",
                                                             "Acme Robotics is based in Manchester.")
     assert second.test.history == [Turn(question="Where is Acme Robotics based?",
@@ -125,7 +127,7 @@ def test_formats_without_turns_keep_the_conversation_as_they_can(tmp_path: Path)
     third = json.loads(giskard.read_text().splitlines()[2])
     assert [m["content"] for m in third["conversation_history"]] == [TURNS[0][0], "Answer 1.", TURNS[1][0], "Answer 2."]
     back = read_testset(giskard)[2]
-    assert back.conversation == Conversation(id="conv-1-t3", turn=3) and back.history[1].answer == "Answer 2."
+    assert back.conversation == Conversation(id="conv-1-t3", turn=3, turns=3) and back.history[1].answer == "Answer 2."
     checker = json.loads(write_samples(samples, tmp_path / "r.json", "ragchecker").read_text())["results"]
     assert checker[2]["query"].startswith("User: Which plant builds") and checker[2]["query"].endswith(TURNS[2][0])
     assert checker[0]["query"] == TURNS[0][0]

@@ -74,7 +74,7 @@ def test_giskard_testset_as_giskard_writes_it() -> None:
     assert [(c.chunk_id, c.text[:11]) for c in g1.reference_contexts] == [("3", "Document 3:")]
     assert g1.generator == PluginSpec(name="single_hop") and g1.metadata["question_type"] == "simple"
     assert g2.history == [Turn(question="I am asking about Acme's products.")] and g2.generator is None
-    assert g2.conversation == Conversation(id="g2", turn=2) and g1.conversation is None
+    assert g2.conversation == Conversation(id="g2", turn=2, turns=2) and g1.conversation is None
     assert g3.question == "公司的总部在哪里？" and g3.generator == PluginSpec(name="multi_hop")
 
 
