@@ -36,36 +36,44 @@ class RetentionInput(BaseModel):
 
 
 class RetentionOutput(BaseModel):
-    refers_to: Annotated[str, StringConstraints(max_length=160)]
-    verdict: Literal["keeps_context", "asks_again", "other_subject", "contradicts_earlier"]
+    question: Annotated[str, StringConstraints(max_length=200)]
+    verdict: Literal["keeps", "loses"]
 
 
 RETENTION = Prompt(
     name="conversation.retention",
     instruction="""\
 A user and an assistant are talking. Read the earlier turns, then the user's latest message and the answer to it.
-- refers_to: what the latest message asks about, named in full the way the earlier turns name it (after a turn \
-about the K10 printer, "how heavy is it?" asks "how heavy the K10 printer is").
-- verdict: does the answer carry on from what the earlier turns established?
-  "keeps_context": it answers about that same thing and goes against nothing the user said. A wrong, short or \
-unhelpful answer about the right thing still keeps the context.
-  "asks_again": it asks the user for something the earlier turns already say, or says it cannot tell what the \
-user means.
-  "other_subject": it answers about a different thing than the one the message refers to.
-  "contradicts_earlier": it states something that goes against what the user said in an earlier turn.""",
+- question: the latest message as a complete question that someone who did not see the earlier turns would \
+understand (write out what "it", "there" or "that one" stands for).
+- verdict: "keeps" if the answer goes on from the earlier turns: it answers about the thing the complete \
+question asks about, even when what it says is wrong or incomplete. "loses" if it has lost the thread: it asks \
+the user again what or which thing they mean, talks about another thing, or takes for granted something other \
+than what the user said before.""",
     input=RetentionInput,
     output=RetentionOutput,
     max_tokens=120,
 )
 
 
+def _keeps(scored: Any) -> float:
+    """P(keeps) from the label's token probabilities; the label itself when the model gives none."""
+    label = scored.label("verdict")
+    if label is not None:
+        return float(label.expected({"keeps": 1.0}))
+    return 1.0 if scored.output.verdict == "keeps" else 0.0
+
+
 @metric(requires=("test.question", "response.answer"), uses=("llm",), calls=1)
 def knowledge_retention() -> MetricFn:
-    """For a follow-up turn (turn 2 on): 1.0 when the answer keeps what the earlier turns established (it is
-    about what the message refers to, asks for nothing the user already said, and contradicts none of it), else
-    0.0; the mean over a run's follow-up turns is the share of them with no attrition (DeepEval's knowledge
-    retention). The judge reads the earlier turns as the target was sent them, its own replies included.
-    Unscorable for single questions and first turns."""
+    """For a follow-up turn (turn 2 on): how likely the judge finds that the answer keeps the thread of the
+    conversation, P(keeps) from its label's token probabilities (0/1 when the model gives none). It keeps it when
+    it answers about what the message refers to, right or wrong; it loses it when it asks the user again what
+    they mean, talks about another thing, or takes for granted something other than what the user said. The mean
+    over a run's follow-up turns estimates the share with no attrition (DeepEval's knowledge retention). The
+    judge reads the earlier turns as the target was sent them, its own replies included. Unscorable for single
+    questions and first turns. On the embedded judge it separates answers that ask again or change the subject,
+    not those that contradict what the user said (bench/README.md, "Conversations")."""
 
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         test = sample.test
@@ -73,13 +81,12 @@ def knowledge_retention() -> MetricFn:
             return unscorable("not a follow-up turn of a conversation")
         if not sample.response.answer.strip():
             return unscorable("the answer is empty")
-        out = await ctx.judge.structured(RETENTION, RetentionInput(
+        scored = await ctx.judge.structured_scored(RETENTION, RetentionInput(
             earlier_turns=_exchanges(test.history), latest_message=test.question, answer=sample.response.answer))
-        kept = out.verdict == "keeps_context"
-        note = (f"keeps the context ({out.refers_to})" if kept
-                else f"{out.verdict.replace('_', ' ')}: the message asks about {out.refers_to}")
-        return Score(value=1.0 if kept else 0.0, explanation=note,
-                     details={"verdict": out.verdict, "refers_to": out.refers_to, "turn": test.conversation.turn})
+        keeps = _keeps(scored)
+        note = f"{scored.output.verdict} the thread (P(keeps) = {keeps:.2f}): {scored.output.question}"
+        return Score(value=keeps, explanation=note,
+                     details={**scored.output.model_dump(), "turn": test.conversation.turn})
 
     return score
 

@@ -26,18 +26,32 @@ def single(answer: str = "In Sheffield.") -> EvalSample:
                       response=RagResponse(answer=answer))
 
 
-@pytest.mark.parametrize(("verdict", "expected"), [
-    ("keeps_context", 1.0), ("asks_again", 0.0), ("other_subject", 0.0), ("contradicts_earlier", 0.0)])
+@pytest.mark.parametrize(("verdict", "expected"), [("keeps", 1.0), ("loses", 0.0)])
 async def test_knowledge_retention_scores_the_verdict_on_a_follow_up(verdict: str, expected: float) -> None:
-    judge = ScriptedJudge([{"refers_to": "how much the Wren W300 weighs", "verdict": verdict}])
+    judge = ScriptedJudge([{"question": "How much does the Wren W300 weigh?", "verdict": verdict}])
     score = await build_metric("knowledge_retention")(turn("How much does it weigh?", "It weighs 48 kg."),
                                                        context(judge))
-    assert score.value == expected and score.details["verdict"] == verdict
-    assert "the Wren W300 weighs" in (score.explanation or "")
+    # the scripted judge gives no token probabilities: the label itself is the score
+    assert score.value == expected and score.details["verdict"] == verdict and score.details["turn"] == 2
+    assert (score.explanation or "").endswith(
+        f"the thread (P(keeps) = {expected:.2f}): How much does the Wren W300 weigh?")
     shown = judge.calls[0].data
     # the earlier turn as the target was sent it: its own reply, not the reference
     assert shown.earlier_turns == ["User: Where is the Wren W300 built?\nAssistant: In Sheffield."]  # type: ignore[union-attr]
     assert shown.latest_message == "How much does it weigh?" and shown.answer == "It weighs 48 kg."  # type: ignore[union-attr]
+
+
+def test_knowledge_retention_reads_the_probability_of_keeps() -> None:
+    from ragkit.llm._logprobs import LabelProb
+    from ragkit.metrics.conversation import RetentionOutput, _keeps
+
+    class Scored:
+        output = RetentionOutput(question="q", verdict="loses")
+
+        def label(self, *path: str) -> LabelProb | None:
+            return LabelProb(path=path, value="loses", prob=0.7, distribution={"loses": 0.7, "keeps": 0.3})
+
+    assert _keeps(Scored()) == pytest.approx(0.3)
 
 
 async def test_knowledge_retention_leaves_single_questions_first_turns_and_empty_answers_unscored() -> None:
