@@ -51,6 +51,9 @@ class GenerationRun:
         """The scenarios a generator had left when it was stopped for too many drops."""
         self.reopened: tuple[str, int] | None = None
         """The generator reopened as the last resort, and how many drops it may still cost."""
+        self.planned: dict[str, tuple[int, int, set[str]]] = {}
+        """Per generator: how many scenarios were asked of its plan, the seed, and each planned scenario's key."""
+        self.replanned = False
 
     # -- planning ---------------------------------------------------------------------------------
 
@@ -80,12 +83,13 @@ class GenerationRun:
     def plan_all(self, weights: dict[str, float], seed: int) -> dict[str, int]:
         active = dict(weights)
         plans: dict[str, list[Scenario]] = {}
+        wants: dict[str, int] = {}
         while True:
             quotas = largest_remainder(active, self.n)
             for name, q in quotas.items():
                 want = max(3 * q, q + 5)
                 if q > 0 and (name not in plans or len(plans[name]) < want):
-                    plans[name] = self.plan_one(name, want, seed)
+                    plans[name], wants[name] = self.plan_one(name, want, seed), want
             unsupported = [k for k in active if k in plans and not plans[k]]
             if not unsupported:
                 break
@@ -98,6 +102,8 @@ class GenerationRun:
         for name in weights:
             self.queues[name] = deque(plans.get(name, []))
             self.result.report[name].planned = len(plans.get(name, []))
+            if name in wants:
+                self.planned[name] = (wants[name], seed, {s.model_dump_json() for s in plans[name]})
         return largest_remainder(active, self.n) if active else {}
 
     # -- scheduling -------------------------------------------------------------------------------
@@ -221,6 +227,28 @@ class GenerationRun:
                                   "or had run out")
         return True
 
+    def replan(self) -> bool:
+        """After ``reopen``, once per run, when samples are still missing and no scenario is left: each generator
+        still owed samples plans twice as many scenarios as before, and the ones it has not planned yet join its
+        queue (a generator whose candidates mostly fail, on a corpus with chunks to spare, used up its first
+        plan). Its drops stay bounded as before."""
+        if self.replanned or sum(max(0, k) for k in self.need.values()) <= 0:
+            return False
+        self.replanned = True
+        added = 0
+        used_up = [k for k, v in self.need.items()
+                   if v > 0 and not self.queues[k] and k in self.planned and k not in self.stopped]
+        for name in used_up:  # a generator stopped for its drops is not given more to drop
+            want, seed, seen = self.planned[name]
+            new = [s for s in self.plan_one(name, 2 * want, seed) if s.model_dump_json() not in seen]
+            if new:
+                self.queues[name].extend(new)
+                self.result.report[name].planned += len(new)
+                self.result.report[name].notes.append(f"planned {len(new)} more scenarios: the first "
+                                                      f"{len(seen)} were used up with samples missing")
+                added += len(new)
+        return added > 0
+
     async def loop(self, pool: Pool[tuple[str, Scenario, int], Outcome]) -> None:
         """Run candidates on ``pool``, as many at a time as it holds; results are committed in start order, so that
         which samples are kept does not depend on which call happens to finish first."""
@@ -243,7 +271,7 @@ class GenerationRun:
                     if sum(self.need.values()) > 0 and any(self.queues.values()):
                         self.cap += 1  # what is left comes only from documents at their share: relax, say so
                         continue
-                    if self.reopen():
+                    if self.reopen() or self.replan():
                         continue
                     return
                 task, name, scenario, slot = running.popleft()

@@ -353,6 +353,36 @@ async def test_a_reopened_generator_is_stopped_again_at_its_new_allowance(bakery
     assert "stopped after 6 dropped candidates" in report.notes[-2]
 
 
+async def test_a_generator_that_used_up_its_plan_plans_more_once(bakery, emb):
+    """Every candidate of the first plan fails, with drops to spare: the generator plans twice as many scenarios,
+    runs only the new ones, and the run ends with n."""
+    from random import Random
+
+    from ragkit.registry import lookup
+
+    # the run's first plan: n = 2 asks single_hop for max(3 * 2, 2 + 5) = 7 scenarios, seeded by name
+    first = lookup("generator", "single_hop")().plan(bakery, 7, Random("0:single_hop")).scenarios
+    first_keys = {(tuple(s.chunk_ids), s.topic) for s in first}
+    critic_calls = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            critic_calls["n"] += 1
+            if critic_calls["n"] <= len(first):
+                return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    options = GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=10)
+    result = await generate(bakery, 2, options, judge=_one_at_a_time(script), embeddings=emb)
+    report = result.report["single_hop"]
+    assert len(result.samples) == 2 and report.dropped == {"not_answerable": len(first)}
+    assert report.planned > len(first)
+    assert any(n == f"planned {report.planned - len(first)} more scenarios: the first {len(first)} were used up "
+               "with samples missing" for n in report.notes), report.notes
+    # the new scenarios ran, not the first plan's again
+    assert all((tuple(s.scenario["chunk_ids"]), s.scenario.get("topic")) not in first_keys for s in result.samples)
+
+
 def _one_at_a_time(script):
     """A scripted judge with one call in flight, so that no candidate is still running when a generator stops."""
     from ragkit.settings import Settings
