@@ -11,6 +11,7 @@ from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.synthesis import (
     Plan,
+    about_a_person,
     check_chat_quotes,
     follow_up,
     left_out,
@@ -40,6 +41,12 @@ def neighbourhood(kg: KnowledgeGraph, chunk_id: str, min_tokens: int) -> list[st
     near = [c for c in siblings if abs(c.index - chunk.index) == 1 and c.tokens >= min_tokens]
     near.sort(key=lambda c: c.index < chunk.index)  # the next chunk first
     return [chunk_id, *(c.id for c in near[:1])]
+
+
+def names_a_person(subject: str, people: set[str]) -> bool:
+    """Whether the chat's shared subject is one of the graph's people: the name itself, or a phrase made mostly of
+    it ("沈嘉禾" in "董事长沈嘉禾"); a short name inside a longer phrase ("Max" in "Max payload") is not."""
+    return any(subject == name or (name in subject and len(name) * 2 >= len(subject)) for name in people if name)
 
 
 @generator(calls=8.0)
@@ -72,6 +79,7 @@ class Conversational:
         texts = [kg.chunk(c).text for c in scenario.chunk_ids]
         sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
         names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
+        people = {e.name for c in scenario.chunk_ids for e in kg.entities_of(c) if e.type == "person"}
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
             earlier = [t.question for t in chat.turns[:k]]
@@ -83,5 +91,7 @@ class Conversational:
             leans, lost = left_out(rewritten, turn.question, earlier)
             if lost or not leans:  # the rewrite changed the question, or kept the name: replace the name only
                 rewritten = substitute(turn.question, subject, scenario.language)
+            if names_a_person(subject, people):
+                rewritten = about_a_person(rewritten, scenario.language)
             follow_ups.append(rewritten)
         return make_conversation(self, scenario, chat, follow_ups, kg, sources)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ragkit.synthesis._conversation import (
     ChatOutput,
+    about_a_person,
     check_chat_quotes,
     conversation_turns,
     follow_up,
@@ -48,6 +49,7 @@ __all__ = [
     "QAOutput",
     "SkipScenario",
     "VAGUE_TYPES",
+    "about_a_person",
     "check_chat_quotes",
     "check_options",
     "check_quotes",

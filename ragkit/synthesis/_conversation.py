@@ -181,6 +181,24 @@ def substitute(question: str, subject: str, language: str) -> str:
     return question
 
 
+_PERSONAL = {
+    "zh": ((re.compile("它们|它"), "他"),),
+    "ja": ((re.compile("それ"), "その人"),),
+    "ko": ((re.compile("그곳|그것"), "그 사람"),),
+    "en": ((re.compile(r"\bits\b", re.IGNORECASE), "their"),
+           (re.compile(r"\b(of|for|about|with|to) it\b", re.IGNORECASE), r"\1 them")),
+}
+
+
+def about_a_person(question: str, language: str) -> str:
+    """A follow-up whose subject is a person, with the pronouns for a thing made personal: "它担任什么职务？" →
+    "他担任什么职务？", "What is its role?" → "What is their role?". The rewrite call and ``substitute`` both write
+    the neuter forms; 他 and "they" are each language's form for a person of either sex."""
+    for pattern, personal in _PERSONAL.get(language[:2], ()):
+        question = pattern.sub(personal, question)
+    return question
+
+
 async def follow_up(judge: Judge, question: str, topic: str) -> str:
     """One short call: ``question`` as a chat's next turn asks it, leaning on the topic already named. Asked
     apart from the chat: in one structured reply the 1.5B model copied the question unchanged for 12 of 13 later

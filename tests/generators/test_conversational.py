@@ -253,3 +253,25 @@ def test_a_subject_replaced_without_a_model(question: str, subject: str, languag
     from ragkit.synthesis import substitute
 
     assert substitute(question, subject, language) == expected
+
+
+@pytest.mark.parametrize(("question", "language", "expected"), [
+    ("它担任什么职务？", "zh", "他担任什么职务？"),
+    ("What is its role in the company?", "en", "What is their role in the company?"),
+    ("What did the board say about it?", "en", "What did the board say about them?"),
+    ("それの役職は何ですか？", "ja", "その人の役職は何ですか？"),
+    ("그곳의 직책은 무엇입니까?", "ko", "그 사람의 직책은 무엇입니까?"),
+])
+def test_a_follow_up_about_a_person_uses_a_personal_pronoun(question: str, language: str, expected: str) -> None:
+    from ragkit.synthesis import about_a_person
+
+    assert about_a_person(question, language) == expected
+
+
+def test_the_subject_names_a_person_only_when_it_is_mostly_the_name() -> None:
+    from ragkit.generators.conversational import names_a_person
+
+    people = {"沈嘉禾", "Max", "Helen Okafor"}
+    assert names_a_person("沈嘉禾", people) and names_a_person("董事长沈嘉禾", people)
+    assert names_a_person("Helen Okafor", people) and not names_a_person("Max payload of the arm", people)
+    assert not names_a_person("青岚茶业", people)
