@@ -44,9 +44,10 @@ def neighbourhood(kg: KnowledgeGraph, chunk_id: str, min_tokens: int) -> list[st
 
 
 def names_a_person(subject: str, people: set[str]) -> bool:
-    """Whether the chat's shared subject is one of the graph's people: the name itself, or a phrase made mostly of
-    it ("沈嘉禾" in "董事长沈嘉禾"); a short name inside a longer phrase ("Max" in "Max payload") is not."""
-    return any(subject == name or (name in subject and len(name) * 2 >= len(subject)) for name in people if name)
+    """Whether the chat's shared subject is one of the graph's people, by its whole name: a part of a longer
+    subject is not enough (jieba tags "青岚" a person's name inside "青岚茶业"; spaCy finds "Max" in "Max
+    payload")."""
+    return subject.strip().lower() in {name.strip().lower() for name in people}
 
 
 @generator(calls=8.0)

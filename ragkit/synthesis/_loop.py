@@ -200,15 +200,18 @@ class GenerationRun:
         if candidate is not None:  # kept for the user to read (``ragkit generate --dropped``), with the reason
             candidate.metadata["dropped"] = {"reason": reason, "detail": detail}
             self.result.dropped_samples.append(candidate)
-        if self.reopened is not None and self.reopened[0] == name:
-            allowed = self.reopened[1]
-        else:
-            allowed = math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
-        if self.queues[name] and self.need[name] > 0 and report.dropped_total >= allowed:
+        if self.queues[name] and self.need[name] > 0 and report.dropped_total >= self.allowance(name):
             self.stopped[name] = list(self.queues[name])
             self.queues[name].clear()  # too few of its candidates pass on this graph: stop paying for it
             report.notes.append(f"stopped after {report.dropped_total} dropped candidates (more than "
                                 f"{self.drops_per_sample:g} per sample asked of it)")
+
+    def allowance(self, name: str) -> int:
+        """How many dropped candidates generator ``name`` may cost before it is stopped."""
+        if self.reopened is not None and self.reopened[0] == name:
+            return self.reopened[1]
+        report = self.result.report[name]
+        return math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
 
     def reopen(self) -> bool:
         """The last resort, once per run, when samples are missing and every generator was stopped or ran out: the
@@ -236,9 +239,9 @@ class GenerationRun:
             return False
         self.replanned = True
         added = 0
-        used_up = [k for k, v in self.need.items()
-                   if v > 0 and not self.queues[k] and k in self.planned and k not in self.stopped]
-        for name in used_up:  # a generator stopped for its drops is not given more to drop
+        used_up = [k for k, v in self.need.items() if v > 0 and not self.queues[k] and k in self.planned
+                   and k not in self.stopped and self.result.report[k].dropped_total < self.allowance(k)]
+        for name in used_up:  # a generator stopped for its drops, or at its allowance, is not given more to drop
             want, seed, seen = self.planned[name]
             new = [s for s in self.plan_one(name, 2 * want, seed) if s.model_dump_json() not in seen]
             if new:
@@ -309,4 +312,5 @@ def explain_shortfall(run: GenerationRun) -> None:
     if missing > 0:
         why = counts_text(result.dropped) or "no candidates were dropped"
         result.notes.append(f"generated {len(result.samples)} of {result.requested} samples: every planned scenario "
-                            f"was used up (dropped: {why}); a larger corpus or lower --n gives a full set")
+                            f"was used up or its generator stopped (dropped: {why}); a larger corpus, a lower "
+                            "--n or a higher --max-drops gives a full set")

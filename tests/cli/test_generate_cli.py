@@ -216,3 +216,30 @@ def test_one_dropped_candidate_is_shown_per_reason(graph_file, monkeypatch, tmp_
     assert candidate.metadata["dropped"] == {"reason": "not_answerable",
                                              "detail": "the judge found no passage sentence answering it"}
     assert candidate.metadata["critic"]["judge_answer"] == ""
+
+
+@pytest.mark.parametrize(("max_drops", "drops"), [("1", 4), ("2", 6)])
+def test_max_drops_bounds_what_a_failing_generator_may_cost(graph_file, monkeypatch, tmp_path, max_drops, drops):
+    """Nothing passes the critic: single_hop asked for 1 sample is stopped at ceil(max_drops × 1) + 1 drops, then
+    reopened once for the missing sample with as many again (and, at that allowance, plans no more); the run ends
+    short and says what to raise."""
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": [], "answer": ""}
+        return default_script(call)
+
+    from ragkit.settings import Settings
+
+    monkeypatch.setattr("ragkit.cli.generate.make_judge", lambda settings: ScriptedJudge(
+        script, settings=Settings(model="openai/scripted-judge", concurrency=1)))
+    out = tmp_path / "set.jsonl"
+    result = run("generate", str(graph_file), "-n", "1", "-o", str(out), "--no-progress", "-g", "single_hop=1",
+                 "--max-drops", max_drops, "--json")
+    report = json.loads(result.stdout)["generators"]["single_hop"]
+    assert report["kept"] == 0 and report["dropped"] == {"not_answerable": drops}, report
+    assert "a higher --max-drops gives a full set" in " ".join(result.stderr.split())
+
+
+def test_max_drops_must_be_positive(graph_file, judges, tmp_path):
+    result = run("generate", str(graph_file), "-n", "1", "-o", str(tmp_path / "x.jsonl"), "--max-drops", "0")
+    assert result.exit_code == 2 and "--max-drops" in result.output

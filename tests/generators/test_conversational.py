@@ -268,10 +268,9 @@ def test_a_follow_up_about_a_person_uses_a_personal_pronoun(question: str, langu
     assert about_a_person(question, language) == expected
 
 
-def test_the_subject_names_a_person_only_when_it_is_mostly_the_name() -> None:
+def test_the_subject_names_a_person_only_by_the_whole_name() -> None:
     from ragkit.generators.conversational import names_a_person
 
-    people = {"沈嘉禾", "Max", "Helen Okafor"}
-    assert names_a_person("沈嘉禾", people) and names_a_person("董事长沈嘉禾", people)
-    assert names_a_person("Helen Okafor", people) and not names_a_person("Max payload of the arm", people)
-    assert not names_a_person("青岚茶业", people)
+    people = {"沈嘉禾", "青岚", "Max", "Helen Okafor"}  # "青岚": jieba's person tag inside a company's name
+    assert names_a_person("沈嘉禾", people) and names_a_person("helen okafor", people)
+    assert not names_a_person("青岚茶业", people) and not names_a_person("Max payload of the arm", people)
