@@ -66,6 +66,10 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
         return Verdict(False, "mentions_context", f"the question refers to its source: {turn.question[:80]!r}")
     if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
         return Verdict(False, "copies_context", f"the question copies the context: {turn.question[:80]!r}")
+    answer = " ".join((turn.reference_answer or "").split())
+    if any(answer == " ".join(t.reply.split()) for t in turn.history):
+        return Verdict(False, "repeated_reference", f"the reference repeats an earlier turn's answer: "
+                       f"{answer[:80]!r}")
     standalone = resolved(turn)
     if _BROKEN.search(turn.question):
         return Verdict(False, "broken_follow_up", f"a pronoun stands where a name was cut out of a phrase: "

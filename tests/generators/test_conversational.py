@@ -152,6 +152,10 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
     assert _cheap_later_turn(broken).reason == "broken_follow_up"
     good = _turn("How many staff does it have?", "How many staff does the Leeds bakery have?", earlier)
     assert _cheap_later_turn(good).ok and (await follows_on(critic, good, {})).ok
+    from ragkit.types import Turn
+
+    repeated = good.model_copy(update={"history": [Turn(question=earlier, reference_answer=" 48. ")]})
+    assert _cheap_later_turn(repeated).reason == "repeated_reference"  # the turn 1 answer again: not its own
 
 
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
