@@ -258,6 +258,17 @@ def first_person(answer: str, question: str) -> bool:
     return _FIRST_PERSON.search(_QUOTED.sub(" ", answer)) is not None
 
 
+def addresses(question: str, name: str | None) -> bool:
+    """True when ``question`` speaks to ``name``, the persona who asks it: "李四，你平时的午休时间是怎样的？", "Anna,
+    what is …?", "… for you, Anna?". The writer took the persona for the one asked; the question is the persona's
+    own, and a RAG system is not called by the user's name."""
+    if not name or not name.strip():
+        return False
+    called = re.escape(name.strip())
+    return re.match(rf"\s*{called}\s*[,，、:：]", question) is not None or \
+        re.search(rf"[,，、]\s*{called}\s*[?？.。!！]?\s*$", question) is not None
+
+
 Agreement = Literal["agree", "unsure", "disagree"]
 
 

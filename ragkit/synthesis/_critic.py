@@ -46,6 +46,7 @@ from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._checks import (
+    addresses,
     agreement,
     ambiguous_document,
     copies_context,
@@ -362,6 +363,9 @@ def written_checks(sample: TestSample) -> Verdict:
                            f"and not in its contexts: {text[:80]!r}")
         if loops(text):
             return Verdict(False, "repeated_text", f"the {name} repeats itself: {text[:80]!r}")
+    if addresses(sample.question, sample.persona):
+        return Verdict(False, "addresses_persona", f"the question speaks to its own asker, {sample.persona!r}: "
+                       f"{sample.question[:80]!r}")
     if lang == "en" and first_person(answer, sample.question):
         return Verdict(False, "first_person_answer", f"the answer speaks as its source's author: "
                        f"{answer[:80]!r}")

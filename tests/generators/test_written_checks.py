@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from kg_builder import BAKERY, build_graph
 
-from ragkit.synthesis._checks import ambiguous_document, first_person, loops, stray_script
+from ragkit.synthesis._checks import addresses, ambiguous_document, first_person, loops, stray_script
 from ragkit.synthesis._critic import Critic
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
@@ -53,6 +53,19 @@ def test_stray_script(text, language, contexts, stray):
 ])
 def test_first_person(answer, question, expected):
     assert first_person(answer, question) is expected
+
+
+@pytest.mark.parametrize(("question", "persona", "expected"), [
+    ("李四，你平时的午休时间是怎样的？", "李四", True),
+    ("Anna, what is the warranty on the K10?", "Anna", True),
+    ("What is the warranty on the K10 for you, Anna?", "Anna", True),
+    ("김민수 씨, 휴가는 며칠입니까?", "김민수 씨", True),
+    ("李四的工号是多少？", "李四", False),  # about a person of that name, not spoken to them
+    ("What did Anna Berg write about the K10?", "Anna", False),
+    ("What is the warranty on the K10?", None, False),
+])
+def test_a_question_that_speaks_to_its_persona(question, persona, expected):
+    assert addresses(question, persona) is expected
 
 
 def _sample(kg, answer, lang="en"):
