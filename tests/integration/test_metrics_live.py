@@ -67,11 +67,16 @@ def value(result: EvalResult, sid: str, key: str) -> float:
     return score.value
 
 
+CONVERSATION_METRICS = ("conversation_completeness", "knowledge_retention", "reference_resolution")
+"""They read a conversation: a single question is unscorable for them (scored in the test below)."""
+
+
 def test_every_metric_scores_without_failures(result: EvalResult) -> None:
     failed = {k: a.failed for k, a in result.aggregates.items() if a.failed}
     assert not failed, failed
-    assert all(a.count >= 1 for a in result.aggregates.values()), {k: a for k, a in result.aggregates.items()
-                                                                   if a.count == 0}
+    single = {k: a for k, a in result.aggregates.items() if k not in CONVERSATION_METRICS}
+    assert all(a.count >= 1 for a in single.values()), {k: a for k, a in single.items() if a.count == 0}
+    assert all(result.aggregates[k].count == 0 for k in CONVERSATION_METRICS)
     # the two English samples share their question and reference: 5 texts, each split once
     assert result.claim_stats["split_calls"] == 5
 
@@ -111,3 +116,26 @@ def test_lists_are_scored_item_by_item(live_settings: Settings) -> None:
                                   progress=False))
     for lang, *_ in ENUMERATIONS:
         assert 0.7 <= value(result, lang, "factual_correctness") <= 0.9, lang
+
+
+def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
+    """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
+    import asyncio
+
+    from ragkit.types import Conversation, Turn
+
+    first = Turn(question="Which plant builds the Wren W300?", answer="The Porto plant builds the Wren W300.")
+    test = TestSample(id="chat-t2", question="And who manages it?", reference_answer="Ana Costa manages it.",
+                      reference_contexts=[ContextRef(chunk_id="porto", text=PORTO)], history=[first],
+                      conversation=Conversation(id="chat", turn=2, turns=2, goal="Learn about the Porto plant"))
+    follow_up = EvalSample(test=test, response=RagResponse(
+        answer="Ana Costa has managed the Porto plant since it opened.",
+        retrieved_contexts=[ContextRef(chunk_id="porto", text=PORTO), ContextRef(chunk_id="sheffield",
+                                                                                    text=SHEFFIELD)]))
+    result = asyncio.run(evaluate([follow_up], list(CONVERSATION_METRICS), judge=Judge(settings=live_settings),
+                                  progress=False))
+    scores = result.samples[0].scores
+    assert all(scores[k].value is not None for k in CONVERSATION_METRICS), scores
+    assert scores["reference_resolution"].value == 1.0
+    assert 0.0 <= scores["knowledge_retention"].value <= 1.0 and scores["knowledge_retention"].explanation
+    assert scores["conversation_completeness"].details["turns"]  # a verdict per turn
