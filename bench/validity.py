@@ -108,10 +108,11 @@ def relevancy_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
 def _follow_up(case: dict[str, Any], sid: str, answer: str, replies: list[str] | None = None) -> EvalSample:
     """The case's follow-up as the last turn of its conversation, answered ``answer``; the earlier turns answered
     as written, or with ``replies``."""
-    said = [(user, reply) for (user, reply), reply in
-            zip(case["earlier"], replies or [a for _, a in case["earlier"]], strict=True)]
-    k = len(said) + 1
-    test = TestSample(id=sid, question=case["question"], history=[Turn(question=u, answer=a) for u, a in said],
+    users = [u for u, _ in case["earlier"]]
+    answers = replies or [a for _, a in case["earlier"]]
+    history = [Turn(question=u, answer=a) for u, a in zip(users, answers, strict=True)]
+    k = len(history) + 1
+    test = TestSample(id=sid, question=case["question"], history=history,
                       conversation=Conversation(id=case["id"], turn=k, turns=k, goal=case["goal"]))
     return EvalSample(test=test, response=RagResponse(answer=answer))
 

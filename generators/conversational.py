@@ -79,8 +79,9 @@ class Conversational:
         chat.turns = chat.turns[: scenario.questions]
         texts = [kg.chunk(c).text for c in scenario.chunk_ids]
         sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
-        names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
-        people = {e.name for c in scenario.chunk_ids for e in kg.entities_of(c) if e.type == "person"}
+        entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
+        names = [e.name for e in entities]
+        people = {e.name for e in entities if e.type == "person"}
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
             earlier = [t.question for t in chat.turns[:k]]

@@ -20,12 +20,6 @@ from ragkit.types import EvalSample, Score, Turn
 
 from ._shared import mean, unscorable
 
-
-def _exchanges(history: list[Turn]) -> list[str]:
-    """The earlier turns as the judge reads them, one "User: … / Assistant: …" item per turn."""
-    return [f"User: {t.question.strip()}\nAssistant: {t.reply.strip()}" for t in history]
-
-
 # -- knowledge retention ----------------------------------------------------------------------------------------
 
 
@@ -82,7 +76,8 @@ def knowledge_retention() -> MetricFn:
         if not sample.response.answer.strip():
             return unscorable("the answer is empty")
         scored = await ctx.judge.structured_scored(RETENTION, RetentionInput(
-            earlier_turns=_exchanges(test.history), latest_message=test.question, answer=sample.response.answer))
+            earlier_turns=[t.exchange() for t in test.history], latest_message=test.question,
+            answer=sample.response.answer))
         keeps = _keeps(scored)
         note = f"{scored.output.verdict} the thread (P(keeps) = {keeps:.2f}): {scored.output.question}"
         return Score(value=keeps, explanation=note,
@@ -140,7 +135,7 @@ def conversation_completeness() -> MetricFn:
             return unscorable("scored on the conversation's last turn"
                               if conversation.turns else "the test set does not say how many turns it has")
         last = Turn(question=sample.test.question, answer=sample.response.answer)
-        turns = _exchanges([*sample.test.history, last])
+        turns = [t.exchange() for t in [*sample.test.history, last]]
         out = await ctx.judge.structured(completeness_prompt(len(turns)),
                                          CompletenessInput(goal=conversation.goal, turns=turns))
         verdicts: list[str] = list(out.turns)

@@ -111,6 +111,10 @@ class Turn(BaseModel):
         reference."""
         return self.answer if self.answer is not None else (self.reference_answer or "")
 
+    def exchange(self) -> str:
+        """The turn as two lines, "User: …" then "Assistant: …" (its reply)."""
+        return f"User: {self.question.strip()}\nAssistant: {self.reply.strip()}"
+
 
 class Conversation(BaseModel):
     """Where a sample sits in a multi-turn conversation: every turn is a sample of its own, with the same
@@ -186,8 +190,8 @@ class TestSample(BaseModel):
     def transcript(self, *, question: bool = True) -> str:
         """The conversation as "User: …" / "Assistant: …" lines, ending with this sample's question (left out
         when ``question`` is False)."""
-        said = self.messages() if question else self.messages()[:-1]
-        return "\n".join(f"{m['role'].capitalize()}: {m['content'].strip()}" for m in said)
+        lines = [t.exchange() for t in self.history] + ([f"User: {self.question.strip()}"] if question else [])
+        return "\n".join(lines)
 
 
 class RagResponse(BaseModel):

@@ -51,8 +51,9 @@ class GenerationRun:
         """The scenarios a generator had left when it was stopped for too many drops."""
         self.reopened: tuple[str, int] | None = None
         """The generator reopened as the last resort, and how many drops it may still cost."""
-        self.planned: dict[str, tuple[int, int, set[str]]] = {}
-        """Per generator: how many scenarios were asked of its plan, the seed, and each planned scenario's key."""
+        self.planned: dict[str, tuple[int, set[str]]] = {}
+        """Per generator: how many scenarios were asked of its plan, and each planned scenario's key."""
+        self.seed = 0
         self.replanned = False
 
     # -- planning ---------------------------------------------------------------------------------
@@ -81,6 +82,7 @@ class GenerationRun:
         return good
 
     def plan_all(self, weights: dict[str, float], seed: int) -> dict[str, int]:
+        self.seed = seed
         active = dict(weights)
         plans: dict[str, list[Scenario]] = {}
         wants: dict[str, int] = {}
@@ -103,7 +105,7 @@ class GenerationRun:
             self.queues[name] = deque(plans.get(name, []))
             self.result.report[name].planned = len(plans.get(name, []))
             if name in wants:
-                self.planned[name] = (wants[name], seed, {s.model_dump_json() for s in plans[name]})
+                self.planned[name] = (wants[name], {s.model_dump_json() for s in plans[name]})
         return largest_remainder(active, self.n) if active else {}
 
     # -- scheduling -------------------------------------------------------------------------------
@@ -213,12 +215,16 @@ class GenerationRun:
         report = self.result.report[name]
         return math.ceil(self.drops_per_sample * (report.kept + max(0, self.need[name]))) + 1
 
+    def missing(self) -> int:
+        """Samples still owed by the generators."""
+        return sum(max(0, k) for k in self.need.values())
+
     def reopen(self) -> bool:
         """The last resort, once per run, when samples are missing and every generator was stopped or ran out: the
         stopped generator that keeps the most of its candidates gets its scenarios back, and the missing samples
         may cost it as many drops as a generator asked for them would (``drops_per_sample`` each). Without it a run
         on a corpus where most candidates fail ends short though planned scenarios remain."""
-        missing = sum(max(0, k) for k in self.need.values())
+        missing = self.missing()
         left = {k: v for k, v in self.stopped.items() if v}
         if self.reopened is not None or missing <= 0 or not left:
             return False
@@ -235,15 +241,15 @@ class GenerationRun:
         still owed samples plans twice as many scenarios as before, and the ones it has not planned yet join its
         queue (a generator whose candidates mostly fail, on a corpus with chunks to spare, used up its first
         plan). Its drops stay bounded as before."""
-        if self.replanned or sum(max(0, k) for k in self.need.values()) <= 0:
+        if self.replanned or self.missing() <= 0:
             return False
         self.replanned = True
         added = 0
         used_up = [k for k, v in self.need.items() if v > 0 and not self.queues[k] and k in self.planned
                    and k not in self.stopped and self.result.report[k].dropped_total < self.allowance(k)]
         for name in used_up:  # a generator stopped for its drops, or at its allowance, is not given more to drop
-            want, seed, seen = self.planned[name]
-            new = [s for s in self.plan_one(name, 2 * want, seed) if s.model_dump_json() not in seen]
+            want, seen = self.planned[name]
+            new = [s for s in self.plan_one(name, 2 * want, self.seed) if s.model_dump_json() not in seen]
             if new:
                 self.queues[name].extend(new)
                 self.result.report[name].planned += len(new)
