@@ -17,7 +17,6 @@ Everything here depends only on the chunk's own text, so results are cached by c
 
 from __future__ import annotations
 
-import importlib
 import logging
 import math
 import re
@@ -27,7 +26,7 @@ from typing import Any
 
 from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
-from ragkit.text import CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences
+from ragkit.text import CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences, stop_words
 
 FAST_VERSION = "fast:v2"
 MAX_ENTITIES = 10
@@ -81,14 +80,6 @@ def _mecab(language: str) -> Any | None:
     except (ImportError, RuntimeError):
         log.debug("MeCab for %s is not available", language, exc_info=True)
         return None
-
-
-@lru_cache(maxsize=32)
-def _stop_words(language: str) -> frozenset[str]:
-    try:
-        return frozenset(importlib.import_module(f"spacy.lang.{language}.stop_words").STOP_WORDS)
-    except (ImportError, AttributeError):
-        return frozenset()
 
 
 def key_sentence(text: str, terms: list[str], limit: int = 300) -> str | None:
@@ -186,7 +177,7 @@ def _chinese_facts(text: str) -> Facts:
 
 
 def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
-    stop = _stop_words(language)
+    stop = stop_words(language)
     candidates: list[list[str]] = []
     if language == "ja":
         candidates = [[m] for m in re.findall(f"[{KATAKANA}]{{2,}}|[{HAN}]{{2,8}}", text)]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from ragkit.kg import mentioned_in
-from ragkit.text import HAN, HANGUL, KANA, UNDETERMINED, normalise, split_sentences, units
+from ragkit.text import FUNCTION_WORDS, HAN, HANGUL, KANA, UNDETERMINED, normalise, split_sentences, units
 
 # A question a user of the system under test could ask never points at the text it was written from. Each
 # language's list names the text itself ("the passage") and the things a question can only point at when the text is
@@ -102,11 +102,6 @@ _NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
 _QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*")
 _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
-_FUNCTION_WORDS = frozenset(
-    "the a an it its in on at this that these those he she they we you i yes no there by for from with as of to "
-    "and or but his her their our my your what which who when where how why after before about is are was were "
-    "do does did can could should would will has have had please tell explain describe list give name".split()
-)
 
 
 def _numbers(text: str) -> set[str]:
@@ -132,7 +127,7 @@ def _names(text: str, question: str) -> set[str]:
     """Capitalised words of ``text`` that the question does not use and that are not a capitalised function word
     ("The", "In"): the names an answer adds (Latin scripts only; CJK answers are left to the token checks)."""
     asked = {w.lower() for w in _NAME.findall(question)}
-    return {w.lower() for w in _NAME.findall(text)} - asked - _FUNCTION_WORDS
+    return {w.lower() for w in _NAME.findall(text)} - asked - FUNCTION_WORDS
 
 
 def _informative(text: str, question: str) -> set[str]:

@@ -18,7 +18,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, quote_source
-from ragkit.text import HAN, HANGUL, KANA, units
+from ragkit.text import FUNCTION_WORDS, HAN, HANGUL, KANA, units
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -70,8 +70,6 @@ FOLLOW_UP_INSTRUCTION = (
 )
 
 
-_FUNCTION = frozenset("a an the of in on at to for by is are was were do does did what which who whom whose when "
-                      "where how why s 的 了 吗 呢 么 是 在 和 与 の は が を に で と も".split())  # "s": of "'s"
 _PRONOUN = {"zh": "它", "ja": "それ", "ko": "그곳"}
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
 _EDGE = "?,.!;:()\"'？。，、"
@@ -161,7 +159,7 @@ def left_out(follow_up: str, standalone: str, earlier: Sequence[str]) -> tuple[l
     chat already named). "它有哪些特点？" for "青岚茶业的冷泡系列有哪些特点？" after a question on the 龙井 series
     leans on 青岚茶业 and loses 冷 and 泡."""
     kept, said = set(units(follow_up)), {u for e in earlier for u in units(e)}
-    dropped = [u for u in units(standalone) if u not in kept and u not in _FUNCTION]
+    dropped = [u for u in units(standalone) if u not in kept and u not in FUNCTION_WORDS]
     return [u for u in dropped if u in said], [u for u in dropped if u not in said]
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from functools import cache
 from random import Random
 
-from ragkit.text import IDEOGRAPHIC, UNDETERMINED, detect_language, language_name
+from ragkit.text import IDEOGRAPHIC, UNDETERMINED, detect_language, language_name, stop_words
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
 LENGTHS: tuple[str, ...] = ("short", "medium", "long")
@@ -103,17 +102,6 @@ def add_typos(text: str, seed: str, count: int = 2) -> str:
     return "".join(chars)
 
 
-@cache
-def _stop_words(language: str) -> frozenset[str]:
-    """spaCy's stop-word list for ``language`` (no model needed), empty when spaCy has none."""
-    try:
-        from spacy.util import get_lang_class
-
-        return frozenset(w.lower() for w in get_lang_class(language).Defaults.stop_words)
-    except Exception:  # noqa: BLE001  (no list for this language: keep questions as written)
-        return frozenset()
-
-
 _WORD = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
 
 
@@ -122,7 +110,7 @@ def search_keywords(question: str, language: str, max_words: int = 8) -> str:
     staff get?" → "days study leave UK staff"). Unchanged for CJK languages, languages without a stop-word list,
     and questions with fewer than two content words."""
     language = normalise_language(language)
-    stop = frozenset() if language in CJK else _stop_words(language)
+    stop = frozenset() if language in CJK else stop_words(language)
     if not stop:
         return question
     kept: list[str] = []

@@ -6,10 +6,12 @@ from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, l
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
+from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
 from ragkit.text._tokens import count_tokens, search_terms, split_sentences, units
 
 __all__ = [
     "CJK_CHAR",
+    "FUNCTION_WORDS",
     "HAN",
     "HANGUL",
     "IDEOGRAPHIC",
@@ -29,6 +31,7 @@ __all__ = [
     "search_terms",
     "size_text",
     "split_sentences",
+    "stop_words",
     "tokens",
     "units",
 ]

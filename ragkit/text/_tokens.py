@@ -20,14 +20,11 @@ import re
 
 from ragkit.text._lexical import normalise, tokens
 from ragkit.text._scripts import CJK_CHAR, HAN, KANA
+from ragkit.text._stopwords import FUNCTION_WORDS
 
 _UNIT = re.compile(f"[{HAN}{KANA}]|[^\\W_{HAN}{KANA}]+")
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 _IDEOGRAPHIC_RUN = re.compile(f"[{HAN}{KANA}]+")
-_STOP = frozenset(
-    "a an and are as at be by do does for from has have how in is it its of on or that the this to was were what "
-    "when where which who why with".split()
-)
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof sr jr st vs etc e.g i.e no fig approx dept inc ltd co corp jan feb mar apr jun jul aug "
     "sep sept oct nov dec rev vol p pp ca cf al".split()
@@ -56,8 +53,8 @@ def count_tokens(text: str) -> int:
 
 
 def search_terms(text: str) -> list[str]:
-    """Retrieval terms: word tokens without English stop words, plus the bigrams of Han and kana runs."""
-    out = [t for t in tokens(text) if t not in _STOP]
+    """Retrieval terms: word tokens without ``FUNCTION_WORDS``, plus the bigrams of Han and kana runs."""
+    out = [t for t in tokens(text) if t not in FUNCTION_WORDS]
     for match in _IDEOGRAPHIC_RUN.finditer(normalise(text)):
         run = match.group(0)
         out.extend(run[i : i + 2] for i in range(len(run) - 1))

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ragkit.text import CJK_CHAR, IDEOGRAPHIC, count_tokens, search_terms, split_sentences, units
+from ragkit.text import (
+    CJK_CHAR,
+    FUNCTION_WORDS,
+    IDEOGRAPHIC,
+    count_tokens,
+    search_terms,
+    split_sentences,
+    stop_words,
+    units,
+)
 
 
 def test_units_count_words_and_ideographs() -> None:
@@ -34,3 +43,11 @@ def test_printable_drops_control_sequences() -> None:
 
     assert printable("Title\x1b[2J\x07 rest\rmore\u202etxt.exe") == "Title[2J rest moretxt.exe"
     assert printable("line one\n\tline two") == "line one\n\tline two"
+
+
+def test_one_list_of_function_words_and_spacy_stop_words_by_language() -> None:
+    assert {"the", "what", "please", "的", "の"} <= FUNCTION_WORDS
+    assert search_terms("Please tell me the Porto plant's staff") == ["me", "porto", "plant", "staff"]
+    assert "the" in stop_words("en") and "und" in stop_words("de")
+    assert all(w == w.lower() for w in stop_words("de"))  # compared with lower-cased words
+    assert stop_words("qq") == frozenset()  # no such list: nothing is set aside
