@@ -7,7 +7,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ragkit.report._html import esc, fmt, page
+from ragkit.report._html import page
+from ragkit.report._markup import esc, fmt
 from ragkit.report._stats import SMALL_N, paired_bootstrap, verdict
 from ragkit.runs import MetricMeta, RunDir, metric_keys
 
