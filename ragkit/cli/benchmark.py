@@ -198,9 +198,9 @@ def _show(summary: Any, run: Any, gate: list[str], kw: dict[str, Any]) -> None:
 
 
 def _planned_metrics(opts: Any) -> dict[str, Any]:
-    from ragkit.pipeline import resolve_metrics
+    from ragkit.pipeline import has_conversations, resolve_metrics
 
-    _, meta = resolve_metrics(opts.metrics)
+    _, meta = resolve_metrics(opts.metrics, conversations=opts.metrics is None and has_conversations(opts))
     return meta
 
 

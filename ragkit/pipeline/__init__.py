@@ -5,9 +5,11 @@ from __future__ import annotations
 from ragkit.pipeline._asking import run_target
 from ragkit.pipeline._runner import Pipeline
 from ragkit.pipeline._runs import (
+    CONVERSATION_METRICS,
     DEFAULT_METRICS,
     BenchmarkOptions,
     BenchmarkSpec,
+    has_conversations,
     import_answers,
     new_run,
     open_run,
@@ -18,8 +20,10 @@ from ragkit.pipeline._runs import (
 __all__ = [
     "BenchmarkOptions",
     "BenchmarkSpec",
+    "CONVERSATION_METRICS",
     "DEFAULT_METRICS",
     "Pipeline",
+    "has_conversations",
     "import_answers",
     "new_run",
     "open_run",

@@ -18,7 +18,7 @@ from ragkit.registry import info_of, spec_of
 from ragkit.runs import MetricMeta, RunDir, RunSpec, StageRecord, read_testset
 from ragkit.settings import Settings
 from ragkit.targets import TargetKind, TargetOptions, TargetSpec, target_kind
-from ragkit.types import EvalSample, PluginSpec
+from ragkit.types import EvalSample, PluginSpec, TestSample
 
 DEFAULT_METRICS = (
     "faithfulness", "answer_relevancy", "context_precision", "context_recall", "factual_correctness",
@@ -26,6 +26,10 @@ DEFAULT_METRICS = (
     "hit_rate", "mrr",
 )
 """The default suite, in report order; names the installed ragkit does not have are left out."""
+
+CONVERSATION_METRICS = ("reference_resolution", "knowledge_retention", "conversation_completeness")
+"""Added to the default suite when the test set has conversations: they read a follow-up turn's history, and on a
+single question they have nothing to score."""
 
 
 class BenchmarkOptions(BaseModel):
@@ -61,8 +65,10 @@ class BenchmarkSpec(RunSpec):
 # -- metrics -----------------------------------------------------------------------------------------
 
 
-def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str, MetricMeta]]:
-    """Build metric functions (the default suite when None) and, by result key, the meta a report needs.
+def resolve_metrics(specs: list[PluginSpec] | None, *, conversations: bool = False
+                    ) -> tuple[list[Any], dict[str, MetricMeta]]:
+    """Build metric functions (the default suite when None, with ``CONVERSATION_METRICS`` when the test set has
+    ``conversations``) and, by result key, the meta a report needs.
 
     The result key is the metric's name plus its non-default arguments (``context_precision[reference=ids]``).
     """
@@ -71,7 +77,8 @@ def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str
 
     if specs is None:
         have = available("metric")
-        specs = [PluginSpec(name=n) for n in DEFAULT_METRICS if n in have]
+        names = DEFAULT_METRICS + (CONVERSATION_METRICS if conversations else ())
+        specs = [PluginSpec(name=n) for n in names if n in have]
         if not specs:
             raise ConfigError("no metrics are installed; pass -m NAME (see `ragkit list metrics`)")
     fns = [build_metric(spec.name, spec.args) for spec in specs]
@@ -81,16 +88,31 @@ def resolve_metrics(specs: list[PluginSpec] | None) -> tuple[list[Any], dict[str
     return fns, meta
 
 
+def has_conversations(options: BenchmarkOptions, testset: list[TestSample] | None = None) -> bool:
+    """Whether the run's test set has conversations: ``testset`` (read from ``options.testset`` when not given)
+    has a conversation turn, or, with no test set, the run generates with the ``conversational`` generator."""
+    if testset is None and options.testset:
+        testset = read_testset(options.testset, format=options.testset_format)
+    if testset is not None:
+        return any(s.conversation is not None for s in testset)
+    return bool((options.generators or {}).get("conversational"))
+
+
 def new_run(path: str | Path, options: BenchmarkOptions, settings: Settings, *, command: list[str],
-            check_testset: bool = True, kind: TargetKind | None = None) -> RunDir:
+            check_testset: bool = True, kind: TargetKind | None = None, conversations: bool | None = None) -> RunDir:
     """Create a run directory for ``options`` (the target is described, not built, here; ``kind`` overrides
-    what its reference looks like)."""
+    what its reference looks like; ``conversations`` says whether the test set has any, else it is read)."""
     if not options.docs and not options.testset and not options.kg:
         raise ConfigError("give a document folder (DOCS) or --testset")
     if options.target == "baseline" and not options.docs and not options.kg:
         raise ConfigError("the baseline target retrieves from the documents: give the DOCS folder (or --kg)")
-    fns, meta = resolve_metrics(options.metrics)
-    if options.testset and check_testset:  # a bad test set is refused before the run directory exists
+    testset = None  # a bad test set is refused before the run directory exists (after bad metric names)
+    if conversations is None and options.metrics is None:
+        if options.testset and check_testset:
+            testset = read_testset(options.testset, format=options.testset_format)
+        conversations = has_conversations(options, testset)
+    fns, meta = resolve_metrics(options.metrics, conversations=bool(conversations))
+    if options.testset and check_testset and testset is None:
         read_testset(options.testset, format=options.testset_format)
     metrics = options.metrics or [spec_of(fn) for fn in fns]
     kind = kind or target_kind(options.target)
@@ -121,7 +143,8 @@ def import_answers(path: str | Path, samples: list[EvalSample], source: str, set
     answers are written, and its graph, generate and target stages are recorded as done, so that the pipeline
     goes straight to evaluation."""
     options = BenchmarkOptions(testset=source, target=source, n=len(samples), metrics=metrics)
-    run = new_run(path, options, settings, command=command, check_testset=False, kind="jsonl")
+    run = new_run(path, options, settings, command=command, check_testset=False, kind="jsonl",
+                  conversations=any(s.test.conversation is not None for s in samples))
     run.replace_samples([s.test for s in samples])
     for sample in samples:
         run.add_response(sample)

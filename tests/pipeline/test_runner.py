@@ -273,3 +273,28 @@ def test_generation_drops_reach_the_run_summary(tmp_path: Path) -> None:
     assert [r["dropped"] for r in logged if r["stage"] == "generate"] == [generate.dropped]
     (candidate,) = [json.loads(line) for line in (run.path / "dropped.jsonl").read_text().splitlines()]
     assert candidate["question"] and candidate["metadata"]["dropped"]["reason"] == "not_answerable"
+
+
+def test_the_default_suite_takes_the_conversation_metrics_when_the_test_set_has_conversations(tmp_path: Path) -> None:
+    from ragkit.pipeline import CONVERSATION_METRICS, DEFAULT_METRICS, import_answers
+    from ragkit.types import Conversation, EvalSample, Turn
+
+    single = options(tmp_path).model_copy(update={"metrics": None})
+    names = [m.name for m in new_run(tmp_path / "single", single, settings(), command=[]).spec.metrics]
+    assert names == list(DEFAULT_METRICS)
+    samples = read_testset(single.testset)
+    samples[1] = samples[1].model_copy(update={"conversation": Conversation(id="c", turn=2, turns=2),
+                                               "history": [Turn(question=samples[0].question)]})
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text("".join(s.model_dump_json() + "\n" for s in samples))
+    run = new_run(tmp_path / "chat", single.model_copy(update={"testset": str(chat)}), settings(), command=[])
+    assert [m.name for m in run.spec.metrics] == [*DEFAULT_METRICS, *CONVERSATION_METRICS]
+    assert set(CONVERSATION_METRICS) <= set(run.spec.metric_meta)
+    chosen = single.model_copy(update={"testset": str(chat), "metrics": METRICS})  # -m: as asked, nothing added
+    assert new_run(tmp_path / "m", chosen, settings(), command=[]).spec.metrics == METRICS
+    generated = BenchmarkOptions(docs=str(tmp_path), target=single.target, generators={"conversational": 1.0})
+    assert "knowledge_retention" in [m.name for m in new_run(tmp_path / "g", generated, settings(),
+                                                                command=[]).spec.metrics]
+    imported = import_answers(tmp_path / "i", [EvalSample(test=s) for s in samples], "answers.jsonl", settings(),
+                              metrics=None, command=[])
+    assert "conversation_completeness" in [m.name for m in imported.spec.metrics]
