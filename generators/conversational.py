@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.kg import KnowledgeGraph
+from ragkit.kg import EntityNode, KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.synthesis import (
+    ChatOutput,
+    Correction,
     Plan,
     about_a_person,
     check_chat_quotes,
@@ -21,6 +23,7 @@ from ragkit.synthesis import (
     shared_subject,
     substitute,
     write_conversation,
+    write_correction,
 )
 from ragkit.types import Scenario, TestSample
 
@@ -32,6 +35,9 @@ class ConversationalScenario(Scenario):
 
     topic: str | None = None
     questions: int = 3
+    correction: bool = False
+    """End the chat with a correction ("Sorry, I meant the Porto Plant, not the Sheffield Plant."), when the
+    passages hold another thing of the same kind."""
 
 
 def neighbourhood(kg: KnowledgeGraph, chunk_id: str, min_tokens: int) -> list[str]:
@@ -60,6 +66,9 @@ class Conversational:
     """Chunks with fewer words (CJK: characters) are not talked about: a chat needs two or three facts."""
     min_questions: int = 2
     max_questions: int = 3
+    corrections: float = 0.3
+    """Share of chats of three questions or more planned to end with a correction: the third turn then corrects the
+    second. A correction that fails the critic cuts the chat to two turns instead of dropping it."""
 
     def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
         low, high = max(2, self.min_questions), min(4, max(self.min_questions, self.max_questions))
@@ -67,9 +76,11 @@ class Conversational:
         scenarios: list[Scenario] = []
         for s in base.scenarios:
             chunk_ids = neighbourhood(kg, s.chunk_ids[0], self.min_tokens)
+            questions = rng.randint(low, high)
+            correction = questions >= 3 and Random(f"correction {chunk_ids[0]}").random() < self.corrections
             scenarios.append(ConversationalScenario(
                 generator="conversational", chunk_ids=chunk_ids, topic=getattr(s, "topic", None),
-                questions=rng.randint(low, high), language=scenario_language(kg, chunk_ids)))
+                questions=questions, correction=correction, language=scenario_language(kg, chunk_ids)))
         return Plan(scenarios, base.notes)
 
     async def generate(self, scenario: ConversationalScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
@@ -82,8 +93,12 @@ class Conversational:
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
         people = {e.name for e in entities if e.type == "person"}
+        correction = await self.correction(scenario, chat, passages, texts, entities, judge)
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
+            if correction is not None and k == len(chat.turns) - 1:
+                follow_ups.append(correction.message)
+                break
             earlier = [t.question for t in chat.turns[:k]]
             subject = shared_subject(earlier, turn.question, names)
             if subject is None:  # no name shared with the earlier questions: no follow-up (the critic drops it)
@@ -96,4 +111,22 @@ class Conversational:
             if names_a_person(subject, people):
                 rewritten = about_a_person(rewritten, scenario.language)
             follow_ups.append(rewritten)
-        return make_conversation(self, scenario, chat, follow_ups, kg, sources)
+        if correction is not None:
+            chat.turns[-1] = chat.turns[-1].model_copy(update={
+                "question": correction.question, "answer": correction.answer, "quote": correction.quote})
+            sources[-1] = correction.source
+        return make_conversation(self, scenario, chat, follow_ups, kg, sources,
+                                 correction_turn=len(chat.turns) if correction else None)
+
+    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, passages: list[str],
+                         texts: list[str], entities: list[EntityNode], judge: Judge) -> Correction | None:
+        """The last turn as a correction of the one before, when planned and possible: the subject the last two
+        standalone questions share, swapped for another entity of the passages (one call answers it)."""
+        if not scenario.correction or len(chat.turns) < 3:
+            return None
+        earlier = [t.question for t in chat.turns[:-1]]
+        subject = shared_subject(earlier, chat.turns[-1].question, [e.name for e in entities])
+        if subject is None:
+            return None
+        return await write_correction(judge, passages, texts, question=chat.turns[-2].question, subject=subject,
+                                      entities=entities, language=scenario.language)

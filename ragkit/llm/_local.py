@@ -225,18 +225,28 @@ class LocalModel:
         self.path = path
         self.load_seconds = time.monotonic() - started
         self.lock = threading.Lock()
+        self.settings: dict[str, int] = {}
+        """What ``get`` loaded it with (threads, context_size, prompt_cache_mb)."""
 
     @classmethod
     def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192,
             prompt_cache_mb: int = 0) -> LocalModel:
         """The process-wide instance of ``name`` (assembled, verified and loaded on first use); it keeps up to
-        ``prompt_cache_mb`` of saved prompt states (see ``_states``)."""
+        ``prompt_cache_mb`` of saved prompt states (see ``_states``). A model is loaded once per process (two
+        copies would double its memory and share the same cores): asked again with other settings, it stays as
+        loaded, and a warning says which settings were not applied."""
+        wanted = {"threads": threads, "context_size": context_size, "prompt_cache_mb": prompt_cache_mb}
         with cls._instances_lock:
             model = cls._instances.get(name)
             if model is None:
                 path = model_path(name, model_dir)
                 model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size,
                                                           prompt_cache_mb=prompt_cache_mb)
+                model.settings = wanted
+            elif (ignored := {k: v for k, v in wanted.items() if model.settings.get(k, v) != v}):
+                log.warning("local model %s is already loaded in this process with %s; %s apply after a restart",
+                            name, ", ".join(f"{k}={model.settings[k]}" for k in ignored),
+                            ", ".join(f"{k}={v}" for k, v in ignored.items()))
             return model
 
     def chat(

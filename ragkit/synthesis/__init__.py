@@ -15,6 +15,7 @@ from ragkit.synthesis._conversation import (
     substitute,
     write_conversation,
 )
+from ragkit.synthesis._correction import Correction, write_correction
 from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
 from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult
@@ -42,6 +43,7 @@ from ragkit.synthesis._writer import (
 
 __all__ = [
     "ChatOutput",
+    "Correction",
     "DEFAULT_DISTRIBUTION",
     "GenerateOptions",
     "GenerationResult",
@@ -74,5 +76,6 @@ __all__ = [
     "usable_chunks",
     "write_bridge_qa",
     "write_conversation",
+    "write_correction",
     "write_qa",
 ]

@@ -233,10 +233,12 @@ def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
 
 
 def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups: Sequence[str],
-                      kg: KnowledgeGraph, sources: Sequence[int], *, goal: str | None = None) -> TestSample:
+                      kg: KnowledgeGraph, sources: Sequence[int], *, goal: str | None = None,
+                      correction_turn: int | None = None) -> TestSample:
     """The candidate: the last turn's sample, with the earlier turns in its history (the first turn asked as it
     stands, turn k as ``follow_ups[k - 2]``; the standalone forms in ``metadata["standalone_questions"]``). Each
-    turn's reference context is the chunk its quote was found in (``sources``, from ``check_chat_quotes``)."""
+    turn's reference context is the chunk its quote was found in (``sources``, from ``check_chat_quotes``).
+    ``correction_turn`` is the turn that corrects the one before it (``metadata["correction_turn"]``)."""
     turns: list[Turn] = []
     for k, (t, source) in enumerate(zip(chat.turns, sources, strict=True), 1):
         asked = t.question if k == 1 else follow_ups[k - 2]
@@ -251,7 +253,8 @@ def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups
         scenario=scenario.model_dump(mode="json"), persona=scenario.persona.name if scenario.persona else None,
         style=scenario.style, length=scenario.length, language=scenario.language,
         conversation=Conversation(id=sid, turn=len(turns), goal=goal), history=turns[:-1],
-        metadata={"quotes": quotes, "standalone_questions": [t.question.strip() for t in chat.turns]},
+        metadata={"quotes": quotes, "standalone_questions": [t.question.strip() for t in chat.turns],
+                  **({"correction_turn": correction_turn} if correction_turn else {})},
     )
 
 

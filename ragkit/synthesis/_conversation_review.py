@@ -59,7 +59,9 @@ def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_w
 
 
 def _cheap_later_turn(turn: TestSample) -> Verdict:
-    verdict = written_checks(turn)
+    # a correction's message is ragkit's own words around two names, too short to tell its language by: the
+    # question it stands for is what the writer wrote
+    verdict = written_checks(turn.model_copy(update={"question": resolved(turn)}) if corrects(turn) else turn)
     if not verdict.ok:
         return verdict
     if mentions_context(turn.question):
@@ -86,6 +88,12 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
     return Verdict(True)
 
 
+def corrects(turn: TestSample) -> bool:
+    """Whether ``turn`` is a correction ("Sorry, I meant the Porto Plant, not the Sheffield Plant."): it names the
+    subject the chat had by design; what it needs the chat for is the question it does not repeat."""
+    return turn.conversation is not None and turn.metadata.get("correction_turn") == turn.conversation.turn
+
+
 async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -> Verdict:
     """A later turn must need the chat: unclear alone. A follow-up rewritten from its standalone question needs it
     when the rewrite left out something an earlier question named (no call: on corpora/acme the 1.5B judge called
@@ -94,7 +102,7 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
     standalone = turn.metadata.get("standalone_question")
     if isinstance(standalone, str) and standalone:
         earlier = [t.question for t in turn.history]
-        again = shared_subject(earlier, turn.question, critic.entity_names(), cjk=False)
+        again = None if corrects(turn) else shared_subject(earlier, turn.question, critic.entity_names(), cjk=False)
         if again:
             return Verdict(False, "follow_up_stands_alone", f"the follow-up names {again!r} again: "
                            f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})

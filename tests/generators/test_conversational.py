@@ -25,8 +25,9 @@ class ChatScript:
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have)."""
 
     def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
-                 vague: bool = False) -> None:
+                 vague: bool = False, no_correction: bool = False) -> None:
         self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
+        self.no_correction = no_correction
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -37,9 +38,9 @@ class ChatScript:
         turns = []
         for k in range(min(data.questions, len(sentences))):
             question = f"{data.topic}的情况如何？（{k + 1}）" if lang == "zh" else \
-                f"What does {data.topic} say, part {k + 1}?"
+                f"What does {data.topic} say about the bread and the bakeries, part {k + 1}?"
             self.follow_ups[question] = question.replace(data.topic, PRONOUN[lang]) if not self.stands_alone else \
-                f"So what does {data.topic} say in part {k + 1}?"
+                f"So what does {data.topic} say about the bread and the bakeries in part {k + 1}?"
             answer = sentences[k]
             self.answers[question] = answer
             if self.wrong_turn == k + 1:
@@ -54,6 +55,11 @@ class ChatScript:
         if call.prompt_name == "generate.follow_up":  # the standalone question, rewritten
             asked = call.messages[-1]["content"]
             return asked if self.unchanged else "And what else?" if self.vague else self.follow_ups[asked]
+        if call.prompt_name == "generate.correction":  # the second turn asked about another thing
+            sentences = [s for p in call.data.passages for s in split_sentences(body(p))]
+            answer = "" if self.no_correction else sentences[-1]
+            self.answers[call.data.question] = answer
+            return {"answer": answer, "quote": answer[:40]}
         if call.prompt_name == "generate.critic":
             answer = self.answers[call.data.question]  # a later turn is asked in its standalone form
             return {"evidence": [answer], "answer": answer}
@@ -119,7 +125,8 @@ async def test_a_rewrite_that_keeps_the_name_or_loses_words_falls_back_to_a_pron
     result = await _generate(kg, emb, script, n=1)
     assert result.complete and "generate.follow_up" in script.prompts
     second = result.written()[1]
-    assert second.question.startswith("What does it say, part 2")  # the name replaced, nothing else
+    # the name replaced, nothing else
+    assert second.question.startswith("What does it say about the bread and the bakeries, part 2")
     assert second.metadata["standalone_question"].startswith("What does ")
 
 
@@ -278,3 +285,40 @@ def test_the_subject_names_a_person_only_by_the_whole_name() -> None:
     people = {"沈嘉禾", "青岚", "Max", "Helen Okafor"}  # "青岚": jieba's person tag inside a company's name
     assert names_a_person("沈嘉禾", people) and names_a_person("helen okafor", people)
     assert not names_a_person("青岚茶业", people) and not names_a_person("Max payload of the arm", people)
+
+
+async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(emb):
+    kg = build_graph(BAKERY, emb)
+    script = ChatScript()
+    result = await _generate(kg, emb, script, n=1, corrections=1.0, min_questions=3, max_questions=3)
+    assert result.complete and "generate.correction" in script.prompts
+    first, second, third = result.written()
+    subject = first.metadata["standalone_question"].removeprefix("What does ").split(" say")[0]
+    corrected = third.metadata["standalone_question"]
+    other = corrected.removeprefix("What does ").split(" say")[0]
+    assert corrected == second.metadata["standalone_question"].replace(subject, other) and other != subject
+    assert third.question == f"Sorry, I meant {other}, not {subject}."  # no question: the chat says which one
+    assert third.metadata["correction_turn"] == 3 and third.reference_answer == script.answers[corrected]
+    assert third.reference_answer in third.reference_contexts[0].text
+    assert result.samples[0].metadata["critic"]["turns"][2]["needs_history"].startswith("leaves out ")
+    plain = await _generate(kg, emb, ChatScript(no_correction=True), n=1, corrections=1.0, min_questions=3,
+                            max_questions=3)  # the passages do not answer it: the chat as written
+    assert "correction_turn" not in plain.samples[0].metadata
+    assert plain.written()[2].question.startswith("What does it say about the bread and the bakeries, part 3")
+
+
+def test_the_other_thing_is_an_entity_of_the_same_type_in_the_passages():
+    from ragkit.kg import EntityNode
+    from ragkit.synthesis._correction import correction_message, other_subject, swapped
+
+    places = [EntityNode(id=k.lower(), name=k, type="place") for k in ("Sheffield", "Porto")]
+    person = EntityNode(id="ann", name="Ann Lee", type="person")
+    assert other_subject("Sheffield Plant", [person, *places]) == ("Porto Plant", "Porto")
+    assert other_subject("Ann Lee", [person, *places]) is None  # no other person
+    assert other_subject("the roadmap", places) is None  # no entity in the subject
+    assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
+        "What is the output of the Porto Plant?"
+    assert swapped("Who runs it?", "Sheffield Plant", "Porto Plant") is None
+    assert correction_message("青岚茶业", "余杭加工厂", "zh") == "不好意思，我问的是余杭加工厂，不是青岚茶业。"
+    assert correction_message("한빛커피", "기장 공장", "ko") == "죄송해요, 한빛커피 말고 기장 공장 말이었어요."
+    assert correction_message("A", "B", "de") == "Sorry, I meant B, not A."

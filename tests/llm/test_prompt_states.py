@@ -47,3 +47,16 @@ def test_a_prompt_resumes_from_a_saved_state_and_answers_the_same(tmp_path: Path
     assert reused_plain < 20  # only the chat template's first tokens are shared with the live state
     assert again == text
     assert not plain.states.states
+
+
+def test_a_model_is_loaded_once_and_settings_it_was_not_loaded_with_are_named(tmp_path: Path, monkeypatch,
+                                                                             caplog) -> None:
+    _model(tmp_path, 0)  # skips when the weights are not installed
+    monkeypatch.setattr(LocalModel, "_instances", {})
+    first = LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=2048)
+    assert LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=2048) is first
+    assert not caplog.records
+    with caplog.at_level("WARNING", logger="ragkit"):
+        again = LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=4096)
+    assert again is first and first.llama.n_ctx() == 2048
+    assert "context_size=2048; context_size=4096 apply after a restart" in caplog.text

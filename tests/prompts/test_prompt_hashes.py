@@ -28,7 +28,9 @@ from ragkit.kg._reading import CONDENSE_PROMPT, DocumentText, SectionSummaries, 
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import available  # noqa: E402
 from ragkit.synthesis import GenerateOptions, generate  # noqa: E402
+from ragkit.synthesis._correction import CORRECTED_PROMPT, CorrectedInput  # noqa: E402
 from ragkit.synthesis._critic import Critic  # noqa: E402
+from ragkit.synthesis._phrasing import language_instruction  # noqa: E402
 from ragkit.testing import ScriptedJudge  # noqa: E402
 
 EXPECTED = HERE / "prompt_hashes.json"
@@ -139,7 +141,10 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
              (reading_prompt(1), DocumentText(title="Ada", language="English",
                                               sections=["Ada Lovelace wrote a program in 1843."])),
              (reading_prompt(2), DocumentText(title="龙井", language="Chinese",
-                                              sections=["龙井茶产自杭州。", "[采摘]\n清明前采摘。"])))
+                                              sections=["龙井茶产自杭州。", "[采摘]\n清明前采摘。"])),
+             (CORRECTED_PROMPT, CorrectedInput(passages=["The Porto plant opened in 2016."],
+                                               question="When did the Porto plant open?",
+                                               language=language_instruction("en"))))
     for prompt, data in fixed:
         blob = json.dumps(prompt.render(data), ensure_ascii=False, sort_keys=True).encode()
         rec.hashes[prompt.name].append(hashlib.sha256(blob).hexdigest())
@@ -161,7 +166,7 @@ def test_every_prompt_renders_byte_identical(rendered: dict[str, list[str]]) -> 
 def test_the_recording_covers_metrics_generators_and_critic(rendered: dict[str, list[str]]) -> None:
     for name in ("claims.split", "claims.check", "generate.qa", "generate.bridge_qa", "generate.critic",
                  "generate.personas", "kg.read_document", "kg.document_summary", "conversation.retention",
-                 "conversation.completeness"):
+                 "conversation.completeness", "generate.correction"):
         assert name in rendered, name
 
 

@@ -1,0 +1,120 @@
+"""Corrections: a chat that ends with the user saying they meant another thing ("Sorry, I meant the Porto Plant,
+not the Sheffield Plant."). The turn says no question at all: the question is the one before it, asked about the
+other thing, and a system that does not read the history cannot know it.
+
+The other thing is a graph entity of the same type as the one the chat is about, mentioned in the chat's own
+passages (another plant of the same report, another person of the same minutes). The corrected question is the
+previous turn's standalone question with the name swapped; one call answers it from the passages and quotes the
+words that prove it. No such entity, or no answer in the passages: no correction, and the chat is kept as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from ragkit.kg import EntityNode
+from ragkit.llm import Judge, Prompt
+from ragkit.synthesis._phrasing import language_instruction, normalise_language
+from ragkit.synthesis._scenarios import VAGUE_TYPES
+from ragkit.synthesis._writer import Quote, quote_source
+
+
+class CorrectedInput(BaseModel):
+    passages: list[str]
+    question: str
+    language: str
+
+
+class CorrectedOutput(BaseModel):
+    answer: str = Field(max_length=400)
+    """The answer in one sentence, from the passages only; empty when they do not answer it."""
+    quote: Quote
+    """A short phrase copied exactly from the passages that proves the answer."""
+
+
+CORRECTED_PROMPT = Prompt(
+    name="generate.correction",
+    instruction=(
+        "Answer the question from the numbered passages only.\n"
+        "1. answer: the answer in one sentence, with the names, numbers and dates exactly as the passages give "
+        "them. If the passages do not answer the question, write an empty string.\n"
+        "2. quote: a short phrase copied exactly from the passages that proves the answer.\n"
+        "Follow the language rule."
+    ),
+    input=CorrectedInput,
+    output=CorrectedOutput,
+    max_tokens=250,
+)
+
+_MESSAGES = {
+    "en": "Sorry, I meant {new}, not {old}.",
+    "zh": "不好意思，我问的是{new}，不是{old}。",
+    "ja": "すみません、{old}ではなく{new}のことです。",
+    "ko": "죄송해요, {old} 말고 {new} 말이었어요.",
+}
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The turn that ends a chat with a correction: what the user types, the question it stands for, its answer,
+    and the passage (index) its quote was found in."""
+
+    message: str
+    question: str
+    answer: str
+    quote: str
+    source: int
+
+
+def other_subject(subject: str, entities: Sequence[EntityNode]) -> tuple[str, str] | None:
+    """The chat's subject with its entity swapped for another of the same type, and that other entity's name:
+    ("Porto Plant", "Porto") for "Sheffield Plant" when Sheffield and Porto are both places of the passages. The
+    entity in the subject is the longest typed one it holds; the other is the first of the same type that neither
+    holds nor is held by the subject. None when there is none."""
+    low = subject.lower()
+    held = [e for e in entities if e.type not in VAGUE_TYPES and len(e.name) >= 2 and e.name.lower() in low]
+    if not held:
+        return None
+    entity = max(held, key=lambda e: len(e.name))
+    for other in entities:
+        name = other.name.strip()
+        if other.type != entity.type or len(name) < 2 or name.lower() in low or low in name.lower():
+            continue
+        start = low.index(entity.name.lower())
+        return subject[:start] + name + subject[start + len(entity.name):], name
+    return None
+
+
+def correction_message(old: str, new: str, language: str) -> str:
+    """What the user types to correct themselves, in the chat's language (English for one without a form)."""
+    template = _MESSAGES.get(normalise_language(language)[:2], _MESSAGES["en"])
+    return template.format(old=old, new=new)
+
+
+def swapped(question: str, old: str, new: str) -> str | None:
+    """``question`` with ``old`` (any case) replaced by ``new`` once; None when it does not name ``old``."""
+    out, n = re.subn(re.escape(old), lambda _: new, question, count=1, flags=re.IGNORECASE)
+    return out if n else None
+
+
+async def write_correction(judge: Judge, passages: Sequence[str], texts: Sequence[str], *, question: str,
+                           subject: str, entities: Sequence[EntityNode], language: str) -> Correction | None:
+    """A correction of ``question`` (the previous turn's standalone question, about ``subject``): the same
+    question about another entity of the passages, answered in one call. ``texts`` are the passages' chunk texts,
+    where the quote must be found. None when there is no other entity, the question does not name the subject,
+    the passages do not answer it, or the quote is in none of them."""
+    found = other_subject(subject, entities)
+    corrected = swapped(question, subject, found[0]) if found else None
+    if found is None or corrected is None:
+        return None
+    out = await judge.structured(CORRECTED_PROMPT, CorrectedInput(
+        passages=list(passages), question=corrected, language=language_instruction(language)))
+    source = quote_source(out.quote, texts) if out.answer.strip() else None
+    if source is None:
+        return None
+    return Correction(message=correction_message(subject, found[0], language), question=corrected,
+                      answer=out.answer.strip(), quote=out.quote, source=source)
