@@ -128,5 +128,6 @@ class Conversational:
         subject = shared_subject(earlier, chat.turns[-1].question, [e.name for e in entities])
         if subject is None:
             return None
-        return await write_correction(judge, passages, texts, question=chat.turns[-2].question, subject=subject,
-                                      entities=entities, language=scenario.language)
+        return await write_correction(judge, passages, texts, question=chat.turns[-2].question,
+                                      answered=chat.turns[-2].answer, subject=subject, entities=entities,
+                                      language=scenario.language)

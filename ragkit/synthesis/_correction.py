@@ -21,6 +21,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, normalise_language
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import Quote, quote_source
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise, units
 
 
 class CorrectedInput(BaseModel):
@@ -70,22 +71,36 @@ class Correction:
     source: int
 
 
-def other_subject(subject: str, entities: Sequence[EntityNode]) -> tuple[str, str] | None:
+def _parts(name: str) -> set[str]:
+    """What tells two names of one kind: their words (CJK: their two-character runs), function words left out."""
+    if CJK_CHAR.search(name):
+        run = "".join(name.split())
+        return {run[i:i + 2] for i in range(len(run) - 1)}
+    return {w for w in units(name) if w not in FUNCTION_WORDS}
+
+
+def other_subject(subject: str, entities: Sequence[EntityNode], texts: Sequence[str]) -> tuple[str, str] | None:
     """The chat's subject with its entity swapped for another of the same type, and that other entity's name:
     ("Porto Plant", "Porto") for "Sheffield Plant" when Sheffield and Porto are both places of the passages. The
-    entity in the subject is the longest typed one it holds; the other is the first of the same type that neither
-    holds nor is held by the subject. None when there is none."""
+    entity in the subject is the longest typed one it holds. The other is the first of the same type, neither
+    holding nor held by the subject, that is plainly of the same kind, since a tagger's types are often wrong
+    ("Heron H7" a person): it shares a word with the entity ("Heron H7" for "Heron H6"; CJK: two characters, 茶园),
+    or the subject keeps words around it and the swapped subject is in the passages ``texts`` ("Porto Plant").
+    None when there is none."""
     low = subject.lower()
     held = [e for e in entities if e.type not in VAGUE_TYPES and len(e.name) >= 2 and e.name.lower() in low]
     if not held:
         return None
     entity = max(held, key=lambda e: len(e.name))
+    start = low.index(entity.name.lower())
+    said = " ".join(texts).lower()
     for other in entities:
         name = other.name.strip()
         if other.type != entity.type or len(name) < 2 or name.lower() in low or low in name.lower():
             continue
-        start = low.index(entity.name.lower())
-        return subject[:start] + name + subject[start + len(entity.name):], name
+        swapped = subject[:start] + name + subject[start + len(entity.name):]
+        if _parts(name) & _parts(entity.name) or (swapped != name and swapped.lower() in said):
+            return swapped, name
     return None
 
 
@@ -102,19 +117,21 @@ def swapped(question: str, old: str, new: str) -> str | None:
 
 
 async def write_correction(judge: Judge, passages: Sequence[str], texts: Sequence[str], *, question: str,
-                           subject: str, entities: Sequence[EntityNode], language: str) -> Correction | None:
-    """A correction of ``question`` (the previous turn's standalone question, about ``subject``): the same
-    question about another entity of the passages, answered in one call. ``texts`` are the passages' chunk texts,
-    where the quote must be found. None when there is no other entity, the question does not name the subject,
-    the passages do not answer it, or the quote is in none of them."""
-    found = other_subject(subject, entities)
+                           answered: str, subject: str, entities: Sequence[EntityNode],
+                           language: str) -> Correction | None:
+    """A correction of ``question`` (the previous turn's standalone question, about ``subject``, whose answer was
+    ``answered``): the same question about another entity of the passages, answered in one call. ``texts`` are
+    the passages' chunk texts, where the quote must be found. None when there is no other entity, the question does
+    not name the subject, the passages do not answer it, the quote is in none of them, or the answer is the one
+    the question had."""
+    found = other_subject(subject, entities, texts)
     corrected = swapped(question, subject, found[0]) if found else None
     if found is None or corrected is None:
         return None
     out = await judge.structured(CORRECTED_PROMPT, CorrectedInput(
         passages=list(passages), question=corrected, language=language_instruction(language)))
     source = quote_source(out.quote, texts) if out.answer.strip() else None
-    if source is None:
-        return None
+    if source is None or normalise(out.answer) == normalise(answered):
+        return None  # unanswered, or the same answer as before: nothing a correction would test
     return Correction(message=correction_message(subject, found[0], language), question=corrected,
                       answer=out.answer.strip(), quote=out.quote, source=source)

@@ -287,8 +287,18 @@ def test_the_subject_names_a_person_only_by_the_whole_name() -> None:
     assert not names_a_person("青岚茶业", people) and not names_a_person("Max payload of the arm", people)
 
 
+TWO_BAKERIES = {"bakeries.md": [
+    ("Leeds Bakery opened in 2010 on Kirkstall Road and has 48 staff. Bristol Bakery opened in 2017 near Temple "
+     "Meads and has 31 staff. Leeds Bakery bakes about 9,000 loaves a day.",
+     [("Leeds Bakery", "organization"), ("Bristol Bakery", "organization")]),
+    ("Bristol Bakery bakes about 5,500 loaves a day in one tunnel oven. Leeds Bakery is managed by Priya Nand, "
+     "and Bristol Bakery by Owen Hale, who ran a pizzeria in Cardiff.",
+     [("Leeds Bakery", "organization"), ("Bristol Bakery", "organization")]),
+]}
+
+
 async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(emb):
-    kg = build_graph(BAKERY, emb)
+    kg = build_graph(TWO_BAKERIES, emb)
     script = ChatScript()
     result = await _generate(kg, emb, script, n=1, corrections=1.0, min_questions=3, max_questions=3)
     assert result.complete and "generate.correction" in script.prompts
@@ -312,10 +322,15 @@ def test_the_other_thing_is_an_entity_of_the_same_type_in_the_passages():
     from ragkit.synthesis._correction import correction_message, other_subject, swapped
 
     places = [EntityNode(id=k.lower(), name=k, type="place") for k in ("Sheffield", "Porto")]
-    person = EntityNode(id="ann", name="Ann Lee", type="person")
-    assert other_subject("Sheffield Plant", [person, *places]) == ("Porto Plant", "Porto")
-    assert other_subject("Ann Lee", [person, *places]) is None  # no other person
-    assert other_subject("the roadmap", places) is None  # no entity in the subject
+    person, product = (EntityNode(id=n, name=n, type="person") for n in ("Ann Lee", "Heron H7"))
+    texts = ["The Porto Plant opened in 2016; the Sheffield Plant in 2011."]
+    assert other_subject("Sheffield Plant", [person, *places], texts) == ("Porto Plant", "Porto")
+    assert other_subject("Sheffield Plant", places, ["Porto ships arms."]) is None  # no "Porto Plant" said
+    assert other_subject("Ann Lee", [person, product], texts) is None  # a "person" of no kind in common
+    assert other_subject("Heron H6", [EntityNode(id="h6", name="Heron H6", type="product"),
+                                      EntityNode(id="h7", name="Heron H7", type="product")], []) == \
+        ("Heron H7", "Heron H7")  # a word in common
+    assert other_subject("the roadmap", places, texts) is None  # no entity in the subject
     assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
         "What is the output of the Porto Plant?"
     assert swapped("Who runs it?", "Sheffield Plant", "Porto Plant") is None
