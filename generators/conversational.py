@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from ragkit.kg import EntityNode, KnowledgeGraph
+from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.synthesis import (
@@ -93,7 +93,7 @@ class Conversational:
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
         people = {e.name for e in entities if e.type == "person"}
-        correction = await self.correction(scenario, chat, passages, texts, entities, judge)
+        correction = await self.correction(scenario, chat, kg, judge)
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
             if correction is not None and k == len(chat.turns) - 1:
@@ -114,20 +114,21 @@ class Conversational:
         if correction is not None:
             chat.turns[-1] = chat.turns[-1].model_copy(update={
                 "question": correction.question, "answer": correction.answer, "quote": correction.quote})
-            sources[-1] = correction.source
+            if correction.chunk_id not in scenario.chunk_ids:  # the other thing is named in another chunk
+                scenario = scenario.model_copy(update={"chunk_ids": [*scenario.chunk_ids, correction.chunk_id]})
+            sources[-1] = scenario.chunk_ids.index(correction.chunk_id)
         return make_conversation(self, scenario, chat, follow_ups, kg, sources,
                                  correction_turn=len(chat.turns) if correction else None)
 
-    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, passages: list[str],
-                         texts: list[str], entities: list[EntityNode], judge: Judge) -> Correction | None:
+    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, kg: KnowledgeGraph,
+                         judge: Judge) -> Correction | None:
         """The last turn as a correction of the one before, when planned and possible: the subject the last two
-        standalone questions share, swapped for another entity of the passages (one call answers it)."""
+        standalone questions share, swapped for another entity of the same kind (one call answers it)."""
         if not scenario.correction or len(chat.turns) < 3:
             return None
-        earlier = [t.question for t in chat.turns[:-1]]
-        subject = shared_subject(earlier, chat.turns[-1].question, [e.name for e in entities])
+        names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
+        subject = shared_subject([t.question for t in chat.turns[:-1]], chat.turns[-1].question, names)
         if subject is None:
             return None
-        return await write_correction(judge, passages, texts, question=chat.turns[-2].question,
-                                      answered=chat.turns[-2].answer, subject=subject, entities=entities,
-                                      language=scenario.language)
+        return await write_correction(judge, kg, scenario.chunk_ids, question=chat.turns[-2].question,
+                                      answered=chat.turns[-2].answer, subject=subject, language=scenario.language)

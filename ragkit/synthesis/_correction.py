@@ -2,10 +2,11 @@
 not the Sheffield Plant."). The turn says no question at all: the question is the one before it, asked about the
 other thing, and a system that does not read the history cannot know it.
 
-The other thing is a graph entity of the same type as the one the chat is about, mentioned in the chat's own
-passages (another plant of the same report, another person of the same minutes). The corrected question is the
-previous turn's standalone question with the name swapped; one call answers it from the passages and quotes the
-words that prove it. No such entity, or no answer in the passages: no correction, and the chat is kept as written.
+The other thing is a graph entity of the same type as the one the chat is about and plainly of the same kind
+("Heron H7" after "Heron H6", "Porto Plant" after "Sheffield Plant"), first among the chat's own passages, then
+anywhere in the graph. The corrected question is the previous turn's standalone question with the name swapped; one
+call answers it from the passages that mention the other thing and quotes the words that prove it. No such entity,
+no answer in the passages, or the same answer as before: no correction, and the chat is kept as written.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from ragkit.kg import EntityNode
+from ragkit.kg import EntityNode, KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, normalise_language
 from ragkit.synthesis._scenarios import VAGUE_TYPES
-from ragkit.synthesis._writer import Quote, quote_source
+from ragkit.synthesis._writer import Quote, passage, quote_source
 from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise, units
 
 
@@ -62,13 +63,13 @@ _MESSAGES = {
 @dataclass(frozen=True)
 class Correction:
     """The turn that ends a chat with a correction: what the user types, the question it stands for, its answer,
-    and the passage (index) its quote was found in."""
+    and the chunk its quote was found in."""
 
     message: str
     question: str
     answer: str
     quote: str
-    source: int
+    chunk_id: str
 
 
 def _parts(name: str) -> set[str]:
@@ -79,28 +80,28 @@ def _parts(name: str) -> set[str]:
     return {w for w in units(name) if w not in FUNCTION_WORDS}
 
 
-def other_subject(subject: str, entities: Sequence[EntityNode], texts: Sequence[str]) -> tuple[str, str] | None:
-    """The chat's subject with its entity swapped for another of the same type, and that other entity's name:
-    ("Porto Plant", "Porto") for "Sheffield Plant" when Sheffield and Porto are both places of the passages. The
-    entity in the subject is the longest typed one it holds. The other is the first of the same type, neither
-    holding nor held by the subject, that is plainly of the same kind, since a tagger's types are often wrong
-    ("Heron H7" a person): it shares a word with the entity ("Heron H7" for "Heron H6"; CJK: two characters, 茶园),
-    or the subject keeps words around it and the swapped subject is in the passages ``texts`` ("Porto Plant").
-    None when there is none."""
+def other_subject(subject: str, entities: Sequence[EntityNode], candidates: Sequence[EntityNode],
+                  said: str) -> tuple[str, EntityNode] | None:
+    """The chat's subject with its entity swapped for another of the same type, and that other entity: ("Porto
+    Plant", Porto) for "Sheffield Plant" when Sheffield and Porto are both places. The entity in the subject is
+    the longest typed one of ``entities`` it holds. The other is the first of ``candidates`` of the same type,
+    neither holding nor held by the subject, that is plainly of the same kind, since a tagger's types are often
+    wrong ("Heron H7" a person): it shares a word with the entity ("Heron H7" for "Heron H6"; CJK: two characters,
+    茶园), or the subject keeps words around it and the swapped subject is in ``said`` (the texts that mention the
+    other: "Porto Plant"). None when there is none."""
     low = subject.lower()
     held = [e for e in entities if e.type not in VAGUE_TYPES and len(e.name) >= 2 and e.name.lower() in low]
     if not held:
         return None
     entity = max(held, key=lambda e: len(e.name))
     start = low.index(entity.name.lower())
-    said = " ".join(texts).lower()
-    for other in entities:
+    for other in candidates:
         name = other.name.strip()
         if other.type != entity.type or len(name) < 2 or name.lower() in low or low in name.lower():
             continue
         swapped = subject[:start] + name + subject[start + len(entity.name):]
-        if _parts(name) & _parts(entity.name) or (swapped != name and swapped.lower() in said):
-            return swapped, name
+        if _parts(name) & _parts(entity.name) or (swapped != name and swapped.lower() in said.lower()):
+            return swapped, other
     return None
 
 
@@ -116,22 +117,38 @@ def swapped(question: str, old: str, new: str) -> str | None:
     return out if n else None
 
 
-async def write_correction(judge: Judge, passages: Sequence[str], texts: Sequence[str], *, question: str,
-                           answered: str, subject: str, entities: Sequence[EntityNode],
-                           language: str) -> Correction | None:
+def _other(kg: KnowledgeGraph, chunk_ids: Sequence[str], subject: str) -> tuple[str, list[str]] | None:
+    """The swapped subject and the chunks to answer it from: the chat's own when they mention the other thing,
+    else (the first two) that mention it anywhere in the graph."""
+    here = [e for c in chunk_ids for e in kg.entities_of(c)]
+    said = " ".join(kg.chunk(c).text for c in chunk_ids)
+    found = other_subject(subject, here, here, said)
+    if found is not None:
+        return found[0], [c for c in chunk_ids if any(e.id == found[1].id for e in kg.entities_of(c))]
+    for other in kg.entities():
+        chunks = [c.id for c in kg.chunks_mentioning(other.id)[:2]]
+        texts = " ".join(kg.chunk(c).text for c in chunks)
+        found = other_subject(subject, here, [other], texts)
+        if found is not None:
+            return found[0], chunks
+    return None
+
+
+async def write_correction(judge: Judge, kg: KnowledgeGraph, chunk_ids: Sequence[str], *, question: str,
+                           answered: str, subject: str, language: str) -> Correction | None:
     """A correction of ``question`` (the previous turn's standalone question, about ``subject``, whose answer was
-    ``answered``): the same question about another entity of the passages, answered in one call. ``texts`` are
-    the passages' chunk texts, where the quote must be found. None when there is no other entity, the question does
-    not name the subject, the passages do not answer it, the quote is in none of them, or the answer is the one
-    the question had."""
-    found = other_subject(subject, entities, texts)
+    ``answered``, in the chat over ``chunk_ids``): the same question about another entity, answered in one call
+    from the chunks that mention it. None when there is no such entity, the question does not name the subject,
+    the chunks do not answer it, the quote is in none of them, or the answer is the one the question had."""
+    found = _other(kg, chunk_ids, subject)
     corrected = swapped(question, subject, found[0]) if found else None
     if found is None or corrected is None:
         return None
+    chunks = found[1]
     out = await judge.structured(CORRECTED_PROMPT, CorrectedInput(
-        passages=list(passages), question=corrected, language=language_instruction(language)))
-    source = quote_source(out.quote, texts) if out.answer.strip() else None
+        passages=[passage(kg, c) for c in chunks], question=corrected, language=language_instruction(language)))
+    source = quote_source(out.quote, [kg.chunk(c).text for c in chunks]) if out.answer.strip() else None
     if source is None or normalise(out.answer) == normalise(answered):
         return None  # unanswered, or the same answer as before: nothing a correction would test
     return Correction(message=correction_message(subject, found[0], language), question=corrected,
-                      answer=out.answer.strip(), quote=out.quote, source=source)
+                      answer=out.answer.strip(), quote=out.quote, chunk_id=chunks[source])

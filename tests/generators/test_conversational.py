@@ -317,23 +317,36 @@ async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(
     assert plain.written()[2].question.startswith("What does it say about the bread and the bakeries, part 3")
 
 
-def test_the_other_thing_is_an_entity_of_the_same_type_in_the_passages():
+def test_the_other_thing_is_an_entity_of_the_same_kind():
     from ragkit.kg import EntityNode
     from ragkit.synthesis._correction import correction_message, other_subject, swapped
 
     places = [EntityNode(id=k.lower(), name=k, type="place") for k in ("Sheffield", "Porto")]
     person, product = (EntityNode(id=n, name=n, type="person") for n in ("Ann Lee", "Heron H7"))
-    texts = ["The Porto Plant opened in 2016; the Sheffield Plant in 2011."]
-    assert other_subject("Sheffield Plant", [person, *places], texts) == ("Porto Plant", "Porto")
-    assert other_subject("Sheffield Plant", places, ["Porto ships arms."]) is None  # no "Porto Plant" said
-    assert other_subject("Ann Lee", [person, product], texts) is None  # a "person" of no kind in common
-    assert other_subject("Heron H6", [EntityNode(id="h6", name="Heron H6", type="product"),
-                                      EntityNode(id="h7", name="Heron H7", type="product")], []) == \
-        ("Heron H7", "Heron H7")  # a word in common
-    assert other_subject("the roadmap", places, texts) is None  # no entity in the subject
+    said = "The Porto Plant opened in 2016; the Sheffield Plant in 2011."
+    assert other_subject("Sheffield Plant", places, [person, *places], said) == ("Porto Plant", places[1])
+    assert other_subject("Sheffield Plant", places, places, "Porto ships arms.") is None  # no "Porto Plant" said
+    assert other_subject("Ann Lee", [person], [person, product], said) is None  # a "person" of no kind in common
+    h6, h7 = (EntityNode(id=n, name=n, type="product") for n in ("Heron H6", "Heron H7"))
+    assert other_subject("Heron H6", [h6], [h6, h7], "") == ("Heron H7", h7)  # a word in common
+    assert other_subject("the roadmap", places, places, said) is None  # no entity in the subject
     assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
         "What is the output of the Porto Plant?"
     assert swapped("Who runs it?", "Sheffield Plant", "Porto Plant") is None
     assert correction_message("青岚茶业", "余杭加工厂", "zh") == "不好意思，我问的是余杭加工厂，不是青岚茶业。"
     assert correction_message("한빛커피", "기장 공장", "ko") == "죄송해요, 한빛커피 말고 기장 공장 말이었어요."
     assert correction_message("A", "B", "de") == "Sorry, I meant B, not A."
+
+
+async def test_a_correction_can_turn_to_a_thing_another_document_is_about(emb):
+    spec = {"leeds.md": [("Leeds Bakery opened in 2010 on Kirkstall Road and has 48 staff. Leeds Bakery bakes about "
+                          "9,000 loaves a day in three deck ovens. Leeds Bakery is managed by Priya Nand, who "
+                          "joined in 2018.", [("Leeds Bakery", "organization")])],
+            "bristol.md": [("Bristol Bakery opened in 2017 near Temple Meads and has 31 staff, and it bakes about "
+                            "5,500 loaves a day in one tunnel oven.", [("Bristol Bakery", "organization")])]}
+    kg = build_graph(spec, emb)
+    result = await _generate(kg, emb, ChatScript(), n=1, corrections=1.0, min_questions=3, max_questions=3)
+    *_, third = result.written()
+    assert third.question == "Sorry, I meant Bristol Bakery, not Leeds Bakery."
+    assert third.reference_contexts[0].source.endswith("bristol.md") and "5,500" in third.reference_answer
+    assert all(t.reference_contexts[0].source.endswith("leeds.md") for t in result.written()[:2])
