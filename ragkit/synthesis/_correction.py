@@ -22,7 +22,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, normalise_language
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import Quote, passage, quote_source
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise, units
+from ragkit.text import CJK_CHAR, normalise, units
 
 
 class CorrectedInput(BaseModel):
@@ -72,23 +72,29 @@ class Correction:
     chunk_id: str
 
 
-def _parts(name: str) -> set[str]:
-    """What tells two names of one kind: their words (CJK: their two-character runs), function words left out."""
-    if CJK_CHAR.search(name):
-        run = "".join(name.split())
-        return {run[i:i + 2] for i in range(len(run) - 1)}
-    return {w for w in units(name) if w not in FUNCTION_WORDS}
+def same_kind(a: str, b: str) -> bool:
+    """Whether two names plainly name things of one kind, whatever a tagger typed them: the same head word
+    ("Porto Plant", "Sheffield Plant"; CJK: the same last two characters, 龙坞茶园 and 安吉茶园), or the same
+    first word before a model code ("Heron H6", "Heron H7"). A shared brand is not enough ("Acme Robotics", the
+    company; "Acme Conductor 2.3", its software)."""
+    if CJK_CHAR.search(a) and CJK_CHAR.search(b):
+        p, q = "".join(a.split()), "".join(b.split())
+        return len(p) >= 3 and len(q) >= 3 and p[-2:] == q[-2:]
+    x, y = units(a), units(b)
+    if len(x) < 2 or len(y) < 2:
+        return False
+    coded = all(any(c.isdigit() for c in w[-1]) for w in (x, y))
+    return x[-1] == y[-1] or (x[0] == y[0] and coded)
 
 
 def other_subject(subject: str, entities: Sequence[EntityNode], candidates: Sequence[EntityNode],
                   said: str) -> tuple[str, EntityNode] | None:
-    """The chat's subject with its entity swapped for another of the same type, and that other entity: ("Porto
-    Plant", Porto) for "Sheffield Plant" when Sheffield and Porto are both places. The entity in the subject is
-    the longest typed one of ``entities`` it holds. The other is the first of ``candidates`` of the same type,
-    neither holding nor held by the subject, that is plainly of the same kind, since a tagger's types are often
-    wrong ("Heron H7" a person): it shares a word with the entity ("Heron H7" for "Heron H6"; CJK: two characters,
-    茶园), or the subject keeps words around it and the swapped subject is in ``said`` (the texts that mention the
-    other: "Porto Plant"). None when there is none."""
+    """The chat's subject with its entity swapped for another, and that other entity: ("Porto Plant", Porto) for
+    "Sheffield Plant". The entity in the subject is the longest typed one of ``entities`` it holds. The other is
+    the first of ``candidates``, neither holding nor held by the subject, that is plainly of the same kind (a
+    tagger's types are often wrong: "Heron H7" a person): ``same_kind`` by name, or of the same type with the
+    swapped subject in ``said``, the texts that mention the other ("Porto Plant", when the subject keeps words
+    around its entity). None when there is none."""
     low = subject.lower()
     held = [e for e in entities if e.type not in VAGUE_TYPES and len(e.name) >= 2 and e.name.lower() in low]
     if not held:
@@ -97,10 +103,11 @@ def other_subject(subject: str, entities: Sequence[EntityNode], candidates: Sequ
     start = low.index(entity.name.lower())
     for other in candidates:
         name = other.name.strip()
-        if other.type != entity.type or len(name) < 2 or name.lower() in low or low in name.lower():
+        if len(name) < 2 or name.lower() in low or low in name.lower():
             continue
         swapped = subject[:start] + name + subject[start + len(entity.name):]
-        if _parts(name) & _parts(entity.name) or (swapped != name and swapped.lower() in said.lower()):
+        said_so = other.type == entity.type and swapped != name and swapped.lower() in said.lower()
+        if same_kind(name, entity.name) or said_so:
             return swapped, other
     return None
 

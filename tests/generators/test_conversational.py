@@ -319,7 +319,7 @@ async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(
 
 def test_the_other_thing_is_an_entity_of_the_same_kind():
     from ragkit.kg import EntityNode
-    from ragkit.synthesis._correction import correction_message, other_subject, swapped
+    from ragkit.synthesis._correction import correction_message, other_subject, same_kind, swapped
 
     places = [EntityNode(id=k.lower(), name=k, type="place") for k in ("Sheffield", "Porto")]
     person, product = (EntityNode(id=n, name=n, type="person") for n in ("Ann Lee", "Heron H7"))
@@ -330,6 +330,10 @@ def test_the_other_thing_is_an_entity_of_the_same_kind():
     h6, h7 = (EntityNode(id=n, name=n, type="product") for n in ("Heron H6", "Heron H7"))
     assert other_subject("Heron H6", [h6], [h6, h7], "") == ("Heron H7", h7)  # a word in common
     assert other_subject("the roadmap", places, places, said) is None  # no entity in the subject
+    acme, conductor = (EntityNode(id=n, name=n, type="organization") for n in ("Acme Robotics", "Acme Conductor 2.3"))
+    assert other_subject("Acme Robotics", [acme], [conductor], "") is None  # a brand in common is not a kind
+    assert same_kind("龙坞茶园", "安吉茶园") and not same_kind("龙坞茶园", "青岚茶业")
+    assert same_kind("Kestrel K10", "Kestrel K12") and same_kind("Porto Plant", "Sheffield Plant")
     assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
         "What is the output of the Porto Plant?"
     assert swapped("Who runs it?", "Sheffield Plant", "Porto Plant") is None
