@@ -94,17 +94,21 @@ def other_subject(subject: str, entities: Sequence[EntityNode], candidates: Sequ
     the first of ``candidates``, neither holding nor held by the subject, that is plainly of the same kind (a
     tagger's types are often wrong: "Heron H7" a person): ``same_kind`` by name, or of the same type with the
     swapped subject in ``said``, the texts that mention the other ("Porto Plant", when the subject keeps words
-    around its entity). None when there is none."""
+    around its entity). None when there is none, or when the subject is more than twice its entity's length (a
+    shared stretch of two CJK questions rather than a name)."""
     low = subject.lower()
     held = [e for e in entities if e.type not in VAGUE_TYPES and len(e.name) >= 2 and e.name.lower() in low]
     if not held:
         return None
     entity = max(held, key=lambda e: len(e.name))
+    if len(subject) > 2 * len(entity.name):  # a stretch of a question, not a name: "新建的加工厂有哪些新设备"
+        return None
     start = low.index(entity.name.lower())
     for other in candidates:
         name = other.name.strip()
-        if len(name) < 2 or name.lower() in low or low in name.lower():
-            continue
+        if len(name) < 2 or any(x in y for x, y in ((name.lower(), low), (low, name.lower()),
+                                                    (entity.name.lower(), name.lower()))):
+            continue  # the subject itself, or a narrower name of it ("余杭加工厂" for "加工厂")
         swapped = subject[:start] + name + subject[start + len(entity.name):]
         said_so = other.type == entity.type and swapped != name and swapped.lower() in said.lower()
         if same_kind(name, entity.name) or said_so:

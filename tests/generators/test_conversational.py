@@ -333,6 +333,9 @@ def test_the_other_thing_is_an_entity_of_the_same_kind():
     acme, conductor = (EntityNode(id=n, name=n, type="organization") for n in ("Acme Robotics", "Acme Conductor 2.3"))
     assert other_subject("Acme Robotics", [acme], [conductor], "") is None  # a brand in common is not a kind
     assert same_kind("龙坞茶园", "安吉茶园") and not same_kind("龙坞茶园", "青岚茶业")
+    plant, yuhang = (EntityNode(id=n, name=n, type="organization") for n in ("加工厂", "余杭加工厂"))
+    assert other_subject("新建的加工厂有哪些新设备", [plant], [yuhang], "") is None  # a stretch, not a name
+    assert other_subject("加工厂", [plant], [yuhang], "余杭加工厂") is None  # a narrower name of the same thing
     assert same_kind("Kestrel K10", "Kestrel K12") and same_kind("Porto Plant", "Sheffield Plant")
     assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
         "What is the output of the Porto Plant?"
