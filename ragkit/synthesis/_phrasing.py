@@ -44,9 +44,17 @@ def language_matches(expected: str, text: str) -> bool:
         return found == expected
     if found in CJK:
         return False
+    if expected == "en" and found != expected:  # names are not English: "What does Tomasz Wierzbicki say?"
+        text = " ".join(_unnamed(text.split()))
+        found = detect_language(text, default=UNDETERMINED)
     if found == UNDETERMINED or len(text.split()) < 6:
         return True  # too short to tell apart languages that share a script
     return found == expected
+
+
+def _unnamed(words: list[str]) -> list[str]:
+    """English words without the capitalised ones after the first (names: English capitalises little else)."""
+    return words[:1] + [w for w in words[1:] if not w[:1].isupper()]
 
 
 def language_instruction(code: str) -> str:

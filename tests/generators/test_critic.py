@@ -77,6 +77,8 @@ def test_copies_context_counts_cjk_characters():
     ("en", "When did the Leeds bakery open its doors to the public?", True),
     ("en", "Quand la boulangerie de Leeds a-t-elle ouvert ses portes au public ?", False),
     ("en", "leeds bakery opening", True),
+    ("en", "What does Tomasz Wierzbicki say about the bread, part 2?", True),  # the names are not the language
+    ("en", "Jak długo Tomasz Wierzbicki jest głównym piekarzem w Leeds?", False),
     ("ko", "리즈 제과점은 언제 문을 열었습니까?", True),
     ("und", "anything at all", True),
 ])
