@@ -136,10 +136,12 @@ def _other(kg: KnowledgeGraph, chunk_ids: Sequence[str], subject: str) -> tuple[
     found = other_subject(subject, here, here, said)
     if found is not None:
         return found[0], [c for c in chunk_ids if any(e.id == found[1].id for e in kg.entities_of(c))]
+    found = other_subject(subject, here, kg.entities(), "")  # by name alone first: no texts to read
+    if found is not None:
+        return found[0], [c.id for c in kg.chunks_mentioning(found[1].id)[:2]]
     for other in kg.entities():
         chunks = [c.id for c in kg.chunks_mentioning(other.id)[:2]]
-        texts = " ".join(kg.chunk(c).text for c in chunks)
-        found = other_subject(subject, here, [other], texts)
+        found = other_subject(subject, here, [other], " ".join(kg.chunk(c).text for c in chunks))
         if found is not None:
             return found[0], chunks
     return None
