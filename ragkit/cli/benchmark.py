@@ -172,7 +172,8 @@ def _open_run(ctx: click.Context, kw: dict[str, Any], fail_under: dict[str, floa
         target_options=options, metrics=metrics, extractor=kw["extractor"], generators=parse_weights(kw["generators"]),
         generator_args=generator_args,
     )
-    _check_gate(fail_under, fail_over, _planned_metrics(opts))
+    if fail_under or fail_over:  # planning the suite reads the test set: only when there is a gate to check
+        _check_gate(fail_under, fail_over, _planned_metrics(opts))
     out = Path(kw["output"]) if kw["output"] else _default_dir(kw["target"])
     run = new_run(out, opts, settings, command=["ragkit", *sys.argv[1:]])
     if not kw["quiet"]:
