@@ -93,7 +93,7 @@ class Conversational:
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
         people = {e.name for e in entities if e.type == "person"}
-        correction = await self.correction(scenario, chat, kg, judge)
+        correction = await self.correction(scenario, chat, names, kg, judge)
         follow_ups = []
         for k, turn in enumerate(chat.turns[1:], 1):
             if correction is not None and k == len(chat.turns) - 1:
@@ -120,13 +120,13 @@ class Conversational:
         return make_conversation(self, scenario, chat, follow_ups, kg, sources,
                                  correction_turn=len(chat.turns) if correction else None)
 
-    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, kg: KnowledgeGraph,
-                         judge: Judge) -> Correction | None:
+    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, names: list[str],
+                         kg: KnowledgeGraph, judge: Judge) -> Correction | None:
         """The last turn as a correction of the one before, when planned and possible: the subject the last two
-        standalone questions share, swapped for another entity of the same kind (one call answers it)."""
+        standalone questions share (among ``names``, the chat's entities), swapped for another entity of the same
+        kind (one call answers it)."""
         if not scenario.correction or len(chat.turns) < 3:
             return None
-        names = [e.name for c in scenario.chunk_ids for e in kg.entities_of(c)]
         subject = shared_subject([t.question for t in chat.turns[:-1]], chat.turns[-1].question, names)
         if subject is None:
             return None

@@ -87,22 +87,24 @@ def same_kind(a: str, b: str) -> bool:
     return x[-1] == y[-1] or (x[0] == y[0] and coded)
 
 
-def other_subject(subject: str, entities: Sequence[EntityNode], candidates: Sequence[EntityNode],
-                  said: str) -> tuple[str, EntityNode] | None:
-    """The chat's subject with its entity swapped for another, and that other entity: ("Porto Plant", Porto) for
-    "Sheffield Plant". The entity in the subject is the longest typed one of ``entities`` it holds. The other is
-    the first of ``candidates``, neither holding nor held by the subject, that is plainly of the same kind (a
-    tagger's types are often wrong: "Heron H7" a person): ``same_kind`` by name, or of the same type with the
-    swapped subject in ``said``, the texts that mention the other ("Porto Plant", when the subject keeps words
-    around its entity). None when there is none, or when the subject is more than twice its entity's length (a
-    shared stretch of two CJK questions rather than a name)."""
+def subject_entity(subject: str, entities: Sequence[EntityNode]) -> EntityNode | None:
+    """The entity the chat's subject names: the longest typed one of ``entities`` it holds. None when it holds
+    none, or when the subject is more than twice that entity's length (a shared stretch of two CJK questions rather
+    than a name: "新建的加工厂有哪些新设备")."""
     low = subject.lower()
     held = [e for e in entities if e.type not in VAGUE_TYPES and len(e.name) >= 2 and e.name.lower() in low]
-    if not held:
-        return None
-    entity = max(held, key=lambda e: len(e.name))
-    if len(subject) > 2 * len(entity.name):  # a stretch of a question, not a name: "新建的加工厂有哪些新设备"
-        return None
+    entity = max(held, key=lambda e: len(e.name)) if held else None
+    return entity if entity is not None and len(subject) <= 2 * len(entity.name) else None
+
+
+def other_subject(subject: str, entity: EntityNode, candidates: Sequence[EntityNode],
+                  said: str) -> tuple[str, EntityNode] | None:
+    """The chat's subject with ``entity`` (see ``subject_entity``) swapped for another, and that other entity:
+    ("Porto Plant", Porto) for "Sheffield Plant". The other is the first of ``candidates``, neither holding nor held
+    by the subject, that is plainly of the same kind (a tagger's types are often wrong: "Heron H7" a person):
+    ``same_kind`` by name, or of the same type with the swapped subject in ``said``, the texts that mention the
+    other ("Porto Plant", when the subject keeps words around its entity). None when there is none."""
+    low = subject.lower()
     start = low.index(entity.name.lower())
     for other in candidates:
         name = other.name.strip()
@@ -130,18 +132,21 @@ def swapped(question: str, old: str, new: str) -> str | None:
 
 def _other(kg: KnowledgeGraph, chunk_ids: Sequence[str], subject: str) -> tuple[str, list[str]] | None:
     """The swapped subject and the chunks to answer it from: the chat's own when they mention the other thing,
-    else (the first two) that mention it anywhere in the graph."""
+    else (the first two) that mention it anywhere in the graph: one of the same kind by name first, then one of
+    the same type whose chunks say the swapped subject (only those chunks' texts are read)."""
     here = [e for c in chunk_ids for e in kg.entities_of(c)]
-    said = " ".join(kg.chunk(c).text for c in chunk_ids)
-    found = other_subject(subject, here, here, said)
+    entity = subject_entity(subject, here)
+    if entity is None:
+        return None
+    found = other_subject(subject, entity, here, " ".join(kg.chunk(c).text for c in chunk_ids))
     if found is not None:
         return found[0], [c for c in chunk_ids if any(e.id == found[1].id for e in kg.entities_of(c))]
-    found = other_subject(subject, here, kg.entities(), "")  # by name alone first: no texts to read
+    found = other_subject(subject, entity, kg.entities(), "")
     if found is not None:
         return found[0], [c.id for c in kg.chunks_mentioning(found[1].id)[:2]]
-    for other in kg.entities():
+    for other in (e for e in kg.entities() if e.type == entity.type):
         chunks = [c.id for c in kg.chunks_mentioning(other.id)[:2]]
-        found = other_subject(subject, here, [other], " ".join(kg.chunk(c).text for c in chunks))
+        found = other_subject(subject, entity, [other], " ".join(kg.chunk(c).text for c in chunks))
         if found is not None:
             return found[0], chunks
     return None

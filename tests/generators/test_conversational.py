@@ -319,23 +319,27 @@ async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(
 
 def test_the_other_thing_is_an_entity_of_the_same_kind():
     from ragkit.kg import EntityNode
-    from ragkit.synthesis._correction import correction_message, other_subject, same_kind, swapped
+    from ragkit.synthesis._correction import correction_message, other_subject, same_kind, subject_entity, swapped
+
+    def pick(subject, entities, candidates, said):
+        entity = subject_entity(subject, entities)
+        return None if entity is None else other_subject(subject, entity, candidates, said)
 
     places = [EntityNode(id=k.lower(), name=k, type="place") for k in ("Sheffield", "Porto")]
     person, product = (EntityNode(id=n, name=n, type="person") for n in ("Ann Lee", "Heron H7"))
     said = "The Porto Plant opened in 2016; the Sheffield Plant in 2011."
-    assert other_subject("Sheffield Plant", places, [person, *places], said) == ("Porto Plant", places[1])
-    assert other_subject("Sheffield Plant", places, places, "Porto ships arms.") is None  # no "Porto Plant" said
-    assert other_subject("Ann Lee", [person], [person, product], said) is None  # a "person" of no kind in common
+    assert pick("Sheffield Plant", places, [person, *places], said) == ("Porto Plant", places[1])
+    assert pick("Sheffield Plant", places, places, "Porto ships arms.") is None  # no "Porto Plant" said
+    assert pick("Ann Lee", [person], [person, product], said) is None  # a "person" of no kind in common
     h6, h7 = (EntityNode(id=n, name=n, type="product") for n in ("Heron H6", "Heron H7"))
-    assert other_subject("Heron H6", [h6], [h6, h7], "") == ("Heron H7", h7)  # a word in common
-    assert other_subject("the roadmap", places, places, said) is None  # no entity in the subject
+    assert pick("Heron H6", [h6], [h6, h7], "") == ("Heron H7", h7)  # a word in common
+    assert pick("the roadmap", places, places, said) is None  # no entity in the subject
     acme, conductor = (EntityNode(id=n, name=n, type="organization") for n in ("Acme Robotics", "Acme Conductor 2.3"))
-    assert other_subject("Acme Robotics", [acme], [conductor], "") is None  # a brand in common is not a kind
+    assert pick("Acme Robotics", [acme], [conductor], "") is None  # a brand in common is not a kind
     assert same_kind("龙坞茶园", "安吉茶园") and not same_kind("龙坞茶园", "青岚茶业")
     plant, yuhang = (EntityNode(id=n, name=n, type="organization") for n in ("加工厂", "余杭加工厂"))
-    assert other_subject("新建的加工厂有哪些新设备", [plant], [yuhang], "") is None  # a stretch, not a name
-    assert other_subject("加工厂", [plant], [yuhang], "余杭加工厂") is None  # a narrower name of the same thing
+    assert pick("新建的加工厂有哪些新设备", [plant], [yuhang], "") is None  # a stretch, not a name
+    assert pick("加工厂", [plant], [yuhang], "余杭加工厂") is None  # a narrower name of the same thing
     assert same_kind("Kestrel K10", "Kestrel K12") and same_kind("Porto Plant", "Sheffield Plant")
     assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
         "What is the output of the Porto Plant?"
