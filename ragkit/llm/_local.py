@@ -225,8 +225,8 @@ class LocalModel:
         self.path = path
         self.load_seconds = time.monotonic() - started
         self.lock = threading.Lock()
-        self.settings: dict[str, int] = {}
-        """What ``get`` loaded it with (threads, context_size, prompt_cache_mb)."""
+        self.settings = {"threads": threads, "context_size": context_size, "prompt_cache_mb": prompt_cache_mb}
+        """What it was loaded with, as asked (``LocalModel.get`` names the ones a later request differs in)."""
 
     @classmethod
     def get(cls, name: str, *, model_dir: Path, threads: int = 0, context_size: int = 8192,
@@ -242,8 +242,7 @@ class LocalModel:
                 path = model_path(name, model_dir)
                 model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size,
                                                           prompt_cache_mb=prompt_cache_mb)
-                model.settings = wanted
-            elif (ignored := {k: v for k, v in wanted.items() if model.settings.get(k, v) != v}):
+            elif (ignored := {k: v for k, v in wanted.items() if model.settings[k] != v}):
                 log.warning("local model %s is already loaded in this process with %s; %s apply after a restart",
                             name, ", ".join(f"{k}={model.settings[k]}" for k in ignored),
                             ", ".join(f"{k}={v}" for k, v in ignored.items()))
