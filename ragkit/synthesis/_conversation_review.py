@@ -59,9 +59,7 @@ def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_w
 
 
 def _cheap_later_turn(turn: TestSample) -> Verdict:
-    # a correction's message is ragkit's own words around two names, too short to tell its language by: the
-    # question it stands for is what the writer wrote
-    verdict = written_checks(turn.model_copy(update={"question": resolved(turn)}) if corrects(turn) else turn)
+    verdict = written_checks(turn)
     if not verdict.ok:
         return verdict
     if mentions_context(turn.question):
