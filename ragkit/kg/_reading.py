@@ -13,6 +13,10 @@ without further calls:
 - a chunk's summary is the ``fast`` extractor's key sentence: a one-sentence LLM paraphrase per chunk cost one
   call per chunk and nothing downstream reads it but the document summary, which the call now writes itself.
 
+Generating the reply is most of a reading's time, so it is kept short: each entity is one string, "Porto Plant
+(place)", at most ``MAX_SECTION_ENTITIES`` a section, and the summary is one or two sentences cut by the grammar
+at ``SUMMARY_CHARS`` (bench/README.md, "The `llm` graph build, session 19").
+
 Chunks under ``MIN_TOKENS`` (headings, stray lines) are not sent. A document read in several parts gets one more
 call that condenses the parts' summaries. A failed call leaves that document's chunks with the ``fast`` facts and
 is recorded; the next build retries it.
@@ -21,52 +25,76 @@ is recorded; the next build retries it.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints, conlist, create_model
 
 from ragkit.errors import JudgeError, JudgeUnavailableError
 from ragkit.kg._chunking import pack_greedy
 from ragkit.kg._enrich import EnrichReport, Extractor, FastExtractor, one_line
-from ragkit.kg._entities import entity_key, mentioned_in
+from ragkit.kg._entities import ENTITY_TYPES, entity_key, mentioned_in
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention
 from ragkit.kg._nlp import themes_from
 from ragkit.llm import Cache, Judge, Prompt
-from ragkit.text import count_tokens, language_name
+from ragkit.text import count_tokens, language_name, split_sentences
 
-PROMPT_VERSION = "v2"
+PROMPT_VERSION = "v3"
 PART_TOKENS = 3000
 """Passage tokens per call: a document up to this size is read in one call. The embedded model's context (8,192)
 holds it with the instruction and the reply; a smaller budget means more calls and more summaries to condense."""
 MIN_TOKENS = 8
 PASSAGE_CHARS = 2400
 MAX_KEYPHRASES = 4
+SUMMARY_CHARS = 280
+"""The reading's summary is cut here by the grammar: the model writes past any word count it is given, and only
+persona planning reads the summary (cut back to its last whole sentence, ``whole_sentences``)."""
 MAX_SECTIONS = 12
 """Most sections (chunks) per call: the reply lists entities per section, so this bounds its length."""
-MAX_SECTION_ENTITIES = 6
+MAX_SECTION_ENTITIES = 5
 MAX_SECTION_SUMMARIES = 16
 """Most part summaries condensed into one document summary (evenly spread over a longer document)."""
 
 Topic = Annotated[str, StringConstraints(max_length=60)]
 
 
-class EntityOut(BaseModel):
-    """An entity as an LLM extractor's reply lists it."""  # also the schema's description, as measured
+_SENTENCE_END = (".", "!", "?", "。", "！", "？", "\"", "”", "」")
+NAME_CHARS = 48
+"""Longest name a reading may list (the longest of corpora/acme's hand-labelled names has 26 characters): a 1.5B
+model that loses its way writes on inside a string, and this bounds it."""
+# no brackets, braces, quotes or heading marks in a name: that is how the lost ones go on; no named groups (the grammar)
+_NAMED = re.compile(r'([^()\"\n{}\[\]<>|]{1,' + str(NAME_CHARS) + r"}) \((" + "|".join(ENTITY_TYPES) + r")\)")
+NamedThing = Annotated[str, StringConstraints(pattern=f"^{_NAMED.pattern}$")]
+"""A name and its type in one string, "Porto Plant (place)": fewer generated tokens than a {"name", "type"}
+object."""
 
-    name: str = Field(max_length=80, description="the name as written in the passage, without titles like Dr.")
-    type: Literal["person", "organization", "product", "place", "event", "work", "other"]
+
+def whole_sentences(text: str) -> str:
+    """``text`` without a last sentence the length limit cut off (kept when it is the only one)."""
+    sentences = split_sentences(" ".join(text.split()))
+    if len(sentences) > 1 and not sentences[-1].endswith(_SENTENCE_END):
+        sentences.pop()
+    return " ".join(sentences)
+
+
+def named_thing(item: str) -> EntityMention | None:
+    """The entity of one ``NamedThing`` item (None for a blank name)."""
+    match = _NAMED.fullmatch(item.strip())
+    if match is None or not match[1].strip():
+        return None
+    return EntityMention(name=" ".join(match[1].split()), type=match[2])
+
+
+class SectionEntities(BaseModel):
+    entities: list[NamedThing] = Field(default_factory=list, max_length=MAX_SECTION_ENTITIES)
 
 
 class DocumentText(BaseModel):
     title: str
     language: str
     sections: list[str]
-
-
-class SectionEntities(BaseModel):
-    entities: list[EntityOut] = Field(default_factory=list, max_length=MAX_SECTION_ENTITIES)
 
 
 class SectionSummaries(BaseModel):
@@ -82,12 +110,13 @@ class DocumentFacts(BaseModel):
 
 _READ_INSTRUCTION = """\
 You index one document of a collection (or one part of a long document), given as numbered sections. Return:
-- summary: two or three sentences in your own words (at most 50 words) saying what the document covers;
+- summary: one or two sentences in your own words (at most 40 words) saying what the document covers;
 - topics: up to 6 short phrases (one to four words) naming its main topics, worded as in the text;
-- sections: one item per numbered section, in order, each listing up to 6 named things that section mentions: \
-people, organisations, products, places, events, titled works or other proper names. Copy each name exactly as \
-written, without titles such as Dr. or Mr. Use type "person", "organization", "product", "place", "event", \
-"work" or "other". Never list dates, numbers, amounts, job titles or common nouns.
+- sections: one item per numbered section, in order, each listing up to 5 named things that section mentions: \
+people, organisations, products, places, events, titled works or other proper names. Write each as its name \
+copied exactly as written (without titles such as Dr. or Mr.), a space and its type in brackets: "(person)", \
+"(organization)", "(product)", "(place)", "(event)", "(work)" or "(other)", as in "Ada Lovelace (person)" or \
+"Analytical Engine (product)". Never list dates, numbers, amounts, job titles or common nouns.
 Write the summary and the topics in the language named under "language". Use only facts from the text."""
 
 _CONDENSE_INSTRUCTION = """\
@@ -110,12 +139,12 @@ def reading_prompt(n: int) -> Prompt[DocumentText, Any]:
     makes the small model go through every section, where one list for the whole text named a third as many."""
     output = create_model(
         f"DocumentReading{n}",
-        summary=(str, Field(max_length=420, description="two or three sentences, at most 50 words")),
+        summary=(str, Field(max_length=SUMMARY_CHARS, description="one or two sentences, at most 40 words")),
         topics=(list[Topic], Field(default_factory=list, max_length=6)),
         sections=(conlist(SectionEntities, min_length=n, max_length=n), ...),
     )
     return Prompt(name="kg.read_document", instruction=_READ_INSTRUCTION, input=DocumentText, output=output,
-                  max_tokens=150 + 60 + (10 + 16 * MAX_SECTION_ENTITIES) * n)
+                  max_tokens=2 * SUMMARY_CHARS + 60 + (8 + 24 * MAX_SECTION_ENTITIES) * n)  # Hangul: 1-3 tokens each
 
 
 def passage(chunk: ChunkNode) -> str:
@@ -230,10 +259,9 @@ class LLMExtractor(Extractor):
                 return False
             advance(len(part))
             readings.append(Reading(
-                summary=" ".join(reply.summary.split()),
+                summary=whole_sentences(reply.summary),
                 topics=[" ".join(t.split()) for t in reply.topics if t.strip()],
-                entities=[EntityMention(name=" ".join(e.name.split()), type=e.type) for section in reply.sections
-                          for e in section.entities if e.name.strip()],
+                entities=[e for section in reply.sections for item in section.entities if (e := named_thing(item))],
             ))
         self._readings[chunks[0].doc_id] = readings
         _fill(chunks, readings, self.signature)

@@ -85,7 +85,7 @@ def test_include_exclude_and_llm_extractor(corpus: Path, tmp_path: Path, monkeyp
         if call.prompt_name == "kg.document_summary":
             return {"summary": "A bakery document.", "themes": ["bakery"]}
         return {"summary": "About bread.", "topics": ["bread"],
-                "sections": [{"entities": [{"name": "Ola Berg", "type": "person"}]} for _ in call.data.sections]}
+                "sections": [{"entities": ["Ola Berg (person)"]} for _ in call.data.sections]}
 
     judges: list[ScriptedJudge] = []
 

@@ -12,6 +12,7 @@ import pytest
 
 from ragkit.errors import CorpusError
 from ragkit.kg import BuildOptions, BuildResult, KnowledgeGraph, build_graph
+from ragkit.kg._reading import MAX_SECTION_ENTITIES
 from ragkit.llm import CallInfo
 from ragkit.llm._embeddings import Embeddings
 from ragkit.testing import ScriptedJudge
@@ -23,12 +24,14 @@ SMALL = {"max_tokens": 60, "min_tokens": 20, "progress": False}
 
 def reading(sections: list[str]) -> dict[str, Any]:
     text = "\n\n".join(sections)
-    entities = [{"name": n, "type": "person"} for n in NAMES if n in text]
+    entities = [f"{n} (person)" for n in NAMES if n in text]
     if "Ingrid Solberg" in text and "team" in text:
-        entities.append({"name": "Dr. Ingrid Solberg", "type": "person"})  # a variant of the same person
-    entities.append({"name": "Sven Invented", "type": "person"})  # in no document: never reaches the graph
-    # every name goes under the last section: which list holds a name does not matter, its text does
-    lists: list[dict[str, Any]] = [{"entities": []} for _ in sections[:-1]] + [{"entities": entities}]
+        entities.append("Dr. Ingrid Solberg (person)")  # a variant of the same person
+    entities.append("Sven Invented (person)")  # in no document: never reaches the graph
+    # the names fill the last sections' lists: which list holds a name does not matter, its text does
+    lists: list[dict[str, Any]] = [{"entities": []} for _ in sections]
+    for i, name in enumerate(entities[:MAX_SECTION_ENTITIES * len(sections)]):
+        lists[-1 - i % len(sections)]["entities"].append(name)
     return {"summary": "About: " + text.split("\n")[-1][:40], "topics": ["bakery", "sourdough"], "sections": lists}
 
 
@@ -73,7 +76,7 @@ async def test_llm_build_reads_each_document_in_one_call(corpus: Path, embedding
     assert len(judge.calls_for("kg.read_document")) == 4 and judge.calls_for("kg.document_summary") == []
     assert s.llm_calls == len(judge.calls) == 4 and s.failures == []
     assert all(c.summary and c.keyphrases and c.embedding for c in chunks)
-    assert all(c.enrichment == "llm:openai/scripted-judge:v2" for c in chunks)
+    assert all(c.enrichment == "llm:openai/scripted-judge:v3" for c in chunks)
     # a chunk holds the names (and topics) its own text mentions, never one the document lacks; spaCy's (or
     # jieba's) names of the chunk come after the reading's
     for c in chunks:
@@ -187,7 +190,7 @@ async def test_one_failed_reading_is_recorded_and_retried_next_time(corpus: Path
     # that document keeps the fast extractor's facts, marked as such, so that the next build reads it again
     assert bad and all(c.enrichment == "fast:v2" and c.summary and c.embedding for c in bad)
     assert team.enrichment is None
-    assert all(c.enrichment == "llm:openai/scripted-judge:v2" for c in first.kg.chunks() if c.doc_id != team.id)
+    assert all(c.enrichment == "llm:openai/scripted-judge:v3" for c in first.kg.chunks() if c.doc_id != team.id)
     judge = ScriptedJudge(responder)
     second = await build(corpus, judge, embeddings, previous=first.kg)
     assert second.summary.failures == [] and all(c.enrichment.startswith("llm:") for c in second.kg.chunks())  # type: ignore[union-attr]

@@ -38,7 +38,7 @@ def corpus_reply(call: Any) -> object:
     if call.prompt_name == "kg.read_document":
         names = [w.strip(".,") for section in call.data.sections for w in section.split() if w[:1].isupper()]
         return {"summary": call.data.sections[0][:120], "topics": names[:3],
-                "sections": [{"entities": [{"name": n, "type": "other"} for n in names[:2]]}
+                "sections": [{"entities": [f"{n} (other)" for n in names[:2]]}
                              for _ in call.data.sections]}
     if call.prompt_name.startswith("generate."):
         return default_script(call)
