@@ -31,7 +31,7 @@ class RetentionInput(BaseModel):
 
 class RetentionOutput(BaseModel):
     question: Annotated[str, StringConstraints(max_length=200)]
-    verdict: Literal["keeps", "loses"]
+    verdict: Literal["keeps", "asks_again", "other_thing", "against_user"]
 
 
 RETENTION = Prompt(
@@ -41,13 +41,17 @@ A user and an assistant are talking. Read the earlier turns, then the user's lat
 - question: the latest message as a complete question that someone who did not see the earlier turns would \
 understand (write out what "it", "there" or "that one" stands for).
 - verdict: "keeps" if the answer goes on from the earlier turns: it answers about the thing the complete \
-question asks about, even when what it says is wrong or incomplete. "loses" if it has lost the thread: it asks \
-the user again what or which thing they mean, talks about another thing, or takes for granted something other \
-than what the user said before.""",
+question asks about, even when what it says is wrong or incomplete. Otherwise it has lost the thread: \
+"asks_again" if it asks the user again what or which thing they mean, "other_thing" if it talks about another \
+thing, "against_user" if it takes for granted something other than what the user said before.""",
     input=RetentionInput,
     output=RetentionOutput,
     max_tokens=120,
 )
+
+
+_SAID = {"keeps": "keeps the thread", "asks_again": "asks again what is meant", "other_thing": "talks of another thing",
+         "against_user": "goes against what the user said"}
 
 
 def _keeps(scored: Any) -> float:
@@ -63,7 +67,8 @@ def knowledge_retention() -> MetricFn:
     """For a follow-up turn (turn 2 on): how likely the judge finds that the answer keeps the thread of the
     conversation, P(keeps) from its label's token probabilities (0/1 when the model gives none). It keeps it when
     it answers about what the message refers to, right or wrong; it loses it when it asks the user again what
-    they mean, talks about another thing, or takes for granted something other than what the user said. The mean
+    they mean, talks about another thing, or takes for granted something other than what the user said (the
+    judge names which: on the embedded judge, P(keeps) among four labels ranks better than among two). The mean
     over a run's follow-up turns estimates the share with no attrition (DeepEval's knowledge retention). The
     judge reads the earlier turns as the target was sent them, its own replies included. Unscorable for single
     questions and first turns. On the embedded judge it separates answers that ask again or change the subject,
@@ -79,7 +84,7 @@ def knowledge_retention() -> MetricFn:
             earlier_turns=[t.exchange() for t in test.history], latest_message=test.question,
             answer=sample.response.answer))
         keeps = _keeps(scored)
-        note = f"{scored.output.verdict} the thread (P(keeps) = {keeps:.2f}): {scored.output.question}"
+        note = f"{_SAID[scored.output.verdict]} (P(keeps) = {keeps:.2f}): {scored.output.question}"
         return Score(value=keeps, explanation=note,
                      details={**scored.output.model_dump(), "turn": test.conversation.turn})
 

@@ -26,15 +26,16 @@ def single(answer: str = "In Sheffield.") -> EvalSample:
                       response=RagResponse(answer=answer))
 
 
-@pytest.mark.parametrize(("verdict", "expected"), [("keeps", 1.0), ("loses", 0.0)])
-async def test_knowledge_retention_scores_the_verdict_on_a_follow_up(verdict: str, expected: float) -> None:
+@pytest.mark.parametrize(("verdict", "expected", "said"), [
+    ("keeps", 1.0, "keeps the thread"), ("asks_again", 0.0, "asks again what is meant"),
+    ("other_thing", 0.0, "talks of another thing"), ("against_user", 0.0, "goes against what the user said")])
+async def test_knowledge_retention_scores_the_verdict_on_a_follow_up(verdict: str, expected: float, said: str) -> None:
     judge = ScriptedJudge([{"question": "How much does the Wren W300 weigh?", "verdict": verdict}])
     score = await build_metric("knowledge_retention")(turn("How much does it weigh?", "It weighs 48 kg."),
                                                        context(judge))
     # the scripted judge gives no token probabilities: the label itself is the score
     assert score.value == expected and score.details["verdict"] == verdict and score.details["turn"] == 2
-    assert (score.explanation or "").endswith(
-        f"the thread (P(keeps) = {expected:.2f}): How much does the Wren W300 weigh?")
+    assert score.explanation == f"{said} (P(keeps) = {expected:.2f}): How much does the Wren W300 weigh?"
     shown = judge.calls[0].data
     # the earlier turn as the target was sent it: its own reply, not the reference
     assert shown.earlier_turns == ["User: Where is the Wren W300 built?\nAssistant: In Sheffield."]  # type: ignore[union-attr]
@@ -46,10 +47,11 @@ def test_knowledge_retention_reads_the_probability_of_keeps() -> None:
     from ragkit.metrics.conversation import RetentionOutput, _keeps
 
     class Scored:
-        output = RetentionOutput(question="q", verdict="loses")
+        output = RetentionOutput(question="q", verdict="other_thing")
 
         def label(self, *path: str) -> LabelProb | None:
-            return LabelProb(path=path, value="loses", prob=0.7, distribution={"loses": 0.7, "keeps": 0.3})
+            return LabelProb(path=path, value="other_thing", prob=0.5,
+                             distribution={"other_thing": 0.5, "asks_again": 0.2, "keeps": 0.3})
 
     assert _keeps(Scored()) == pytest.approx(0.3)
 
