@@ -30,7 +30,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, StringConstraints, conlist, create_model
+from pydantic import BaseModel, Field, StringConstraints, WithJsonSchema, conlist, create_model
 
 from ragkit.errors import JudgeError, JudgeUnavailableError
 from ragkit.kg._chunking import pack_greedy
@@ -65,10 +65,14 @@ NAME_CHARS = 48
 """Longest name a reading may list (the longest of corpora/acme's hand-labelled names has 26 characters): a 1.5B
 model that loses its way writes on inside a string, and this bounds it."""
 # no brackets, braces, quotes or heading marks in a name: that is how the lost ones go on; no named groups (the grammar)
-_NAMED = re.compile(r'([^()\"\n{}\[\]<>|]{1,' + str(NAME_CHARS) + r"}) \((" + "|".join(ENTITY_TYPES) + r")\)")
-NamedThing = Annotated[str, StringConstraints(pattern=f"^{_NAMED.pattern}$")]
+_NAME = r'[^()\"\n{}\[\]<>|]{1,' + str(NAME_CHARS) + "}"
+_NAMED = re.compile(f"({_NAME}) \\((" + "|".join(ENTITY_TYPES) + ")\\)")
+_NAME_ONLY = re.compile(_NAME)
+_TYPED = re.compile(f"({_NAME}) \\(([^()]{{1,20}})\\)")  # read leniently: any word in the brackets
+NamedThing = Annotated[str, WithJsonSchema({"type": "string", "pattern": f"^{_NAMED.pattern}$"})]
 """A name and its type in one string, "Porto Plant (place)": fewer generated tokens than a {"name", "type"}
-object."""
+object. The pattern binds the embedded model through its grammar; a model that is only shown it is read
+leniently (``named_thing``), so that one untyped name does not cost the whole reply a re-ask."""
 
 
 def whole_sentences(text: str) -> str:
@@ -80,11 +84,17 @@ def whole_sentences(text: str) -> str:
 
 
 def named_thing(item: str) -> EntityMention | None:
-    """The entity of one ``NamedThing`` item (None for a blank name)."""
-    match = _NAMED.fullmatch(item.strip())
-    if match is None or not match[1].strip():
+    """The entity of one ``NamedThing`` item: a name without its type is of type "other"; None for a blank one or
+    one that is not a name (too long, or holding brackets, braces, quotes or heading marks)."""
+    item = item.strip()
+    if match := _TYPED.fullmatch(item):
+        name, kind = match[1], match[2].strip().lower()
+        kind = kind if kind in ENTITY_TYPES else "other"
+    elif _NAME_ONLY.fullmatch(item):
+        name, kind = item, "other"
+    else:
         return None
-    return EntityMention(name=" ".join(match[1].split()), type=match[2])
+    return EntityMention(name=" ".join(name.split()), type=kind) if name.strip() else None
 
 
 class SectionEntities(BaseModel):

@@ -14,6 +14,9 @@ from ragkit.kg._reading import NAME_CHARS, named_thing, reading_prompt, whole_se
     ("青岚茶业有限公司 (organization)", "青岚茶业有限公司", "organization"),
     ("산들차 (organization)", "산들차", "organization"),
     ("Acme Robotics: Annual Review 2023 (work)", "Acme Robotics: Annual Review 2023", "work"),
+    ("Porto Plant", "Porto Plant", "other"),  # a model that is shown the pattern but not bound by it
+    ("Porto Plant (city)", "Porto Plant", "other"),
+    ("Porto Plant (Place)", "Porto Plant", "place"),
 ])
 def test_a_named_thing_gives_its_name_and_type(item: str, name: str, kind: str) -> None:
     entity = named_thing(item)
@@ -21,8 +24,6 @@ def test_a_named_thing_gives_its_name_and_type(item: str, name: str, kind: str) 
 
 
 @pytest.mark.parametrize("item", [
-    "Porto Plant",  # no type
-    "Porto Plant (city)",  # not one of the types
     "Guide > Setup > Porto (place)",  # a heading path copied from the passage
     'type: product}]} (event)',  # a reply that lost its way inside the string
     " (person)",
@@ -32,12 +33,12 @@ def test_what_is_not_a_named_thing(item: str) -> None:
     assert named_thing(item) is None
 
 
-def test_the_reply_schema_takes_only_named_things_one_list_per_section() -> None:
+def test_the_reply_schema_shows_the_pattern_and_wants_one_list_per_section() -> None:
     output = reading_prompt(2).output
+    items = output.model_json_schema()["$defs"]["SectionEntities"]["properties"]["entities"]["items"]
+    assert items["pattern"].startswith("^(") and "(person|organization|" in items["pattern"]
     reply = output.model_validate({"summary": "S.", "sections": [{"entities": ["Ada (person)"]}, {"entities": []}]})
     assert [s.entities for s in reply.sections] == [["Ada (person)"], []]
-    with pytest.raises(ValidationError):
-        output.model_validate({"summary": "S.", "sections": [{"entities": ["Ada"]}, {"entities": []}]})
     with pytest.raises(ValidationError):  # one list per section, no more, no fewer
         output.model_validate({"summary": "S.", "sections": [{"entities": ["Ada (person)"]}]})
 
