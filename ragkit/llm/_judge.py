@@ -193,7 +193,7 @@ class Judge:
                 except (ValidationError, ValueError) as exc:
                     err = describe(exc)
                     if done.finish_reason == "length":
-                        err = "the reply was cut off at the token limit; " + err
+                        err = "the reply was cut off (the token limit, or a loop the local model stopped); " + err
                     errors.append(err)
                     messages = [
                         *messages,

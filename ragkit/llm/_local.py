@@ -11,6 +11,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -291,18 +292,38 @@ class LocalModel:
         return _completion(text, finish, recorder, logprobs, reused)
 
 
+_LOOP = re.compile(r"(.{2,24}?)\1{9,}$", re.DOTALL)
+LOOP_CHARS = 200
+"""A reply whose last ``LOOP_CHARS`` characters or more are one short piece of text over and over ("프렌치 프렌치 …")
+is stopped there: the 1.5B model does not leave such a loop, and would spend the rest of its token budget in it
+(up to ~45 s a call here), on every re-ask. No valid reply repeats a piece with letters ten times in a row."""
+
+
+def looping(text: str) -> bool:
+    """Whether ``text`` ends in a loop: a piece of 2-24 characters with a letter, ten times or more in a row,
+    ``LOOP_CHARS`` characters or more."""
+    found = _LOOP.search(text[-2 * LOOP_CHARS:])
+    return found is not None and len(found[0]) >= LOOP_CHARS and any(ch.isalpha() for ch in found[1])
+
+
 def _drain(stream: Any, cancel: threading.Event | None, timeout: float | None, started: float) -> tuple[str, str]:
-    """The streamed reply's text and finish reason; stops between two tokens on cancellation or past the deadline."""
+    """The streamed reply's text and finish reason; stops between two tokens on cancellation or past the deadline,
+    and ends a reply caught in a loop as if cut at the token limit (the Judge then asks again)."""
     parts: list[str] = []
     finish: str | None = None
-    for chunk in stream:
+    size = 0
+    for i, chunk in enumerate(stream):
         choice: Any = chunk["choices"][0]
         parts.append(choice["delta"].get("content") or "")
+        size += len(parts[-1])
         finish = choice.get("finish_reason") or finish
         if cancel is not None and cancel.is_set():
             raise JudgeTimeoutError("local model call was cancelled")
         if timeout and time.monotonic() - started > timeout:
             raise JudgeTimeoutError(f"local model call passed its {timeout:g} s timeout")
+        if size >= LOOP_CHARS and i % 8 == 7 and looping("".join(parts[-2 * LOOP_CHARS:])):
+            log.debug("stopped a reply caught in a loop after %d characters", size)
+            return "".join(parts), "length"
     return "".join(parts), finish or "stop"
 
 
