@@ -292,15 +292,16 @@ class LocalModel:
         return _completion(text, finish, recorder, logprobs, reused)
 
 
-_LOOP = re.compile(r"(.{2,24}?)\1{9,}$", re.DOTALL)
+_LOOP = re.compile(r"(.{2,24}?)\1{19,}$", re.DOTALL)
 LOOP_CHARS = 200
 """A reply whose last ``LOOP_CHARS`` characters or more are one short piece of text over and over ("프렌치 프렌치 …")
 is stopped there: the 1.5B model does not leave such a loop, and would spend the rest of its token budget in it
-(up to ~45 s a call here), on every re-ask. No valid reply repeats a piece with letters ten times in a row."""
+(up to ~45 s a call here), on every re-ask. No valid reply repeats a piece with letters twenty times in a row:
+the longest lists of one label have 16 items."""
 
 
 def looping(text: str) -> bool:
-    """Whether ``text`` ends in a loop: a piece of 2-24 characters with a letter, ten times or more in a row,
+    """Whether ``text`` ends in a loop: a piece of 2-24 characters with a letter, twenty times or more in a row,
     ``LOOP_CHARS`` characters or more."""
     found = _LOOP.search(text[-2 * LOOP_CHARS:])
     return found is not None and len(found[0]) >= LOOP_CHARS and any(ch.isalpha() for ch in found[1])

@@ -21,6 +21,7 @@ def chunks(text: str, *, piece: int = 3) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("text", [
     '{"turns": [{"question": "' + "프렌치 " * 60,
     '{"claims": ["The plant is in Porto, ' + "in Porto, " * 25,
+    "ab" * 100,
     "答案是" + "龙井茶" * 80,
 ])
 def test_a_loop_is_seen(text: str) -> None:
@@ -29,10 +30,12 @@ def test_a_loop_is_seen(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     '{"c0": ' + ", ".join(['"supported"'] * 16) + "}",  # the most repeated valid reply: 16 labels
+    '{"c0": ' + ", ".join(['"supported"'] * 16) + ", ",  # the same as it streams
     '{"turns": ["met", "met", "met", "met", "met", "met", "met", "met", "met", "met", "met", "met"]}',
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     "The Heron H6 has six joints. " * 3 + "Each joint has a brake. " * 2,
     "ha" * 20,  # too short to be worth stopping
+    "Porto Plant " * 19,  # 228 characters, but not twenty times
 ])
 def test_what_is_not_a_loop(text: str) -> None:
     assert not looping(text)
