@@ -10,6 +10,7 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.synthesis import (
+    ELLIPSIS,
     ChatOutput,
     Correction,
     Plan,
@@ -104,10 +105,7 @@ class Conversational:
             if subject is None:  # no name shared with the earlier questions: no follow-up (the critic drops it)
                 follow_ups.append(turn.question)
                 continue
-            rewritten = await follow_up(judge, turn.question, subject)
-            leans, lost = left_out(rewritten, turn.question, earlier)
-            if lost or not leans:  # the rewrite changed the question, or kept the name: replace the name only
-                rewritten = substitute(turn.question, subject, scenario.language)
+            rewritten = await self.rewrite(judge, turn.question, subject, earlier, scenario.language)
             if names_a_person(subject, people):
                 rewritten = about_a_person(rewritten, scenario.language)
             follow_ups.append(rewritten)
@@ -119,6 +117,16 @@ class Conversational:
             sources[-1] = scenario.chunk_ids.index(correction.chunk_id)
         return make_conversation(self, scenario, chat, follow_ups, kg, sources,
                                  correction_turn=len(chat.turns) if correction else None)
+
+    async def rewrite(self, judge: Judge, question: str, subject: str, earlier: list[str], language: str) -> str:
+        """``question`` as the chat's next turn: Korean and Japanese leave the subject out (no call; on corpora/ko
+        the rewrite call's every reply lost words or kept the name); other languages ask for a pronoun in one
+        short call, and replace the name only when the rewrite changed the question or kept the name."""
+        if language[:2] in ELLIPSIS:
+            return substitute(question, subject, language)
+        rewritten = await follow_up(judge, question, subject)
+        leans, lost = left_out(rewritten, question, earlier)
+        return substitute(question, subject, language) if lost or not leans else rewritten
 
     async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, names: list[str],
                          kg: KnowledgeGraph, judge: Judge) -> Correction | None:

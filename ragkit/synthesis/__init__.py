@@ -4,6 +4,7 @@ personas and the critic."""
 from __future__ import annotations
 
 from ragkit.synthesis._conversation import (
+    ELLIPSIS,
     ChatOutput,
     about_a_person,
     check_chat_quotes,
@@ -45,6 +46,7 @@ __all__ = [
     "ChatOutput",
     "Correction",
     "DEFAULT_DISTRIBUTION",
+    "ELLIPSIS",
     "GenerateOptions",
     "GenerationResult",
     "Plan",

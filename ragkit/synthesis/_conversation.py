@@ -18,7 +18,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, quote_source
-from ragkit.text import FUNCTION_WORDS, HAN, HANGUL, KANA, units
+from ragkit.text import FUNCTION_WORDS, HAN, HANGUL, KANA, leading_particles, trailing_particle, units
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -70,8 +70,9 @@ FOLLOW_UP_INSTRUCTION = (
 )
 
 
-_PRONOUN = {"zh": "它", "ja": "それ", "ko": "그곳"}
+_PRONOUN = {"zh": "它", "ja": "それ", "ko": "그것"}
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
+_HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 _EDGE = "?,.!;:()\"'？。，、"
 
 
@@ -104,21 +105,39 @@ def _latin_names(earlier: str, question: str) -> list[str]:
 
 
 def _cjk_names(earlier: str, question: str) -> list[str]:
-    """The longest stretch of Han, kana or Hangul text (2 characters or more) that both questions have."""
+    """The longest stretch of Han, kana or Hangul text (2 characters or more) that both questions have; in
+    Korean, whole words before a particle ("서울 공장" of "서울 공장의 직원 수는"), never a shared ending
+    ("어떻게 신청합니까")."""
     best = ""
     for part in _CJK_RUN.findall(question):
         for size in range(len(part), max(len(best), 1), -1):
-            hit = next((part[i:i + size] for i in range(len(part) - size + 1) if part[i:i + size] in earlier), None)
-            if hit and len(hit.strip()) >= 2:
-                best = hit.strip()
+            hit = next((h for i in range(len(part) - size + 1)
+                        if (h := part[i:i + size]).strip() == h and h in earlier and _a_korean_noun(question, h)), None)
+            if hit and len(hit) >= 2:
+                best = hit
                 break
     return [best] if best else []
+
+
+def _a_korean_noun(question: str, stretch: str) -> bool:
+    """Whether ``stretch`` (text without Hangul always is) stands in ``question`` as whole words followed by a
+    particle: what a Korean question says it is about."""
+    if not _HANGUL_CHAR.search(stretch):
+        return True
+    start = question.find(stretch)
+    end = start + len(stretch)
+    tail = re.match(r"[^\s?？.,!。、]*", question[end:])
+    particle = tail.group(0) if tail else ""
+    return (start == 0 or not _HANGUL_CHAR.match(question[start - 1])) and bool(particle) \
+        and leading_particles(particle, "ko") == particle
 
 
 def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
     """A CJK name widened to the whole stretch around it that an earlier question has too, less a trailing
     particle: "青岚" of "青岚茶业的冷泡系列" after "青岚茶业的龙井系列" is "青岚茶业"; "加工厂" of "新建的加工厂的3号"
-    after "新建的加工厂有哪些改进" is "新建的加工厂"."""
+    after "新建的加工厂有哪些改进" is "新建的加工厂". Korean, which puts spaces between words, grows by whole words
+    across a space that ends a word with no particle: "취업규칙" of "한빛커피 취업규칙에서 경조 휴가는" after "한빛커피
+    취업규칙에서 리프레시 휴가는" is "한빛커피 취업규칙", and "휴가" never grows into "휴가는 어떻게"."""
     start = question.find(name)
     if start < 0 or name.isascii():
         return name
@@ -126,11 +145,28 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
     for e in earlier:
         if name not in e:
             continue
-        while start > 0 and _CJK_RUN.match(question[start - 1]) and question[start - 1:end] in e:
+        while start > 0 and _joins(question, start - 1) and question[start - 1:end] in e:
             start -= 1
-        while end < len(question) and _CJK_RUN.match(question[end]) and question[start:end + 1] in e:
+        while end < len(question) and _joins(question, end) and question[start:end + 1] in e:
             end += 1
-    return re.sub(r"[的の의\s]+$", "", question[start:end])
+    grown = question[start:end].strip()
+    if _HANGUL_CHAR.search(grown):  # the particle only, never a syllable of the name itself
+        particle = trailing_particle(grown, "ko")
+        if particle and name in grown[: len(grown) - len(particle)]:
+            grown = grown[: len(grown) - len(particle)]
+    return re.sub(r"[的の\s]+$", "", grown)
+
+
+def _joins(question: str, i: int) -> bool:
+    """Whether character ``i`` of ``question`` can be part of a CJK name: a CJK character, or a space between two
+    Korean words the first of which ends with no particle ("한빛커피 취업규칙", not "휴가는 어떻게")."""
+    if _CJK_RUN.match(question[i]):
+        return True
+    if question[i] != " " or not 0 < i < len(question) - 1:
+        return False
+    before = question[:i].rsplit(" ", 1)[-1]
+    return bool(_HANGUL_CHAR.match(question[i + 1]) and before and _HANGUL_CHAR.search(before[-1])
+                and not trailing_particle(before, "ko"))
 
 
 def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] = (), *,
@@ -163,10 +199,43 @@ def left_out(follow_up: str, standalone: str, earlier: Sequence[str]) -> tuple[l
     return [u for u in dropped if u in said], [u for u in dropped if u not in said]
 
 
+ELLIPSIS = ("ja", "ko")
+"""Languages whose follow-ups leave out what the chat is about rather than point at it: a Korean or Japanese
+speaker drops a known topic ("경조 휴가는요?"), and their pronouns for a thing (그것, それ) sound stilted before a
+particle ("그곳의", "それの")."""
+
+
+def _leave_out(question: str, subject: str, language: str) -> str | None:
+    """``question`` without ``subject`` and the particles after it: "한빛커피 취업규칙에서 경조 휴가는 어떻게
+    정의되어 있습니까?" → "경조 휴가는 어떻게 정의되어 있습니까?", "東京タワーの高さは何メートルですか？" →
+    "高さは何メートルですか？".
+    None when the subject is not followed by a particle, a space or the end of a word (it is part of a longer
+    word, or followed by a verb ending: "… 구지 함벨라입니까?"), or nothing would be left."""
+    start = question.find(subject)
+    if start < 0:
+        return None
+    end = start + len(subject)
+    rest = question[end:]
+    if language == "ko":
+        word = re.match(r"[^\s?？.,!。、]*", rest)
+        tail = word.group(0) if word else ""
+        if tail and leading_particles(tail, "ko") != tail:
+            return None
+    else:
+        tail = leading_particles(rest, "ja")
+        if not tail and rest[:1] not in ("", *_EDGE):
+            return None
+    short = (question[:start] + rest[len(tail):].lstrip()).strip()
+    return short if any(c.isalnum() for c in short) else None
+
+
 def substitute(question: str, subject: str, language: str) -> str:
     """``question`` with ``subject`` replaced by a pronoun, without a model: "the Porto Plant's staff" → "its
     staff", "at the Porto Plant" → "there", "of Porto Plant" → "of it", "龙坞茶园的面积" → "它的面积". The fallback
-    when a rewrite lost words or kept the name."""
+    when a rewrite lost words or kept the name. Korean and Japanese leave the subject out with its particle
+    (``_leave_out``) and use a pronoun only where that cannot be done."""
+    if language[:2] in ELLIPSIS and (short := _leave_out(question, subject, language[:2])) is not None:
+        return short
     pronoun = _PRONOUN.get(language[:2])
     if pronoun is not None:
         return question.replace(subject, pronoun, 1)

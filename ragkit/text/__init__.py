@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
+from ragkit.text._morph import leading_particles, trailing_particle
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
@@ -25,6 +26,7 @@ __all__ = [
     "counts_text",
     "detect_language",
     "language_name",
+    "leading_particles",
     "normalise",
     "printable",
     "rouge_l",
@@ -33,5 +35,6 @@ __all__ = [
     "split_sentences",
     "stop_words",
     "tokens",
+    "trailing_particle",
     "units",
 ]

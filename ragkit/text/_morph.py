@@ -64,3 +64,33 @@ def japanese_words(text: str) -> list[str]:
 def korean_morphemes(text: str) -> list[str]:
     """Morphemes of Korean text (MeCab-ko): stems and particles apart."""
     return _mecab("ko")(text)
+
+
+# Case and topic particles, as each segmenter splits them off a noun; only those that can end a noun phrase.
+_PARTICLES = {
+    "ko": frozenset("이 가 은 는 을 를 의 에 에서 에게 께 한테 로 으로 와 과 도 만 까지 부터 보다 처럼 이나 나 랑 "
+                    "이랑 하고".split()),
+    "ja": frozenset("の は が を に で と も へ から まで より や では には とは でも にも".split()),
+}
+
+
+def leading_particles(text: str, language: str) -> str:
+    """The particles of ``language`` (Korean or Japanese) that ``text`` begins with, as its segmenter splits them:
+    "에서는 어떻게" → "에서는", "の高さは" → "の", "高さは" → ""."""
+    out = ""
+    for word in _segment(language)(text.lstrip()):
+        if word not in _PARTICLES.get(language, ()) or not text.lstrip().startswith(out + word):
+            break
+        out += word
+    return out
+
+
+def trailing_particle(word: str, language: str) -> str:
+    """The particle a Korean word or a Japanese phrase ends with, when its segmenter splits one off ("취업규칙에서"
+    → "에서", "休暇は" → "は"); "" when it ends in a noun ("휴가", whose last syllable is no particle)."""
+    words = _segment(language)(word.strip())
+    return words[-1] if len(words) > 1 and words[-1] in _PARTICLES.get(language, ()) else ""
+
+
+def _segment(language: str) -> Callable[[str], list[str]]:
+    return _mecab("ja") if language == "ja" else _mecab("ko")
