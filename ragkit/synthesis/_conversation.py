@@ -225,7 +225,7 @@ def _leave_out(question: str, subject: str, language: str) -> str | None:
         tail = leading_particles(rest, "ja")
         if not tail and rest[:1] not in ("", *_EDGE):
             return None
-    short = (question[:start] + rest[len(tail):].lstrip()).strip()
+    short = (question[:start] + rest[len(tail):].lstrip()).strip().lstrip(_EDGE + " ")
     return short if any(c.isalnum() for c in short) else None
 
 
