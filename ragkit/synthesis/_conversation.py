@@ -18,7 +18,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, quote_source
-from ragkit.text import FUNCTION_WORDS, HAN, HANGUL, KANA, leading_particles, trailing_particle, units
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, HAN, HANGUL, KANA, leading_particles, trailing_particle, units
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -73,6 +73,8 @@ FOLLOW_UP_INSTRUCTION = (
 _PRONOUN = {"zh": "它", "ja": "それ", "ko": "그것"}
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
 _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
+_KANA_CHAR = re.compile(f"[{KANA}]")
+_LATIN_IN_NAME = re.compile(r"[A-Za-z0-9.-]")
 _EDGE = "?,.!;:()\"'？。，、"
 
 
@@ -87,12 +89,14 @@ def _word(token: str) -> str:
 
 
 def _latin_names(earlier: str, question: str) -> list[str]:
-    """Runs of name-like words of ``question`` (its first word left out: "What") that ``earlier`` has too."""
-    words = [_word(w) for w in question.split()]
-    said = f" {' '.join(_word(w) for w in earlier.split()).lower()} "
+    """Runs of name-like words of ``question`` (its first word left out: "What") that ``earlier`` has too; in
+    CJK text, the Latin words between its characters ("HB-200" of "HB-200の対象は")."""
+    cjk = bool(CJK_CHAR.search(question))
+    words = [_word(w) for w in CJK_CHAR.sub(" ", question).split()]
+    said = f" {' '.join(_word(w) for w in CJK_CHAR.sub(' ', earlier).split()).lower()} "
     runs: list[list[str]] = [[]]
     for i, w in enumerate(words):
-        if i and w and w.isascii() and _name_like(w):
+        if (i or cjk) and w and w.isascii() and _name_like(w):
             runs[-1].append(w)
         elif runs[-1]:
             runs.append([])
@@ -139,7 +143,7 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
     across a space that ends a word with no particle: "취업규칙" of "한빛커피 취업규칙에서 경조 휴가는" after "한빛커피
     취업규칙에서 리프레시 휴가는" is "한빛커피 취업규칙", and "휴가" never grows into "휴가는 어떻게"."""
     start = question.find(name)
-    if start < 0 or name.isascii():
+    if start < 0 or (name.isascii() and not CJK_CHAR.search(question)):
         return name
     end = start + len(name)
     for e in earlier:
@@ -150,17 +154,20 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
         while end < len(question) and _joins(question, end) and question[start:end + 1] in e:
             end += 1
     grown = question[start:end].strip()
-    if _HANGUL_CHAR.search(grown):  # the particle only, never a syllable of the name itself
-        particle = trailing_particle(grown, "ko")
-        if particle and name in grown[: len(grown) - len(particle)]:
-            grown = grown[: len(grown) - len(particle)]
-    return re.sub(r"[的の\s]+$", "", grown)
+    language = "ko" if _HANGUL_CHAR.search(grown) else "ja" if _KANA_CHAR.search(grown) else ""
+    if language:  # particles at either end, never a syllable of the name itself
+        head = leading_particles(grown, language)
+        grown = grown[len(head):] if head and name in grown[len(head):] else grown
+        tail = trailing_particle(grown, language)
+        grown = grown[: len(grown) - len(tail)] if tail and name in grown[: len(grown) - len(tail)] else grown
+    return re.sub(r"^[的の\s]+|[的の\s]+$", "", grown)
 
 
 def _joins(question: str, i: int) -> bool:
-    """Whether character ``i`` of ``question`` can be part of a CJK name: a CJK character, or a space between two
-    Korean words the first of which ends with no particle ("한빛커피 취업규칙", not "휴가는 어떻게")."""
-    if _CJK_RUN.match(question[i]):
+    """Whether character ``i`` of ``question`` can be part of a CJK name: a CJK character, a Latin letter, digit,
+    dot or hyphen in CJK text ("HB-200の…お知らせ"), or a space between two Korean words the first of which ends
+    with no particle ("한빛커피 취업규칙", not "휴가는 어떻게")."""
+    if _CJK_RUN.match(question[i]) or (_LATIN_IN_NAME.match(question[i]) and CJK_CHAR.search(question)):
         return True
     if question[i] != " " or not 0 < i < len(question) - 1:
         return False

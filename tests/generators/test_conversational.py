@@ -210,13 +210,17 @@ async def test_a_chinese_conversation(emb):
     ("한빛커피 취업규칙에서 리프레시 휴가는 어떻게 정의되어 있습니까?",
      "한빛커피 취업규칙에서 경조 휴가는 어떻게 정의되어 있습니까?", "한빛커피 취업규칙"),
     ("리프레시 휴가는 어떻게 신청합니까?", "경조 휴가는 어떻게 신청합니까?", "휴가"),
+    ("HB-200の一部製品に関する無償交換のお知らせの掲載日はいつですか？",
+     "HB-200の一部製品に関する無償交換のお知らせの対象はどのロット番号ですか？",
+     "HB-200の一部製品に関する無償交換のお知らせ"),
+    ("HM-1の保証期間はどのくらいですか？", "HM-1だけを購入できますか？", "HM-1"),
     ("What is the room rate in London?", "What does a private car cost for a long journey?", None),
     ("What is the code for the route blocked light?", "What is the code for the battery light?", None),
 ])
 def test_the_subject_a_follow_up_leaves_out(first: str, question: str, subject: str | None) -> None:
     from ragkit.synthesis import shared_subject
 
-    names = [] if question.isascii() else ["加工厂", "青岚", "취업규칙", "휴가"]
+    names = [] if question.isascii() else ["加工厂", "青岚", "취업규칙", "휴가", "HB", "HM"]
     assert shared_subject([first], question, names=names) == subject
     if "공장" in question or "휴가는" in question:  # Korean with no graph name: whole words before a particle
         assert shared_subject([first], question) == subject
