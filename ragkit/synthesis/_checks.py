@@ -97,9 +97,9 @@ _DEFINITE_GENERIC = re.compile(
 _MODEL_NAME = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}\b")
 """A token with letters and digits, such as "K10", "W300" or "INC-2023-014": a name."""
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
-"""A number standing on its own: not the digits of a model name such as "K10" or "W300"."""
-_QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.,])(?<![A-Za-z]-)\d+(?:[.,]\d+)*")
+"""A number standing on its own: not the digits of a model name such as "K10", "W300" or "HM-1"."""
+_QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*")
 _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
 

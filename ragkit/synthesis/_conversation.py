@@ -18,7 +18,17 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, quote_source
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, HAN, HANGUL, KANA, leading_particles, trailing_particle, units
+from ragkit.text import (
+    CJK_CHAR,
+    FUNCTION_WORDS,
+    HAN,
+    HANGUL,
+    KANA,
+    leading_particles,
+    trailing_particle,
+    units,
+    word_bounds,
+)
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -153,6 +163,11 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
             start -= 1
         while end < len(question) and _joins(question, end) and question[start:end + 1] in e:
             end += 1
+    if _KANA_CHAR.search(question):  # Japanese: back to whole words ("お知らせの対" of "お知らせの対応" → "お知らせの")
+        bounds = word_bounds(question, "ja")
+        first = question.find(name)
+        start = min(min(b for b in bounds if b >= start), first)
+        end = max(max(b for b in bounds if b <= end), first + len(name))
     grown = question[start:end].strip()
     language = "ko" if _HANGUL_CHAR.search(grown) else "ja" if _KANA_CHAR.search(grown) else ""
     if language:  # particles at either end, never a syllable of the name itself

@@ -92,5 +92,18 @@ def trailing_particle(word: str, language: str) -> str:
     return words[-1] if len(words) > 1 and words[-1] in _PARTICLES.get(language, ()) else ""
 
 
+def word_bounds(text: str, language: str) -> list[int]:
+    """The offsets in ``text`` where a word of ``language`` (Chinese, Japanese or Korean; morphemes for Korean)
+    starts or ends, as its segmenter splits it, sorted: "お知らせの対象" → [0, 4, 5, 7]."""
+    split = chinese_words if language == "zh" else _segment(language)
+    out, at = {0, len(text)}, 0
+    for word in split(text):
+        i = text.find(word, at)
+        if i >= 0:
+            out.update((i, i + len(word)))
+            at = i + len(word)
+    return sorted(out)
+
+
 def _segment(language: str) -> Callable[[str], list[str]]:
     return _mecab("ja") if language == "ja" else _mecab("ko")

@@ -214,6 +214,8 @@ async def test_a_chinese_conversation(emb):
      "HB-200の一部製品に関する無償交換のお知らせの対象はどのロット番号ですか？",
      "HB-200の一部製品に関する無償交換のお知らせ"),
     ("HM-1の保証期間はどのくらいですか？", "HM-1だけを購入できますか？", "HM-1"),
+    ("HB-200の一部製品に関する無償交換のお知らせの対象はどのロット番号ですか？",  # "…の対" is shared, not a word
+     "HB-200の一部製品に関する無償交換のお知らせの対応はいつですか？", "HB-200の一部製品に関する無償交換のお知らせ"),
     ("What is the room rate in London?", "What does a private car cost for a long journey?", None),
     ("What is the code for the route blocked light?", "What is the code for the battery light?", None),
 ])

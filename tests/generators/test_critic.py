@@ -307,6 +307,8 @@ def test_agreement(question, own, reference, agree, embeddings):
     ("5", "The maximum index is 4, as the vector has 5 elements.", "What is the maximum index of the vector?",
      "unsure"),
     ("3,150", "3,150 robot arms.", "How many arms did Sheffield build in 2023?", "agree"),
+    ("3年間", "HM-1の保証期間は3年間です。", "HM-1の保証期間はどのくらいですか？", "agree"),  # "HM-1" is a name
+    ("5", "The CB-3 has 5 ports and the CB-2 has 4.", "How many ports does the CB-3 have?", "unsure"),
     ("4", "5", "What is the maximum index of a five-element vector?", "disagree"),
 ])
 def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, reference, question, expected,

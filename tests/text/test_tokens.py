@@ -51,3 +51,14 @@ def test_one_list_of_function_words_and_spacy_stop_words_by_language() -> None:
     assert "the" in stop_words("en") and "und" in stop_words("de")
     assert all(w == w.lower() for w in stop_words("de"))  # compared with lower-cased words
     assert stop_words("qq") == frozenset()  # no such list: nothing is set aside
+
+
+def test_particles_and_word_bounds_of_korean_and_japanese() -> None:
+    from ragkit.text import leading_particles, trailing_particle, word_bounds
+
+    assert trailing_particle("취업규칙에서", "ko") == "에서" and trailing_particle("휴가", "ko") == ""  # 가 of the noun
+    assert trailing_particle("東京タワーの", "ja") == "の" and trailing_particle("お知らせ", "ja") == ""
+    assert leading_particles("에서는 어떻게", "ko") == "에서는" and leading_particles("어떻게", "ko") == ""
+    assert leading_particles("では何が", "ja") == "では" and leading_particles("高さは", "ja") == ""
+    assert word_bounds("お知らせの対象", "ja") == [0, 4, 5, 7]
+    assert word_bounds("青岚茶业的龙井", "zh")[-1] == 7
