@@ -97,21 +97,26 @@ _DEFINITE_GENERIC = re.compile(
 _MODEL_NAME = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}\b")
 """A token with letters and digits, such as "K10", "W300" or "INC-2023-014": a name."""
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])(?<![A-Za-z]-)\d+(?:[.,]\d+)*")
-"""A number standing on its own: not the digits of a model name such as "K10", "W300" or "HM-1"."""
-_QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
-_NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
+"""A number standing on its own: not the digits of a model name such as "K10" or "W300"."""
+_QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
+_CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
+"""A code of a letter, then hyphenated parts: "HM-1", "CB-3", "K2307-03", "INC-2023-014". Its digits are no
+number of the answer's."""
+_LATIN = "A-Za-z\u00c0-\u024f"
+_NAME = re.compile(f"(?<![{_LATIN}\\d'’])[A-Z][{_LATIN}\\d'’-]*")
+"""A capitalised Latin word, also between CJK characters ("K2307-03" of "K2307-03からK2307-21まで")."""
 _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
 
 
 def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+    return {n.replace(",", "") for n in _NUMBER.findall(_CODE.sub(" ", text))}
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
     """(number, the word or CJK character after it): "10 kg" and "10天" are not the "10年" of a question."""
     out = set()
-    for number, unit in _QUANTITY.findall(text):
+    for number, unit in _QUANTITY.findall(_CODE.sub(" ", text)):
         unit = unit.lower()
         out.add((number.replace(",", ""), unit[:1] if unit and not unit.isascii() else unit))
     return out

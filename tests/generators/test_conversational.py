@@ -7,7 +7,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from kg_builder import BAKERY, TEA_ZH, body, build_graph, grounded, persona_reply
+from kg_builder import BAKERY, COFFEE_KO, TEA_ZH, body, build_graph, grounded, persona_reply
 
 from ragkit.generators.conversational import Conversational, ConversationalScenario
 from ragkit.llm._embeddings import Embeddings
@@ -17,6 +17,8 @@ from ragkit.text import split_sentences
 from ragkit.types import TestSample
 
 PRONOUN = {"en": "it", "zh": "它"}
+QUESTION = {"en": "What does {topic} say about the bread and the bakeries, part {k}?",
+            "zh": "{topic}的情况如何？（{k}）", "ko": "{topic}의 {k}번째 사실은 무엇입니까?"}
 
 
 class ChatScript:
@@ -33,13 +35,13 @@ class ChatScript:
         self.prompts: list[str] = []
 
     def chat(self, data: Any) -> dict[str, Any]:
-        lang = "zh" if "(zh)" in data.language else "en"
+        lang = next((code for code in ("zh", "ko") if f"({code})" in data.language), "en")
         sentences = [s for p in data.passages for s in split_sentences(body(p))]
         turns = []
         for k in range(min(data.questions, len(sentences))):
-            question = f"{data.topic}的情况如何？（{k + 1}）" if lang == "zh" else \
-                f"What does {data.topic} say about the bread and the bakeries, part {k + 1}?"
-            self.follow_ups[question] = question.replace(data.topic, PRONOUN[lang]) if not self.stands_alone else \
+            question = QUESTION[lang].format(topic=data.topic, k=k + 1)
+            self.follow_ups[question] = question.replace(data.topic, PRONOUN.get(lang, "")) \
+                if not self.stands_alone else \
                 f"So what does {data.topic} say about the bread and the bakeries in part {k + 1}?"
             answer = sentences[k]
             self.answers[question] = answer
@@ -190,6 +192,17 @@ async def test_a_chinese_conversation(emb):
     assert result.complete, result.dropped
     turns = result.written()
     assert all(t.language == "zh" for t in turns) and turns[1].question.startswith("它的情况")
+
+
+async def test_a_korean_follow_up_leaves_its_subject_out_without_a_call(emb):
+    kg = build_graph(COFFEE_KO, emb, language="ko")
+    script = ChatScript()
+    result = await _generate(kg, emb, script, n=1)
+    assert result.complete, result.dropped
+    turns = result.written()
+    assert all(t.language == "ko" for t in turns)
+    assert turns[1].question == "2번째 사실은 무엇입니까?", turns[1].question  # "한빛커피의" left out, no 그것
+    assert "generate.follow_up" not in script.prompts
 
 
 @pytest.mark.parametrize(("first", "question", "subject"), [

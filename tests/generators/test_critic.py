@@ -293,6 +293,9 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("在青岚茶业工作满10年不满20年的员工每年有几天年休假？", "10天", "5天。", False),
     ("在青岚茶业工作满10年不满20年的员工每年有几天年休假？", "10天", "每年有10天年休假。", True),
     ("How many arms did Sheffield build in 2023?", "3,150 in 2023", "3,150 robot arms.", True),
+    # a code between CJK characters is a name, and its digits are not numbers ("K2307-03" is in the range)
+    ("対象はどのロット番号ですか？", "K2307-03", "K2307-03からK2307-21までです。", True),
+    ("対象はどのロット番号ですか？", "K2307-03", "K2208-01からK2208-09までです。", False),
 ])
 
 
