@@ -207,8 +207,20 @@ def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] =
         runs = [r for r in runs if any(n.lower() in r.lower() for n in named)]
     elif cjk and not runs:
         runs = [name for e in earlier for name in _cjk_names(e, question)]
-    found = named + runs
+    found = [f for f in named + runs if not _inside_a_longer_name(f, question, names)]
     return max(found, key=len) if found else None
+
+
+def _inside_a_longer_name(part: str, question: str, names: Sequence[str]) -> bool:
+    """Whether ``part`` stands in ``question`` only as a piece of a longer one of ``names``: "安吉" of "安吉白茶基地"
+    (replacing it would leave "它白茶基地"), "Porto" of "Porto Plant" when only "Porto" was said before."""
+    low, piece = question.lower(), part.lower()
+    at = low.find(piece)
+    for name in (n.lower() for n in names):
+        start = low.find(name)
+        if len(name) > len(piece) and piece in name and start >= 0 and start <= at < start + len(name):
+            return True
+    return False
 
 
 def left_out(follow_up: str, standalone: str, earlier: Sequence[str]) -> tuple[list[str], list[str]]:

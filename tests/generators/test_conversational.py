@@ -205,6 +205,17 @@ async def test_a_korean_follow_up_leaves_its_subject_out_without_a_call(emb):
     assert "generate.follow_up" not in script.prompts
 
 
+def test_a_name_inside_a_longer_name_is_no_subject() -> None:
+    from ragkit.synthesis import shared_subject
+
+    names = ["安吉", "安吉白茶基地", "龙坞茶园"]
+    assert shared_subject(["湖州市安吉县有哪些茶园？"], "龙坞茶园和安吉白茶基地的面积分别是多少？", names) is None
+    assert shared_subject(["What does Acme make in Porto?"], "How many staff does Porto Plant have?",
+                          ["Porto", "Porto Plant"]) is None
+    assert shared_subject(["When did Porto Plant open?"], "How many staff does Porto Plant have?",
+                          ["Porto", "Porto Plant"]) == "Porto Plant"
+
+
 @pytest.mark.parametrize(("first", "question", "subject"), [
     ("What is the floor area of the Porto Plant?", "How many staff members work at the Porto Plant?", "Porto Plant"),
     ("What is the ISO certification of Sheffield Plant?", "Which ISO certification did Sheffield Plant get in 2023?",
