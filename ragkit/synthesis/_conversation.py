@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
-from ragkit.synthesis._phrasing import language_instruction, style_instruction
+from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, quote_source
 from ragkit.text import (
@@ -321,6 +321,7 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
     out = await judge.structured(CHAT_PROMPT, data)
     if any(not t.question.strip() or not t.answer.strip() for t in out.turns):
         raise SkipScenario("empty_output", "the model returned an empty question or answer")
+    out.turns = [t.model_copy(update={"question": asked(t.question, scenario.language)}) for t in out.turns]
     return out
 
 

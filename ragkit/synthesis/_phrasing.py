@@ -67,6 +67,16 @@ def language_instruction(code: str) -> str:
     return f"{text} {reminder}" if reminder else text
 
 
+_KO_STATEMENT_END = re.compile(r"니다(\s*[?？])$")
+
+
+def asked(question: str, language: str) -> str:
+    """A Korean question written with the formal statement ending and a question mark ("어떻게 계산됩니다?", as
+    the small writer often does), given the question ending of the same register ("계산됩니까?")."""
+    question = question.strip()
+    return _KO_STATEMENT_END.sub(r"니까\1", question) if normalise_language(language) == "ko" else question
+
+
 # -- phrasing ---------------------------------------------------------------------------------------
 
 _STYLE_TEXT = {

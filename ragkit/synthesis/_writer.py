@@ -18,6 +18,7 @@ from ragkit.synthesis._checks import distinct
 from ragkit.synthesis._phrasing import (
     CJK,
     add_typos,
+    asked,
     language_instruction,
     normalise_language,
     search_keywords,
@@ -240,7 +241,8 @@ def make_sample(
     gen: Any, scenario: Scenario, qa: QAOutput, contexts: list[ContextRef], **metadata: Any
 ) -> TestSample:
     """A complete TestSample for ``scenario``."""
-    question = qa.question.strip()
+    written = asked(qa.question, scenario.language)
+    question = written
     if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
         question = add_typos(question, sample_id(scenario))
     if scenario.style == "web_search" and (question.endswith(("?", "？")) or len(question.split()) > 6):
@@ -257,8 +259,7 @@ def make_sample(
         length=scenario.length,
         language=scenario.language,
         metadata={"quotes": found_quotes(qa.quotes, [c.text for c in contexts]),
-                  **({f"question_before_{scenario.style}": qa.question.strip()}
-                                          if question != qa.question.strip() else {}), **metadata},
+                  **({f"question_before_{scenario.style}": written} if question != written else {}), **metadata},
     )
 
 

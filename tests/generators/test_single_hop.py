@@ -112,6 +112,19 @@ def test_search_keywords(question, language, keywords):
     assert search_keywords(question, language) == keywords
 
 
+@pytest.mark.parametrize(("question", "language", "expected"), [
+    ("리프레시 휴가는 어떻게 계산됩니다?", "ko", "리프레시 휴가는 어떻게 계산됩니까?"),
+    ("경조 휴가는 어떻게 정의되어 있습니다？", "ko", "경조 휴가는 어떻게 정의되어 있습니까？"),
+    ("직원은 몇 명입니까?", "ko", "직원은 몇 명입니까?"),
+    ("직원은 85명입니다.", "ko", "직원은 85명입니다."),  # a statement stays one (the critic's business)
+    ("What is it? ", "en", "What is it?"),
+])
+def test_a_korean_question_gets_the_question_ending(question, language, expected):
+    from ragkit.synthesis._phrasing import asked
+
+    assert asked(question, language) == expected
+
+
 def test_registered_name():
     from ragkit.registry import lookup
 
