@@ -4,19 +4,14 @@ personas and the critic."""
 from __future__ import annotations
 
 from ragkit.synthesis._conversation import (
-    ELLIPSIS,
     ChatOutput,
-    about_a_person,
     check_chat_quotes,
     conversation_turns,
-    follow_up,
-    left_out,
     make_conversation,
-    shared_subject,
-    substitute,
     write_conversation,
 )
 from ragkit.synthesis._correction import Correction, write_correction
+from ragkit.synthesis._follow_up import ELLIPSIS, about_a_person, follow_up, left_out, shared_subject, substitute
 from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
 from ragkit.synthesis._result import DEFAULT_DISTRIBUTION, GenerationResult

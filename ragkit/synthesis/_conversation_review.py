@@ -22,8 +22,9 @@ import re
 from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
-from ragkit.synthesis._conversation import conversation_turns, left_out, shared_subject, shortened
+from ragkit.synthesis._conversation import conversation_turns, shortened
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
+from ragkit.synthesis._follow_up import left_out, shared_subject
 from ragkit.types import TestSample
 
 _BROKEN = re.compile(r"\b(?:the|a|an|this|that|current|previous|former|new|old)\s+(?:it|its|there|they)\b",

@@ -266,7 +266,7 @@ def test_the_subject_a_follow_up_leaves_out(first: str, question: str, subject: 
 ])
 def test_a_follow_up_may_leave_out_only_what_the_chat_said(follow: str, standalone: str, earlier: str,
                                                           lost: list[str]) -> None:
-    from ragkit.synthesis._conversation import left_out
+    from ragkit.synthesis._follow_up import left_out
 
     assert left_out(follow, standalone, [earlier])[1] == lost
 
