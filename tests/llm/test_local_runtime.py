@@ -1,6 +1,6 @@
-"""Saved prompt states on the real embedded runtime (the small smollm2 model, to stay quick): a prompt that shares
+"""The real embedded runtime on the small smollm2 model (to stay quick): saved prompt states (a prompt that shares
 its start with an earlier call that is no longer the live one is evaluated from where they differ, and the reply
-is the one a model without saved states gives."""
+is the one a model without saved states gives), one load per model, and a reply caught in a loop stopped early."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.llm._local import LocalModel, model_path
+from ragkit.llm._local import LOOP_CHARS, LocalModel, model_path
 
 pytestmark = pytest.mark.live
 
@@ -60,3 +60,15 @@ def test_a_model_is_loaded_once_and_settings_it_was_not_loaded_with_are_named(tm
         again = LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=4096)
     assert again is first and first.llama.n_ctx() == 2048
     assert "context_size=2048; context_size=4096 apply after a restart" in caplog.text
+
+
+def test_a_reply_caught_in_a_loop_is_stopped_long_before_its_token_limit(tmp_path: Path) -> None:
+    """smollm2 continues "la la la …" for as long as it may; the runtime stops it once the loop fills LOOP_CHARS,
+    and says the reply was cut (so that a structured call asks again at once)."""
+    model = _model(tmp_path, 0)
+    out = model.chat([{"role": "system", "content": "Continue the text exactly as it goes, with nothing else."},
+                      {"role": "user", "content": "la " * 24}], max_tokens=600)
+    choice = out["choices"][0]
+    assert choice["finish_reason"] == "length"
+    assert out["usage"]["completion_tokens"] < 150, out["usage"]  # 600 without the stop
+    assert LOOP_CHARS <= len(choice["message"]["content"]) < 2 * LOOP_CHARS
