@@ -38,6 +38,8 @@ _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 _KANA_CHAR = re.compile(f"[{KANA}]")
 _LATIN_IN_NAME = re.compile(r"[A-Za-z0-9.-]")
 _EDGE = "?,.!;:()\"'？。，、"
+_MODIFIED = re.compile(r"(?:の|的|의)\s*$")
+"""A modifier's particle just before the subject: a CJK pronoun cannot take one ("…の段数のそれですか")."""
 
 
 def _name_like(token: str) -> bool:
@@ -224,6 +226,8 @@ def substitute(question: str, subject: str, language: str) -> str:
         return short
     pronoun = _PRONOUN.get(language[:2])
     if pronoun is not None:
+        if _MODIFIED.search(question[:max(question.find(subject), 0)]):
+            return question  # "…の段数のそれ", "…的它": no follow-up, rather than a modified pronoun
         return question.replace(subject, pronoun, 1)
     name = r"(?:\bthe\s+)?" + re.escape(subject)
     for pattern, pronoun in ((name + r"(?:'s|’s|')", "its"), (r"\b(?:at|in)\s+" + name + r"\b", "there"),

@@ -303,6 +303,7 @@ async def test_a_follow_up_with_no_standalone_form_is_asked_of_the_judge(emb):
     ("東京タワーでは何が見られますか？", "東京タワー", "ja", "何が見られますか？"),
     ("いつ東京タワーを訪れましたか？", "東京タワー", "ja", "いつ訪れましたか？"),
     ("東京タワー?", "東京タワー", "ja", "それ?"),
+    ("HM-1はどの段数のモーターですか？", "モーター", "ja", "HM-1はどの段数のモーターですか？"),  # not "…のそれですか"
     ("해운대 블렌드, 원두의 품질에는 문제가 없습니까?", "해운대 블렌드", "ko", "원두의 품질에는 문제가 없습니까?"),
 ])
 def test_a_subject_replaced_without_a_model(question: str, subject: str, language: str, expected: str) -> None:
