@@ -38,6 +38,7 @@ _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 _KANA_CHAR = re.compile(f"[{KANA}]")
 _LATIN_IN_NAME = re.compile(r"[A-Za-z0-9.-]")
 _EDGE = "?,.!;:()\"'？。，、"
+_WORD_REST = re.compile(r"[^\s?？.,!。、]*")
 _MODIFIED = re.compile(r"(?:の|的|의)\s*$")
 """A modifier's particle just before the subject: a CJK pronoun cannot take one ("…の段数のそれですか")."""
 
@@ -93,11 +94,15 @@ def _a_korean_noun(question: str, stretch: str) -> bool:
     if not _HANGUL_CHAR.search(stretch):
         return True
     start = question.find(stretch)
-    end = start + len(stretch)
-    tail = re.match(r"[^\s?？.,!。、]*", question[end:])
-    particle = tail.group(0) if tail else ""
+    particle = _word_rest(question[start + len(stretch):])
     return (start == 0 or not _HANGUL_CHAR.match(question[start - 1])) and bool(particle) \
         and leading_particles(particle, "ko") == particle
+
+
+def _word_rest(text: str) -> str:
+    """What ``text`` holds before its first space or punctuation: the rest of the word a stretch ends inside."""
+    match = _WORD_REST.match(text)
+    return match.group(0) if match else ""
 
 
 def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
@@ -106,7 +111,7 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
     after "新建的加工厂有哪些改进" is "新建的加工厂". Korean, which puts spaces between words, grows by whole words
     across a space that ends a word with no particle: "취업규칙" of "한빛커피 취업규칙에서 경조 휴가는" after "한빛커피
     취업규칙에서 리프레시 휴가는" is "한빛커피 취업규칙", and "휴가" never grows into "휴가는 어떻게"."""
-    start = question.find(name)
+    start = first = question.find(name)
     if start < 0 or (name.isascii() and not CJK_CHAR.search(question)):
         return name
     end = start + len(name)
@@ -119,7 +124,6 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
             end += 1
     if _KANA_CHAR.search(question):  # Japanese: back to whole words ("お知らせの対" of "お知らせの対応" → "お知らせの")
         bounds = word_bounds(question, "ja")
-        first = question.find(name)
         start = min(min(b for b in bounds if b >= start), first)
         end = max(max(b for b in bounds if b <= end), first + len(name))
     grown = question[start:end].strip()
@@ -205,8 +209,7 @@ def _leave_out(question: str, subject: str, language: str) -> str | None:
     end = start + len(subject)
     rest = question[end:]
     if language == "ko":
-        word = re.match(r"[^\s?？.,!。、]*", rest)
-        tail = word.group(0) if word else ""
+        tail = _word_rest(rest)
         if tail and leading_particles(tail, "ko") != tail:
             return None
     else:

@@ -95,9 +95,8 @@ def trailing_particle(word: str, language: str) -> str:
 def word_bounds(text: str, language: str) -> list[int]:
     """The offsets in ``text`` where a word of ``language`` (Chinese, Japanese or Korean; morphemes for Korean)
     starts or ends, as its segmenter splits it, sorted: "お知らせの対象" → [0, 4, 5, 7]."""
-    split = chinese_words if language == "zh" else _segment(language)
     out, at = {0, len(text)}, 0
-    for word in split(text):
+    for word in _segment(language)(text):
         i = text.find(word, at)
         if i >= 0:
             out.update((i, i + len(word)))
@@ -106,4 +105,5 @@ def word_bounds(text: str, language: str) -> list[int]:
 
 
 def _segment(language: str) -> Callable[[str], list[str]]:
-    return _mecab("ja") if language == "ja" else _mecab("ko")
+    """The segmenter of ``language``: jieba words, MeCab words, or MeCab-ko morphemes (any other code)."""
+    return {"zh": chinese_words, "ja": japanese_words}.get(language, korean_morphemes)
