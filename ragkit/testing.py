@@ -12,8 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ragkit.evaluation._values import BLANK, NONE
 from ragkit.llm import Cache, CallInfo, Judge
 from ragkit.settings import Settings
+from ragkit.text import number_spans, number_value
 
 Token = tuple[str, float] | tuple[str, float, Sequence[tuple[str, float]]]
 """A scripted token: (text, logprob) or (text, logprob, [(alternative, logprob), ...])."""
@@ -231,7 +233,8 @@ def claim_reply(
 
     ``claims(text)`` and ``entities(text)`` give a text's split; ``label(passage, claim)`` is "supported",
     "contradicted" or "not_mentioned" (by default, :func:`contains`). An attribution names the passages that
-    support the claim or, when none does, the ones that contradict it.
+    support the claim or, when none does, the ones that contradict it. A blank of the numbers' cloze is filled
+    with the one number of the passage that makes the statement supported; "none" when no number or several do.
 
     Examples:
         >>> judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text]))
@@ -241,6 +244,8 @@ def claim_reply(
         return {"claims": claims(data.text), "entities": entities(data.text)}
     if call.prompt_name == "claims.check":
         return {str(i): label(data.passage, c) for i, c in enumerate(data.claims)}
+    if call.prompt_name == "claims.values":
+        return {str(i): _filled(data.passage, s, label) for i, s in enumerate(data.statements)}
     if call.prompt_name != "claims.attribute":
         return None
     out: dict[str, Any] = {}
@@ -250,3 +255,10 @@ def claim_reply(
         by = [k for k, got in enumerate(labels) if got == verdict] if verdict != "not_mentioned" else []
         out[str(i)] = {"passages": by, "verdict": verdict}
     return out
+
+
+def _filled(passage: str, statement: str, label: Callable[[str, str], str]) -> str:
+    """The one number of ``passage`` that fills the blank of ``statement`` as ``label`` reads it, else "none"."""
+    fits = {number_value(passage[a:b]) for a, b in number_spans(passage)
+            if label(passage, statement.replace(BLANK, passage[a:b], 1)) == "supported"}
+    return fits.pop() if len(fits) == 1 else NONE

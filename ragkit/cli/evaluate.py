@@ -84,7 +84,8 @@ def _print_table(result: Any, skipped: dict[str, str]) -> None:
         f"LLM: {total.calls} calls ({total.cache_hits} cached), {total.prompt_tokens} prompt "
         f"({total.reused_tokens} reused) + {total.completion_tokens} completion tokens, ${total.cost_usd:.4f}; "
         "claim engine: "
-        f"{result.claim_stats.get('split_calls', 0)} splits, {result.claim_stats.get('check_calls', 0)} checks; "
+        f"{result.claim_stats.get('split_calls', 0)} splits, {result.claim_stats.get('check_calls', 0)} checks, "
+        f"{result.claim_stats.get('value_calls', 0)} number clozes; "
         f"{result.seconds:.1f} s" + (f"; {errors} samples with target errors" if errors else ""),
         highlight=False,
     )

@@ -14,6 +14,10 @@ Three primitives carry most metrics:
   reference or the response, read as an answer to the question. ``check_answer`` checks a short answer the same
   way (the test-set critic asks whether a reference gives its judge's answer).
 
+A claim that states a number, and that the check finds the passage to speak about, is checked again by a cloze of
+its numbers (``_values``: one more call per group), because the small judge verifies a claim by its topic and
+misses a number taken from the neighbouring fact; the question's own numbers are not blanked.
+
 A claim whose normalised text equals a claim or a sentence of the passage is supported without a call: an answer
 identical to the reference scores 1.0 whatever the judge would have said. Everything is memoised by content hash
 for the whole run in an asyncio-safe memo: concurrent requests for the same key await one task, so faithfulness,
@@ -68,13 +72,14 @@ from ragkit.evaluation._claim_text import (
     term_sets,
     tidy,
 )
+from ragkit.evaluation._values import ClozeInput, blanks, cloze_prompt, combined, options
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import normalise
 
 T = TypeVar("T")
 
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "5"
 """Bumped when a prompt changes: part of every memo key, so old cached results are never mixed in."""
 
 
@@ -88,6 +93,8 @@ class ClaimStats:
     split_calls: int = 0
     attribute_calls: int = 0
     check_calls: int = 0
+    value_calls: int = 0
+    """Cloze calls on the numbers of checked claims (``_values``)."""
     memo_hits: int = 0
     padded_verdicts: int = 0
     """Verdicts the judge left out (counted as neutral)."""
@@ -166,11 +173,13 @@ class ClaimStore:
         return (await self.split_full(text, question)).entities
 
     async def check(self, passage: str, claims: Sequence[str], *, question: str | None = None,
-                    known: Sequence[str] = ()) -> list[Verdict]:
+                    known: Sequence[str] = (), asked: str | None = None) -> list[Verdict]:
         """A verdict per claim against ``passage``, read as an answer to ``question``.
 
         A claim equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
-        is entailed without a call; the others go to the judge in groups of ≤ ``group_size``, memoised.
+        is entailed without a call; the others go to the judge in groups of ≤ ``group_size``, memoised. The
+        numbers of a claim the passage speaks of are checked again by a cloze (``_values``), but for those of
+        ``asked``, the question the claims answer (``question`` by default).
         """
         claims = list(claims)
         if not passage.strip():
@@ -178,10 +187,11 @@ class ClaimStore:
         same = equal_forms(passage, known)
         verdicts: list[Verdict | None] = [Verdict(label="entailed") if normalise(c) in same else None for c in claims]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
-        results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g)
+        asked = asked if asked is not None else question
+        results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked or "")
                                          for g in self._groups(ask)))
-        asked = iter(v for part in results for v in part)
-        return [v if v is not None else next(asked) for v in verdicts]
+        judged = iter(v for part in results for v in part)
+        return [v if v is not None else next(judged) for v in verdicts]
 
     async def check_answer(self, passage: str, answer: str, question: str) -> Verdict:
         """Whether ``passage``, an answer to ``question``, gives the short ``answer`` to it: the answer restated
@@ -193,17 +203,39 @@ class ClaimStore:
         """``claims`` in consecutive groups of ≤ ``group_size``: one judge call each."""
         return [claims[i : i + self.group_size] for i in range(0, len(claims), self.group_size)]
 
-    async def _check_group(self, passage: str, question: str, claims: list[str]) -> list[Verdict]:
-        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims)
+    async def _check_group(self, passage: str, question: str, claims: list[str], asked: str) -> list[Verdict]:
+        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims, asked)
 
         async def run() -> list[Verdict]:
             self.stats.check_calls += 1
             scored = await self.judge.structured_scored(
                 check_prompt(len(claims)), CheckInput(question=question, passage=passage, claims=claims))
-            return [self._verdict(getattr(scored.output, f"c{i}", None), scored.label(str(i)))
-                    for i in range(len(claims))]
+            values = [getattr(scored.output, f"c{i}", None) for i in range(len(claims))]
+            verdicts = [self._verdict(v, scored.label(str(i))) for i, v in enumerate(values)]
+            labels = [_distribution(v, scored.label(str(i))) for i, v in enumerate(values)]
+            return await self._values(passage, question, claims, verdicts, labels, asked)
 
         return await self._once(key, run)
+
+    async def _values(self, passage: str, question: str, claims: list[str], verdicts: list[Verdict],
+                      labels: list[dict[str, float]], asked: str) -> list[Verdict]:
+        """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
+        of their numbers (``_values``): one call for the group."""
+        ask = [v.label != "neutral" and not v.padded for v in verdicts]
+        holes = blanks(claims, ask, asked)
+        if not holes:
+            return verdicts
+        self.stats.value_calls += 1
+        scored = await self.judge.structured_scored(
+            cloze_prompt(len(holes), options(passage, holes)),
+            ClozeInput(question=question, passage=passage, statements=[h.statement for h in holes]))
+        chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
+        for k, hole in enumerate(holes):
+            value = getattr(scored.output, f"c{k}", None)
+            if value is not None:  # a blank left out gives no evidence
+                chosen.setdefault(hole.claim, []).append((_distribution(value, scored.label(str(k))), hole.value))
+        return [combined(labels[i], [d for d, _ in chosen[i]], [v for _, v in chosen[i]]) if i in chosen else v
+                for i, v in enumerate(verdicts)]
 
     def _verdict(self, value: Judgement | None, prob: Any) -> Verdict:
         """A label from the judge (None: left out, counted as neutral) with its probability when known."""
@@ -213,8 +245,8 @@ class ClaimStore:
         p = prob.expected({"supported": 1.0}) if prob is not None else None
         return Verdict(label=LABEL[Judgement(value).value], p=p)
 
-    async def attribute(self, passages: Sequence[str], claims: Sequence[str], *,
-                        name_contexts: bool = False) -> list[Attribution]:
+    async def attribute(self, passages: Sequence[str], claims: Sequence[str], *, name_contexts: bool = False,
+                        asked: str | None = None) -> list[Attribution]:
         """An ``Attribution`` per claim against the passages read together.
 
         A claim equal (normalised) to a sentence of passage k is attributed to k without a call. For the others,
@@ -237,18 +269,19 @@ class ClaimStore:
                 found[i] = Attribution(verdict=Verdict(label="entailed"), by=ks[:1])
         ask = [c for c, a in zip(claims, found, strict=True) if a is None]
         windows = prompt_windows(passages, self.window_tokens)
-        verdicts = await self._joined(passages, windows, ask)
+        verdicts = await self._joined(passages, windows, ask, asked)
         named: list[list[int]] = [[] for _ in ask]
         if name_contexts and ask:
             named = await self._name(passages, windows, ask, verdicts)
-        asked = iter(Attribution(verdict=v, by=by) for v, by in zip(verdicts, named, strict=True))
-        return [a if a is not None else next(asked) for a in found]
+        judged = iter(Attribution(verdict=v, by=by) for v, by in zip(verdicts, named, strict=True))
+        return [a if a is not None else next(judged) for a in found]
 
-    async def _joined(self, passages: list[str], windows: list[list[int]], claims: list[str]) -> list[Verdict]:
+    async def _joined(self, passages: list[str], windows: list[list[int]], claims: list[str],
+                      asked: str | None) -> list[Verdict]:
         """Each claim checked against the passages joined into one text (per window; the best window wins)."""
         if not claims:
             return []
-        per_window = await asyncio.gather(*(self.check("\n\n".join(passages[k] for k in w), claims)
+        per_window = await asyncio.gather(*(self.check("\n\n".join(passages[k] for k in w), claims, asked=asked)
                                             for w in windows))
         return [max((got[i] for got in per_window), key=_strength) for i in range(len(claims))]
 
@@ -298,6 +331,13 @@ class ClaimStore:
             return out
 
         return await self._once(key, run)
+
+
+def _distribution(value: Any, prob: Any) -> dict[str, float]:
+    """The probability of each label the judge could write: from its log-probabilities, else all on ``value``."""
+    if prob is not None:
+        return dict(prob.distribution)
+    return {str(getattr(value, "value", value)): 1.0} if value is not None else {}
 
 
 def _strength(verdict: Verdict) -> tuple[float, bool]:

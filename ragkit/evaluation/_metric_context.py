@@ -77,8 +77,10 @@ class SampleClaims:
         joint = await self._joint()
         if joint is not None:
             both = joint[0] + joint[1]
-            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts))[: len(resp)]
-        return await self.store.attribute(self.contexts, resp, name_contexts=name_contexts)
+            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts,
+                                                     asked=self.question))[: len(resp)]
+        return await self.store.attribute(self.contexts, resp, name_contexts=name_contexts,
+                                          asked=self.question)
 
     async def reference_vs_contexts(self, *, name_contexts: bool = False) -> list[Attribution]:
         """Each reference claim against the retrieved contexts read together (``name_contexts``: and which)."""
@@ -86,8 +88,10 @@ class SampleClaims:
         joint = await self._joint()
         if joint is not None:
             both = joint[0] + joint[1]
-            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts))[len(joint[0]) :]
-        return await self.store.attribute(self.contexts, ref, name_contexts=name_contexts)
+            return (await self.store.attribute(self.contexts, both, name_contexts=name_contexts,
+                                                     asked=self.question))[len(joint[0]) :]
+        return await self.store.attribute(self.contexts, ref, name_contexts=name_contexts,
+                                          asked=self.question)
 
     async def response_vs_reference(self) -> list[Verdict]:
         """Each response claim against the reference answer, read as an answer to the question."""

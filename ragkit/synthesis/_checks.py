@@ -13,7 +13,18 @@ from collections.abc import Iterable
 from typing import Literal
 
 from ragkit.kg import mentioned_in
-from ragkit.text import FUNCTION_WORDS, HAN, HANGUL, KANA, UNDETERMINED, normalise, split_sentences, units
+from ragkit.text import (
+    FUNCTION_WORDS,
+    HAN,
+    HANGUL,
+    KANA,
+    UNDETERMINED,
+    normalise,
+    number_spans,
+    number_value,
+    split_sentences,
+    units,
+)
 
 # A question a user of the system under test could ask never points at the text it was written from. Each
 # language's list names the text itself ("the passage") and the things a question can only point at when the text is
@@ -97,12 +108,8 @@ _DEFINITE_GENERIC = re.compile(
 _MODEL_NAME = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}\b")
 """A token with letters and digits, such as "K10", "W300" or "INC-2023-014": a name."""
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
-"""A number standing on its own: not the digits of a model name such as "K10" or "W300"."""
-_QUANTITY = re.compile(r"(?<![A-Za-z\d.,])(\d+(?:[.,]\d+)*)\s*(%|[^\W\d_]+)?")
-_CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
-"""A code of a letter, then hyphenated parts: "HM-1", "CB-3", "K2307-03", "INC-2023-014". Its digits are no
-number of the answer's."""
+_UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
+"""What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
 _LATIN = "A-Za-z\u00c0-\u024f"
 _NAME = re.compile(f"(?<![{_LATIN}\\d'’])[A-Z][{_LATIN}\\d'’-]*")
 """A capitalised Latin word, also between CJK characters ("K2307-03" of "K2307-03からK2307-21まで")."""
@@ -110,15 +117,16 @@ _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
 
 
 def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(_CODE.sub(" ", text))}
+    return {number_value(text[a:b]) for a, b in number_spans(text)}
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
     """(number, the word or CJK character after it): "10 kg" and "10天" are not the "10年" of a question."""
     out = set()
-    for number, unit in _QUANTITY.findall(_CODE.sub(" ", text)):
-        unit = unit.lower()
-        out.add((number.replace(",", ""), unit[:1] if unit and not unit.isascii() else unit))
+    for a, b in number_spans(text):
+        found = _UNIT.match(text, b)
+        unit = (found.group(1) or "").lower() if found else ""
+        out.add((number_value(text[a:b]), unit[:1] if unit and not unit.isascii() else unit))
     return out
 
 

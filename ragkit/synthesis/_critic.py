@@ -289,7 +289,8 @@ class Critic:
         claims = await self.claims.split(sample.reference_answer or "", sample.question)
         headed = [passage(self.kg, r.chunk_id) if r.chunk_id else r.text
                   for r in sample.reference_contexts if not r.distractor]
-        attributions = await self.claims.attribute(headed, claims)  # with titles: "Project Lark charter > Team"
+        # with titles ("Project Lark charter > Team"); the question's own numbers are never a claim's value to check
+        attributions = await self.claims.attribute(headed, claims, asked=sample.question)
         rows: list[dict[str, Any]] = [{"claim": c, "verdict": a.verdict.label, "support": round(a.support, 2)}
                 for c, a in zip(claims, attributions, strict=True)]
         checks = {**checks, "reference_claims": rows}

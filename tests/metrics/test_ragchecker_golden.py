@@ -1,7 +1,8 @@
 """Golden test: RAGChecker's own example output, reproduced through ragkit's claim engine and metrics.
 
 The scripted judge replays RAGChecker's extracted claims (split calls) and its entailment labels (check calls, and
-attribution calls that name the chunks RAGChecker found entailing); everything else (memo, joint context checks,
+attribution calls that name the chunks RAGChecker found entailing), and abstains on the cloze of a claim's numbers
+(RAGChecker has no such check); everything else (memo, joint context checks,
 attributions, metric formulas, aggregation) is ragkit's.
 """
 
@@ -63,6 +64,8 @@ def replay(outputs: dict) -> ScriptedJudge:
         return next((v for v in ("supported", "contradicted") if v in found), "not_mentioned")
 
     def respond(call: CallInfo) -> dict:
+        if call.prompt_name == "claims.values":  # RAGChecker's checker gave no second opinion on numbers: abstain
+            return {str(i): "none" for i in range(len(call.data.statements))}  # type: ignore[union-attr]
         reply = claim_reply(call, claims=lambda text: splits[text], label=label)
         assert reply is not None, call.prompt_name
         return reply

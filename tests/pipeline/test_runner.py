@@ -61,7 +61,8 @@ def test_pipeline_from_testset(tmp_path: Path) -> None:
     assert summary.counts.samples == 6 and summary.counts.target_errors == 1 and summary.counts.scored == 5
     assert summary.metrics["faithfulness"].mean == pytest.approx(0.8) and summary.complete
     assert set(summary.stages) == {"generate", "target", "evaluate", "report"}
-    per_sample = sum(len(judge.calls_for(p)) for p in ("claims.split", "claims.attribute", "claims.check"))
+    per_sample = sum(len(judge.calls_for(p)) for p in ("claims.split", "claims.attribute", "claims.check",
+                                                            "claims.values"))
     assert summary.stages["evaluate"].usage.calls == len(judge.calls) == per_sample
     assert summary.llm_calls_per_sample == pytest.approx(len(judge.calls) / 6)
     spec = json.loads((run.path / "spec.json").read_text())

@@ -1,0 +1,119 @@
+"""A claim's numbers checked by choice, not by verification.
+
+Asked whether a passage supports "the HS-5 came out in 2004", the embedded 1.5B judge reads a passage that names
+the HS-5 and says 2004 somewhere (of another product, on the next list line) as support: it checks the topic,
+not which value belongs to which fact. Asked to fill the blank of "the HS-5 came out in ___" from the passage's
+own numbers, it picks the right year with near certainty (bench/README.md, "Values checked by choice"). So a
+claim that states a number, and that the check found the passage to speak about, is asked again as a cloze:
+
+- each number of the claim is blanked in turn, and the judge chooses the passage's value for the blank among the
+  numbers of the passage, the claim's own number (written another way in the passage, "five" for "5", it can
+  still be chosen) and "none" (the passage does not give the fact);
+- one call per group of claims, all blanks of the group together.
+
+The two answers are read together. Whether the passage speaks of the fact at all, ``m``, is the larger of the
+check's P(supported) + P(contradicted) and the cloze's 1 - P(none): the cloze finding the fact's slot is good
+evidence, its "none" is not (in Korean it often abstains on a fact the passage states). Whether the value is the
+passage's, ``q``, is the cloze's P(the claim's number | a number chosen) as far as the cloze chose a number
+(1 - P(none)), and the check's P(supported | spoken of) for the rest. The claim is then
+entailed with probability ``m · q``, contradicted with ``m · (1 - q)`` and not mentioned with ``1 - m``; a claim
+with several numbers takes its weakest.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from ragkit.evaluation._verdicts import Label, Verdict
+from ragkit.llm import Prompt, numbered_labels
+from ragkit.text import number_spans, number_value
+
+NONE = "none"
+BLANK = "___"
+MAX_BLANKS = 3
+"""Numbers blanked per claim (an atomic claim rarely states more)."""
+MAX_OPTIONS = 64
+"""A passage's numbers offered for a blank, in order of appearance (the claims' own numbers always are)."""
+
+
+class ClozeInput(BaseModel):
+    question: str
+    passage: str
+    statements: list[str]
+
+
+_CLOZE_INSTRUCTION = f"""\
+Each numbered statement has a blank, {BLANK}. For each statement, choose the value that the passage gives for \
+the blank, from the values allowed. Choose "{NONE}" when the passage does not state that fact. Read the passage \
+together with its question. Use only the passage; ignore what you know."""
+
+
+def cloze_prompt(n: int, options: Sequence[str]) -> Prompt[ClozeInput, Any]:
+    """The cloze prompt for ``n`` blanked statements, each answered with one of ``options``."""
+    values = enum.Enum("Value", [(f"v{i}", v) for i, v in enumerate(options)], type=str)  # type: ignore[misc]
+    return Prompt(
+        name="claims.values",
+        instruction=_CLOZE_INSTRUCTION,
+        input=ClozeInput,
+        output=numbered_labels(f"Values{n}", n, values, prefix="c", optional=True, bare_labels=True),
+        max_tokens=16 + 14 * n,
+    )
+
+
+@dataclass(frozen=True)
+class Blank:
+    """One number of one claim, blanked."""
+
+    claim: int
+    """Index of the claim in its group."""
+    statement: str
+    value: str
+    """The blanked number, in ``number_value`` form."""
+
+
+def blanks(claims: Sequence[str], ask: Sequence[bool], asked: str = "") -> list[Blank]:
+    """A blank for each number of each claim marked in ``ask``, but for the numbers the question ``asked``
+    states: they say what is asked about ("the 青禾7号", "in 2019"), not what a claim answers."""
+    given = {number_value(asked[a:b]) for a, b in number_spans(asked)}
+    out = []
+    for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
+        if not wanted:
+            continue
+        spans = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given]
+        for a, b in spans[:MAX_BLANKS]:
+            out.append(Blank(i, claim[:a] + BLANK + claim[b:], number_value(claim[a:b])))
+    return out
+
+
+def options(passage: str, blanks: Sequence[Blank]) -> list[str]:
+    """The values a blank can take: the passage's numbers (the first ``MAX_OPTIONS``), the claims' own, "none"."""
+    found = list(dict.fromkeys(number_value(passage[a:b]) for a, b in number_spans(passage)))[:MAX_OPTIONS]
+    return list(dict.fromkeys([*found, *(b.value for b in blanks), NONE]))
+
+
+def speaks_of(distribution: dict[str, float]) -> float:
+    """The check's probability that the passage speaks of the claim's fact (supports or contradicts it)."""
+    return distribution.get("supported", 0.0) + distribution.get("contradicted", 0.0)
+
+
+def combined(check: dict[str, float], chosen: Sequence[dict[str, float]], values: Sequence[str]) -> Verdict:
+    """The verdict on a claim from the check's label distribution and the cloze's distribution for each of its
+    blanks (``values`` are the blanked numbers); a claim with several numbers takes its weakest."""
+    spoken = speaks_of(check)
+    own = check.get("supported", 0.0) / spoken if spoken > 1e-6 else 0.0
+    best: tuple[float, float] | None = None
+    for dist, value in zip(chosen, values, strict=True):
+        given = 1.0 - dist.get(NONE, 0.0)
+        picked = dist.get(value, 0.0) / given if given > 1e-6 else 0.0
+        m, q = max(spoken, given), given * picked + (1.0 - given) * own
+        if best is None or m * q < best[0] * best[1]:
+            best = (m, q)
+    m, q = best if best is not None else (spoken, own)
+    probs: dict[Label, float] = {"entailed": m * q, "contradicted": m * (1 - q), "neutral": 1 - m}
+    label = max(probs, key=lambda k: probs[k])
+    return Verdict(label=label, p=probs["entailed"])

@@ -1,0 +1,114 @@
+"""The numbers' cloze: a claim's numbers checked by choosing the passage's value for a blank, read together with
+the check's verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._values import BLANK, NONE, Blank, blanks, cloze_prompt, combined, options
+from ragkit.llm import CallInfo
+from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
+
+HISTORY = "The HS-5 derailleur came out in 1996.\n- 2004: the HB-100 disc brake came out."
+
+
+def test_each_number_of_an_asked_claim_is_blanked_but_codes_and_the_questions_numbers_are_not() -> None:
+    claims = ["The HS-5 came out in 1996.", "The K2307-03 lot was recalled.", "青禾7号于2008年推出。", "Three."]
+    got = blanks(claims, [True, True, True, True], asked="青禾7号是哪一年推出的？")
+    assert [(b.claim, b.statement, b.value) for b in got] == [
+        (0, f"The HS-5 came out in {BLANK}.", "1996"),
+        (2, f"青禾7号于{BLANK}年推出。", "2008"),
+    ]
+    assert blanks(["The HS-5 came out in 1996."], [False]) == []
+
+
+def test_a_claim_gives_at_most_three_blanks() -> None:
+    got = blanks(["Codes 1, 2, 3 and 4 are used."], [True])
+    assert [b.value for b in got] == ["1", "2", "3"]
+
+
+def test_options_are_the_passages_numbers_then_the_claims_own_then_none() -> None:
+    holes = [Blank(0, f"… in {BLANK}.", "1999"), Blank(1, f"… {BLANK} staff.", "1200")]
+    assert options("Opened in 1996, with 1,200 staff; 1996 again.", holes) == ["1996", "1200", "1999", NONE]
+
+
+def test_the_prompt_offers_exactly_the_options() -> None:
+    schema = cloze_prompt(2, ["1996", "2004", NONE]).schema()
+    assert schema["required"] == ["0", "1"]
+    assert next(iter(schema["$defs"].values()))["enum"] == ["1996", "2004", NONE]
+
+
+def test_a_confident_choice_of_another_value_contradicts_a_claim_the_check_called_supported() -> None:
+    check = {"supported": 0.53, "contradicted": 0.19, "not_mentioned": 0.28}
+    wrong = combined(check, [{"1996": 0.89, NONE: 0.11}], ["2004"])
+    right = combined(check, [{"1996": 0.89, NONE: 0.11}], ["1996"])
+    assert wrong.label == "contradicted" and wrong.support < 0.1
+    assert right.label == "entailed" and right.support > 0.85
+
+
+def test_a_cloze_that_finds_nothing_leaves_the_checks_verdict() -> None:
+    check = {"supported": 0.74, "contradicted": 0.09, "not_mentioned": 0.17}
+    verdict = combined(check, [{NONE: 1.0}], ["5"])
+    assert verdict.label == "entailed" and verdict.support == pytest.approx(0.74)
+
+
+def test_a_claim_with_several_numbers_takes_its_weakest() -> None:
+    check = {"supported": 1.0}
+    verdict = combined(check, [{"5": 1.0}, {"3": 1.0}], ["5", "7"])
+    assert verdict.label == "contradicted" and verdict.support == 0.0
+
+
+def _check_says_supported(call: CallInfo) -> object:
+    """A judge whose check calls every claim supported, and whose cloze picks the year of the HS-5 sentence."""
+    data = call.data
+    if call.prompt_name == "claims.check":
+        return {str(i): "supported" for i in range(len(data.claims))}  # type: ignore[union-attr]
+    assert call.prompt_name == "claims.values"
+    return {str(i): "1996" for i in range(len(data.statements))}  # type: ignore[union-attr]
+
+
+async def test_the_store_corrects_a_neighbouring_lines_year_with_one_more_call() -> None:
+    judge = ScriptedJudge(_check_says_supported)
+    store = ClaimStore(judge)
+    right, wrong, nameless = await store.check(HISTORY, ["The HS-5 came out in 1996.", "The HS-5 came out in 2004.",
+                                                         "The HS-5 is a derailleur."])
+    assert (right.label, wrong.label, nameless.label) == ("entailed", "contradicted", "entailed")
+    assert [c.prompt_name for c in judge.calls] == ["claims.check", "claims.values"]
+    assert judge.calls[1].data.statements == [f"The HS-5 came out in {BLANK}."] * 2  # type: ignore[union-attr]
+    assert store.stats.value_calls == 1
+
+
+async def test_claims_the_passage_does_not_speak_of_get_no_cloze() -> None:
+    judge = ScriptedJudge(lambda call: {"0": "not_mentioned"})
+    (verdict,) = await ClaimStore(judge).check(HISTORY, ["The HS-5 weighs 250 grams."])
+    assert verdict.label == "neutral" and len(judge.calls) == 1
+
+
+async def test_the_cloze_is_graded_by_its_label_probabilities() -> None:
+    check = '{"0": "supported"}'
+    cloze = '{"0": "1996"}'
+    judge = ScriptedJudge([
+        WithLogprobs(check, [('{"0": "', 0.0), ("supported", -0.1, [("contr", -2.5)]), ('"}', 0.0)]),
+        WithLogprobs(cloze, [('{"0": "', 0.0), ("199", -0.05, [("200", -3.0)]), ("6", 0.0), ('"}', 0.0)]),
+    ])
+    (verdict,) = await ClaimStore(judge).check(HISTORY, ["The HS-5 came out in 2004."])
+    assert verdict.label == "contradicted" and verdict.support < 0.1
+
+
+async def test_a_rule_judge_fills_a_blank_only_with_the_one_number_that_fits() -> None:
+    def label(passage: str, claim: str) -> str:
+        return "supported" if claim.rstrip(".") in passage else "not_mentioned"
+
+    judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text], label=label))
+    store = ClaimStore(judge)
+    (one,) = await store.check("The HS-5 came out in 1996", ["The HS-5 came out in 1996."])
+    assert one.label == "entailed" and judge.calls[-1].prompt_name == "claims.values"
+    assert judge.calls[-1].data.statements == [f"The HS-5 came out in {BLANK}."]  # type: ignore[union-attr]
+
+
+async def test_a_rule_judge_abstains_when_several_numbers_fit() -> None:
+    judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text],
+                                                   label=lambda passage, claim: "supported"))
+    (verdict,) = await ClaimStore(judge).check(HISTORY, ["The HS-5 came out in 2004."])
+    assert judge.calls[-1].prompt_name == "claims.values" and verdict.label == "entailed"
