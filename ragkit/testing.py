@@ -5,14 +5,16 @@ Everything above the model call (rendering, validation, re-asks, retries, cache,
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-from ragkit.evaluation._values import BLANK, NONE
+from ragkit.evaluation._values import NONE
 from ragkit.llm import Cache, CallInfo, Judge
 from ragkit.settings import Settings
 from ragkit.text import number_spans, number_value
@@ -233,8 +235,9 @@ def claim_reply(
 
     ``claims(text)`` and ``entities(text)`` give a text's split; ``label(passage, claim)`` is "supported",
     "contradicted" or "not_mentioned" (by default, :func:`contains`). An attribution names the passages that
-    support the claim or, when none does, the ones that contradict it. A blank of the numbers' cloze is filled
-    with the one number of the passage that makes the statement supported; "none" when no number or several do.
+    support the claim or, when none does, the ones that contradict it. The blanks of a statement of the numbers'
+    cloze are filled with the one choice of the passage's numbers that makes it supported; "none" when no choice
+    or several do.
 
     Examples:
         >>> judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text]))
@@ -245,7 +248,7 @@ def claim_reply(
     if call.prompt_name == "claims.check":
         return {str(i): label(data.passage, c) for i, c in enumerate(data.claims)}
     if call.prompt_name == "claims.values":
-        return {str(i): _filled(data.passage, s, label) for i, s in enumerate(data.statements)}
+        return _filled(data.passage, data.statements, label)
     if call.prompt_name != "claims.attribute":
         return None
     out: dict[str, Any] = {}
@@ -257,8 +260,20 @@ def claim_reply(
     return out
 
 
-def _filled(passage: str, statement: str, label: Callable[[str, str], str]) -> str:
-    """The one number of ``passage`` that fills the blank of ``statement`` as ``label`` reads it, else "none"."""
-    fits = {number_value(passage[a:b]) for a, b in number_spans(passage)
-            if label(passage, statement.replace(BLANK, passage[a:b], 1)) == "supported"}
-    return fits.pop() if len(fits) == 1 else NONE
+def _filled(passage: str, statements: str, label: Callable[[str, str], str]) -> dict[str, str]:
+    """Each blank of each statement line filled with the passage's numbers as ``label`` reads them: the one
+    filling of a statement's blanks that ``label`` calls supported, else "none" for each of them."""
+    numbers = list(dict.fromkeys(passage[a:b] for a, b in number_spans(passage)))
+    out: dict[str, str] = {}
+    for line in statements.splitlines():
+        marks = re.findall(r"\[(\d+)\]", line)
+        fits = []
+        for values in itertools.product(numbers, repeat=len(marks)):
+            filled = line
+            for k, value in zip(marks, values, strict=True):
+                filled = filled.replace(f"[{k}]", value, 1)
+            if label(passage, filled) == "supported":
+                fits.append(values)
+        for j, k in enumerate(marks):
+            out[k] = number_value(fits[0][j]) if len(fits) == 1 else NONE
+    return out

@@ -72,7 +72,7 @@ from ragkit.evaluation._claim_text import (
     term_sets,
     tidy,
 )
-from ragkit.evaluation._values import ClozeInput, blanks, cloze_prompt, combined, options
+from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import normalise
@@ -222,13 +222,13 @@ class ClaimStore:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
         of their numbers (``_values``): one call for the group."""
         ask = [v.label != "neutral" and not v.padded for v in verdicts]
-        holes = blanks(claims, ask, asked)
+        statements, holes = blanked(claims, ask, asked)
         if not holes:
             return verdicts
         self.stats.value_calls += 1
         scored = await self.judge.structured_scored(
             cloze_prompt(len(holes), options(passage, holes)),
-            ClozeInput(question=question, passage=passage, statements=[h.statement for h in holes]))
+            ClozeInput(question=question, passage=passage, statements="\n".join(statements)))
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)

@@ -2,11 +2,11 @@
 
 Asked whether a passage supports "the HS-5 came out in 2004", the embedded 1.5B judge reads a passage that names
 the HS-5 and says 2004 somewhere (of another product, on the next list line) as support: it checks the topic,
-not which value belongs to which fact. Asked to fill the blank of "the HS-5 came out in ___" from the passage's
+not which value belongs to which fact. Asked to fill the blank of "the HS-5 came out in [0]" from the passage's
 own numbers, it picks the right year with near certainty (bench/README.md, "Values checked by choice"). So a
 claim that states a number, and that the check found the passage to speak about, is asked again as a cloze:
 
-- each number of the claim is blanked in turn, and the judge chooses the passage's value for the blank among the
+- each number of the claim is blanked, and the judge chooses the passage's value for each blank among the
   numbers of the passage, the claim's own number (written another way in the passage, "five" for "5", it can
   still be chosen) and "none" (the passage does not give the fact);
 - one call per group of claims, all blanks of the group together.
@@ -15,9 +15,10 @@ The two answers are read together. Whether the passage speaks of the fact at all
 check's P(supported) + P(contradicted) and the cloze's 1 - P(none): the cloze finding the fact's slot is good
 evidence, its "none" is not (in Korean it often abstains on a fact the passage states). Whether the value is the
 passage's, ``q``, is the cloze's P(the claim's number | a number chosen) as far as the cloze chose a number
-(1 - P(none)), and the check's P(supported | spoken of) for the rest. The claim is then
-entailed with probability ``m · q``, contradicted with ``m · (1 - q)`` and not mentioned with ``1 - m``; a claim
-with several numbers takes its weakest.
+(1 - P(none)), and the check's P(supported | spoken of) for the rest: on the validity cases the check was sure
+(0.97) of a wrong year that the cloze rejected, so the check's certainty must not outvote the cloze. The claim
+is then entailed with probability ``m · q``, contradicted with ``m · (1 - q)`` and not mentioned with ``1 - m``;
+a claim with several numbers takes its weakest.
 """
 
 from __future__ import annotations
@@ -34,27 +35,31 @@ from ragkit.llm import Prompt, numbered_labels
 from ragkit.text import number_spans, number_value
 
 NONE = "none"
-BLANK = "___"
 MAX_BLANKS = 3
 """Numbers blanked per claim (an atomic claim rarely states more)."""
 MAX_OPTIONS = 64
 """A passage's numbers offered for a blank, in order of appearance (the claims' own numbers always are)."""
 
 
+def mark(k: int) -> str:
+    """How blank number ``k`` stands in a statement."""
+    return f"[{k}]"
+
+
 class ClozeInput(BaseModel):
     question: str
     passage: str
-    statements: list[str]
+    statements: str
 
 
-_CLOZE_INSTRUCTION = f"""\
-Each numbered statement has a blank, {BLANK}. For each statement, choose the value that the passage gives for \
-the blank, from the values allowed. Choose "{NONE}" when the passage does not state that fact. Read the passage \
-together with its question. Use only the passage; ignore what you know."""
+_CLOZE_INSTRUCTION = """\
+Each statement has numbered blanks: [0], [1], and so on. For each blank number, choose the value that the passage \
+gives for that blank, from the values allowed. Choose "none" when the passage does not state that fact. Read the \
+passage together with its question. Use only the passage; ignore what you know."""
 
 
 def cloze_prompt(n: int, options: Sequence[str]) -> Prompt[ClozeInput, Any]:
-    """The cloze prompt for ``n`` blanked statements, each answered with one of ``options``."""
+    """The cloze prompt for ``n`` blanks, each filled with one of ``options``."""
     values = enum.Enum("Value", [(f"v{i}", v) for i, v in enumerate(options)], type=str)  # type: ignore[misc]
     return Prompt(
         name="claims.values",
@@ -71,29 +76,35 @@ class Blank:
 
     claim: int
     """Index of the claim in its group."""
-    statement: str
     value: str
     """The blanked number, in ``number_value`` form."""
 
 
-def blanks(claims: Sequence[str], ask: Sequence[bool], asked: str = "") -> list[Blank]:
-    """A blank for each number of each claim marked in ``ask``, but for the numbers the question ``asked``
-    states: they say what is asked about ("the 青禾7号", "in 2019"), not what a claim answers."""
+def blanked(claims: Sequence[str], ask: Sequence[bool], asked: str = "") -> tuple[list[str], list[Blank]]:
+    """The claims marked in ``ask`` with their numbers replaced by numbered blanks, and the blanks in number
+    order. The numbers the question ``asked`` states stay (they say what is asked about, "the 青禾7号", "in 2019",
+    not what a claim answers). All blanks of a claim stand in one statement: asked one blank at a time with the
+    others in view, the small judge filled the second with the first's value ("2019年[1]月" → 2019)."""
     given = {number_value(asked[a:b]) for a, b in number_spans(asked)}
-    out = []
+    statements: list[str] = []
+    holes: list[Blank] = []
     for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
-        if not wanted:
+        chosen = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given][:MAX_BLANKS]
+        if not wanted or not chosen:
             continue
-        spans = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given]
-        for a, b in spans[:MAX_BLANKS]:
-            out.append(Blank(i, claim[:a] + BLANK + claim[b:], number_value(claim[a:b])))
-    return out
+        text, end = "", 0
+        for a, b in chosen:
+            text += claim[end:a] + mark(len(holes))
+            holes.append(Blank(i, number_value(claim[a:b])))
+            end = b
+        statements.append(text + claim[end:])
+    return statements, holes
 
 
-def options(passage: str, blanks: Sequence[Blank]) -> list[str]:
+def options(passage: str, holes: Sequence[Blank]) -> list[str]:
     """The values a blank can take: the passage's numbers (the first ``MAX_OPTIONS``), the claims' own, "none"."""
     found = list(dict.fromkeys(number_value(passage[a:b]) for a, b in number_spans(passage)))[:MAX_OPTIONS]
-    return list(dict.fromkeys([*found, *(b.value for b in blanks), NONE]))
+    return list(dict.fromkeys([*found, *(h.value for h in holes), NONE]))
 
 
 def speaks_of(distribution: dict[str, float]) -> float:

@@ -3,10 +3,12 @@ the check's verdict."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._values import BLANK, NONE, Blank, blanks, cloze_prompt, combined, options
+from ragkit.evaluation._values import NONE, Blank, blanked, cloze_prompt, combined, options
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
 
@@ -15,21 +17,20 @@ HISTORY = "The HS-5 derailleur came out in 1996.\n- 2004: the HB-100 disc brake 
 
 def test_each_number_of_an_asked_claim_is_blanked_but_codes_and_the_questions_numbers_are_not() -> None:
     claims = ["The HS-5 came out in 1996.", "The K2307-03 lot was recalled.", "青禾7号于2008年推出。", "Three."]
-    got = blanks(claims, [True, True, True, True], asked="青禾7号是哪一年推出的？")
-    assert [(b.claim, b.statement, b.value) for b in got] == [
-        (0, f"The HS-5 came out in {BLANK}.", "1996"),
-        (2, f"青禾7号于{BLANK}年推出。", "2008"),
-    ]
-    assert blanks(["The HS-5 came out in 1996."], [False]) == []
+    statements, holes = blanked(claims, [True, True, True, True], asked="青禾7号是哪一年推出的？")
+    assert statements == ["The HS-5 came out in [0].", "青禾7号于[1]年推出。"]
+    assert holes == [Blank(0, "1996"), Blank(2, "2008")]
+    assert blanked(["The HS-5 came out in 1996."], [False]) == ([], [])
 
 
-def test_a_claim_gives_at_most_three_blanks() -> None:
-    got = blanks(["Codes 1, 2, 3 and 4 are used."], [True])
-    assert [b.value for b in got] == ["1", "2", "3"]
+def test_the_blanks_of_a_claim_stand_together_in_one_statement_three_at_most() -> None:
+    statements, holes = blanked(["山田恵子は2019年4月から社長。", "Codes 1, 2, 3 and 4 are used."], [True, True])
+    assert statements == ["山田恵子は[0]年[1]月から社長。", "Codes [2], [3], [4] and 4 are used."]
+    assert [h.value for h in holes] == ["2019", "4", "1", "2", "3"]
 
 
 def test_options_are_the_passages_numbers_then_the_claims_own_then_none() -> None:
-    holes = [Blank(0, f"… in {BLANK}.", "1999"), Blank(1, f"… {BLANK} staff.", "1200")]
+    holes = [Blank(0, "1999"), Blank(1, "1200")]
     assert options("Opened in 1996, with 1,200 staff; 1996 again.", holes) == ["1996", "1200", "1999", NONE]
 
 
@@ -65,7 +66,7 @@ def _check_says_supported(call: CallInfo) -> object:
     if call.prompt_name == "claims.check":
         return {str(i): "supported" for i in range(len(data.claims))}  # type: ignore[union-attr]
     assert call.prompt_name == "claims.values"
-    return {str(i): "1996" for i in range(len(data.statements))}  # type: ignore[union-attr]
+    return dict.fromkeys(re.findall(r"\[(\d+)\]", data.statements), "1996")  # type: ignore[union-attr]
 
 
 async def test_the_store_corrects_a_neighbouring_lines_year_with_one_more_call() -> None:
@@ -75,7 +76,8 @@ async def test_the_store_corrects_a_neighbouring_lines_year_with_one_more_call()
                                                          "The HS-5 is a derailleur."])
     assert (right.label, wrong.label, nameless.label) == ("entailed", "contradicted", "entailed")
     assert [c.prompt_name for c in judge.calls] == ["claims.check", "claims.values"]
-    assert judge.calls[1].data.statements == [f"The HS-5 came out in {BLANK}."] * 2  # type: ignore[union-attr]
+    statements = "The HS-5 came out in [0].\nThe HS-5 came out in [1]."
+    assert judge.calls[1].data.statements == statements  # type: ignore[union-attr]
     assert store.stats.value_calls == 1
 
 
@@ -104,7 +106,7 @@ async def test_a_rule_judge_fills_a_blank_only_with_the_one_number_that_fits() -
     store = ClaimStore(judge)
     (one,) = await store.check("The HS-5 came out in 1996", ["The HS-5 came out in 1996."])
     assert one.label == "entailed" and judge.calls[-1].prompt_name == "claims.values"
-    assert judge.calls[-1].data.statements == [f"The HS-5 came out in {BLANK}."]  # type: ignore[union-attr]
+    assert judge.calls[-1].data.statements == "The HS-5 came out in [0]."  # type: ignore[union-attr]
 
 
 async def test_a_rule_judge_abstains_when_several_numbers_fit() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def replay(outputs: dict) -> ScriptedJudge:
 
     def respond(call: CallInfo) -> dict:
         if call.prompt_name == "claims.values":  # RAGChecker's checker gave no second opinion on numbers: abstain
-            return {str(i): "none" for i in range(len(call.data.statements))}  # type: ignore[union-attr]
+            return dict.fromkeys(re.findall(r"\[(\d+)\]", call.data.statements), "none")  # type: ignore[union-attr]
         reply = claim_reply(call, claims=lambda text: splits[text], label=label)
         assert reply is not None, call.prompt_name
         return reply
