@@ -222,7 +222,7 @@ class ClaimStore:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
         of their numbers (``_values``): one call for the group."""
         ask = [v.label != "neutral" and not v.padded for v in verdicts]
-        statements, holes = blanked(claims, ask, asked)
+        statements, holes = blanked(claims, ask, passage, asked)
         if not holes:
             return verdicts
         self.stats.value_calls += 1

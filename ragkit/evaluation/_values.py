@@ -80,17 +80,23 @@ class Blank:
     """The blanked number, in ``number_value`` form."""
 
 
-def blanked(claims: Sequence[str], ask: Sequence[bool], asked: str = "") -> tuple[list[str], list[Blank]]:
+def blanked(claims: Sequence[str], ask: Sequence[bool], passage: str,
+            asked: str = "") -> tuple[list[str], list[Blank]]:
     """The claims marked in ``ask`` with their numbers replaced by numbered blanks, and the blanks in number
     order. The numbers the question ``asked`` states stay (they say what is asked about, "the 青禾7号", "in 2019",
     not what a claim answers). All blanks of a claim stand in one statement: asked one blank at a time with the
-    others in view, the small judge filled the second with the first's value ("2019年[1]月" → 2019)."""
+    others in view, the small judge filled the second with the first's value ("2019年[1]月" → 2019).
+
+    A claim is blanked only when the passage states a number it does not: with nothing to choose instead, the
+    cloze can only repeat the claim's own number or abstain, which tells nothing (a reference "12 kg" checked
+    against an answer "12 kg")."""
     given = {number_value(asked[a:b]) for a, b in number_spans(asked)}
+    stated = {number_value(passage[a:b]) for a, b in number_spans(passage)}
     statements: list[str] = []
     holes: list[Blank] = []
     for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
         chosen = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given][:MAX_BLANKS]
-        if not wanted or not chosen:
+        if not wanted or not chosen or stated <= {number_value(claim[a:b]) for a, b in chosen}:
             continue
         text, end = "", 0
         for a, b in chosen:

@@ -17,14 +17,21 @@ HISTORY = "The HS-5 derailleur came out in 1996.\n- 2004: the HB-100 disc brake 
 
 def test_each_number_of_an_asked_claim_is_blanked_but_codes_and_the_questions_numbers_are_not() -> None:
     claims = ["The HS-5 came out in 1996.", "The K2307-03 lot was recalled.", "青禾7号于2008年推出。", "Three."]
-    statements, holes = blanked(claims, [True, True, True, True], asked="青禾7号是哪一年推出的？")
+    statements, holes = blanked(claims, [True, True, True, True], "1996, 2008, 2011", asked="青禾7号是哪一年推出的？")
     assert statements == ["The HS-5 came out in [0].", "青禾7号于[1]年推出。"]
     assert holes == [Blank(0, "1996"), Blank(2, "2008")]
-    assert blanked(["The HS-5 came out in 1996."], [False]) == ([], [])
+    assert blanked(["The HS-5 came out in 1996."], [False], "1996, 2004") == ([], [])
+
+
+def test_a_claim_is_blanked_only_when_the_passage_states_another_number() -> None:
+    claim = ["The W300 carries 12 kg."]
+    assert blanked(claim, [True], "It carries 12 kg.") == ([], [])
+    assert blanked(claim, [True], "No load is given.") == ([], [])
+    assert blanked(claim, [True], "It carries 15 kg.")[0] == ["The W300 carries [0] kg."]
 
 
 def test_the_blanks_of_a_claim_stand_together_in_one_statement_three_at_most() -> None:
-    statements, holes = blanked(["山田恵子は2019年4月から社長。", "Codes 1, 2, 3 and 4 are used."], [True, True])
+    statements, holes = blanked(["山田恵子は2019年4月から社長。", "Codes 1, 2, 3 and 4 are used."], [True, True], "5")
     assert statements == ["山田恵子は[0]年[1]月から社長。", "Codes [2], [3], [4] and 4 are used."]
     assert [h.value for h in holes] == ["2019", "4", "1", "2", "3"]
 
@@ -104,7 +111,7 @@ async def test_a_rule_judge_fills_a_blank_only_with_the_one_number_that_fits() -
 
     judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text], label=label))
     store = ClaimStore(judge)
-    (one,) = await store.check("The HS-5 came out in 1996", ["The HS-5 came out in 1996."])
+    (one,) = await store.check("The HS-5 came out in 1996, the HB-100 in 2004", ["The HS-5 came out in 1996."])
     assert one.label == "entailed" and judge.calls[-1].prompt_name == "claims.values"
     assert judge.calls[-1].data.statements == "The HS-5 came out in [0]."  # type: ignore[union-attr]
 
