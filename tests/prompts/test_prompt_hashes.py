@@ -24,6 +24,7 @@ sys.path.insert(0, str(HERE.parent / "generators"))  # kg_builder: the hand-buil
 from kg_builder import BAKERY, TEA_ZH, build_graph, default_script  # noqa: E402
 
 from ragkit import ContextRef, Conversation, EvalSample, RagResponse, TestSample, Turn, evaluate  # noqa: E402
+from ragkit.evaluation._values import ClozeInput, cloze_prompt  # noqa: E402
 from ragkit.kg._reading import CONDENSE_PROMPT, DocumentText, SectionSummaries, reading_prompt  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.registry import available  # noqa: E402
@@ -144,7 +145,10 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
                                               sections=["龙井茶产自杭州。", "[采摘]\n清明前采摘。"])),
              (CORRECTED_PROMPT, CorrectedInput(passages=["The Porto plant opened in 2016."],
                                                question="When did the Porto plant open?",
-                                               language=language_instruction("en"))))
+                                               language=language_instruction("en"))),
+             (cloze_prompt(2, ["2016", "2018", "none"]),
+              ClozeInput(question="When did the plants open?", passage="Porto opened in 2016, Leeds in 2018.",
+                         statements="The Porto plant opened in [0].\nThe Leeds plant opened in [1].")))
     for prompt, data in fixed:
         blob = json.dumps(prompt.render(data), ensure_ascii=False, sort_keys=True).encode()
         rec.hashes[prompt.name].append(hashlib.sha256(blob).hexdigest())
@@ -166,7 +170,7 @@ def test_every_prompt_renders_byte_identical(rendered: dict[str, list[str]]) -> 
 def test_the_recording_covers_metrics_generators_and_critic(rendered: dict[str, list[str]]) -> None:
     for name in ("claims.split", "claims.check", "generate.qa", "generate.bridge_qa", "generate.critic",
                  "generate.personas", "kg.read_document", "kg.document_summary", "conversation.retention",
-                 "conversation.completeness", "generate.correction"):
+                 "conversation.completeness", "generate.correction", "claims.values"):
         assert name in rendered, name
 
 
