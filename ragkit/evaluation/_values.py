@@ -98,8 +98,8 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], passage: str,
     holes: list[Blank] = []
     for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
         chosen = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given]
-        if not wanted or not chosen or len(chosen) > MAX_BLANKS or stated <= {number_value(claim[a:b])
-                                                                                for a, b in chosen}:
+        own = {number_value(claim[a:b]) for a, b in chosen}
+        if not wanted or not chosen or len(chosen) > MAX_BLANKS or stated <= own:
             continue
         text, end = "", 0
         for a, b in chosen:
