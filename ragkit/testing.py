@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-from ragkit.evaluation._values import NONE
+from ragkit.evaluation._values import MARK, NONE, mark
 from ragkit.llm import Cache, CallInfo, Judge
 from ragkit.settings import Settings
 from ragkit.text import number_spans, number_value
@@ -266,12 +265,12 @@ def _filled(passage: str, statements: str, label: Callable[[str, str], str]) -> 
     numbers = list(dict.fromkeys(passage[a:b] for a, b in number_spans(passage)))
     out: dict[str, str] = {}
     for line in statements.splitlines():
-        marks = re.findall(r"\[(\d+)\]", line)
+        marks = MARK.findall(line)
         fits = []
         for values in itertools.product(numbers, repeat=len(marks)):
             filled = line
             for k, value in zip(marks, values, strict=True):
-                filled = filled.replace(f"[{k}]", value, 1)
+                filled = filled.replace(mark(int(k)), value, 1)
             if label(passage, filled) == "supported":
                 fits.append(values)
         for j, k in enumerate(marks):

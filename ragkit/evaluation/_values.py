@@ -24,6 +24,7 @@ a claim with several numbers takes its weakest.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,8 +43,11 @@ MAX_OPTIONS = 64
 
 
 def mark(k: int) -> str:
-    """How blank number ``k`` stands in a statement."""
+    """How blank number ``k`` stands in a statement (``MARK`` finds it)."""
     return f"[{k}]"
+
+
+MARK = re.compile(r"\[(\d+)\]")
 
 
 class ClozeInput(BaseModel):
