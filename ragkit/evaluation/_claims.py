@@ -75,7 +75,7 @@ from ragkit.evaluation._claim_text import (
 from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
-from ragkit.text import normalise
+from ragkit.text import normalise, numbers
 
 T = TypeVar("T")
 
@@ -211,8 +211,9 @@ class ClaimStore:
             scored = await self.judge.structured_scored(
                 check_prompt(len(claims)), CheckInput(question=question, passage=passage, claims=claims))
             values = [getattr(scored.output, f"c{i}", None) for i in range(len(claims))]
-            verdicts = [self._verdict(v, scored.label(str(i))) for i, v in enumerate(values)]
-            labels = [_distribution(v, scored.label(str(i))) for i, v in enumerate(values)]
+            probs = [scored.label(str(i)) for i in range(len(claims))]
+            verdicts = [self._verdict(v, p) for v, p in zip(values, probs, strict=True)]
+            labels = [_distribution(v, p) for v, p in zip(values, probs, strict=True)]
             return await self._values(passage, question, claims, verdicts, labels, asked)
 
         return await self._once(key, run)
@@ -222,12 +223,13 @@ class ClaimStore:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
         of their numbers (``_values``): one call for the group."""
         ask = [v.label != "neutral" and not v.padded for v in verdicts]
-        statements, holes = blanked(claims, ask, passage, asked)
+        stated = numbers(passage)
+        statements, holes = blanked(claims, ask, stated, asked)
         if not holes:
             return verdicts
         self.stats.value_calls += 1
         scored = await self.judge.structured_scored(
-            cloze_prompt(len(holes), options(passage, holes)),
+            cloze_prompt(len(holes), options(stated, holes)),
             ClozeInput(question=question, passage=passage, statements="\n".join(statements)))
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         for k, hole in enumerate(holes):

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from ragkit.evaluation._verdicts import Label, Verdict
 from ragkit.llm import Prompt, numbered_labels
-from ragkit.text import number_spans, number_value
+from ragkit.text import number_spans, number_value, numbers
 
 NONE = "none"
 MAX_BLANKS = 2
@@ -84,26 +84,26 @@ class Blank:
     """The blanked number, in ``number_value`` form."""
 
 
-def blanked(claims: Sequence[str], ask: Sequence[bool], passage: str,
+def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
             asked: str = "") -> tuple[list[str], list[Blank]]:
     """The claims marked in ``ask`` with their numbers replaced by numbered blanks, and the blanks in number
     order. The numbers the question ``asked`` states stay (they say what is asked about, "the 青禾7号", "in 2019",
     not what a claim answers). All blanks of a claim stand in one statement: asked one blank at a time with the
     others in view, the small judge filled the second with the first's value ("2019年[1]月" → 2019).
 
-    A claim is blanked only when the passage states a number it does not: with nothing to choose instead, the
+    A claim is blanked only when the passage states a number it does not (``stated``: the passage's
+    ``numbers``): with nothing to choose instead, the
     cloze can only repeat the claim's own number or abstain, which tells nothing (a reference "12 kg" checked
     against an answer "12 kg"). A claim stating more than ``MAX_BLANKS`` numbers is left to the check: it is
     several facts the split did not take apart, and on the labelled test sets the judge's choices for three or
     more blanks contradicted right claims ("2023년 말 기준 직원은 약 85명, 2023년 매출은 약 146억 원")."""
-    given = {number_value(asked[a:b]) for a, b in number_spans(asked)}
-    stated = {number_value(passage[a:b]) for a, b in number_spans(passage)}
+    given = set(numbers(asked))
     statements: list[str] = []
     holes: list[Blank] = []
     for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
         chosen = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given]
         own = {number_value(claim[a:b]) for a, b in chosen}
-        if not wanted or not chosen or len(chosen) > MAX_BLANKS or stated <= own:
+        if not wanted or not chosen or len(chosen) > MAX_BLANKS or set(stated) <= own:
             continue
         text, end = "", 0
         for a, b in chosen:
@@ -114,10 +114,10 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], passage: str,
     return statements, holes
 
 
-def options(passage: str, holes: Sequence[Blank]) -> list[str]:
-    """The values a blank can take: the passage's numbers (the first ``MAX_OPTIONS``), the claims' own, "none"."""
-    found = list(dict.fromkeys(number_value(passage[a:b]) for a, b in number_spans(passage)))[:MAX_OPTIONS]
-    return list(dict.fromkeys([*found, *(h.value for h in holes), NONE]))
+def options(stated: Sequence[str], holes: Sequence[Blank]) -> list[str]:
+    """The values a blank can take: the passage's numbers ``stated`` (the first ``MAX_OPTIONS``), the claims' own,
+    "none"."""
+    return list(dict.fromkeys([*stated[:MAX_OPTIONS], *(h.value for h in holes), NONE]))
 
 
 def speaks_of(distribution: dict[str, float]) -> float:

@@ -22,6 +22,7 @@ from ragkit.text import (
     normalise,
     number_spans,
     number_value,
+    numbers,
     split_sentences,
     units,
 )
@@ -114,10 +115,6 @@ _LATIN = "A-Za-z\u00c0-\u024f"
 _NAME = re.compile(f"(?<![{_LATIN}\\d'’])[A-Z][{_LATIN}\\d'’-]*")
 """A capitalised Latin word, also between CJK characters ("K2307-03" of "K2307-03からK2307-21まで")."""
 _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
-
-
-def _numbers(text: str) -> set[str]:
-    return {number_value(text[a:b]) for a, b in number_spans(text)}
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -295,7 +292,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
     """
     own_numbers, ref_numbers = _new_numbers(own, question), _new_numbers(reference, question)
-    if own_numbers and not own_numbers <= _numbers(reference):
+    if own_numbers and not own_numbers <= set(numbers(reference)):
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
     own_names, ref_names = _names(own, question), _names(reference, question)
     if own_names and ref_names and not own_names & ref_names:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
 from ragkit.text._morph import leading_particles, trailing_particle, word_bounds
-from ragkit.text._numbers import number_spans, number_value
+from ragkit.text._numbers import number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
@@ -31,6 +31,7 @@ __all__ = [
     "normalise",
     "number_spans",
     "number_value",
+    "numbers",
     "printable",
     "rouge_l",
     "search_terms",

@@ -26,3 +26,8 @@ def number_spans(text: str) -> list[tuple[int, int]]:
 def number_value(number: str) -> str:
     """The comparable form of a number as written: NFKC digits, no thousands separators."""
     return unicodedata.normalize("NFKC", number).replace(",", "")
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers of ``text`` in ``number_value`` form, in order, each once."""
+    return list(dict.fromkeys(number_value(text[a:b]) for a, b in number_spans(text)))

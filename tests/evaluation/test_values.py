@@ -11,35 +11,36 @@ from ragkit.evaluation import ClaimStore
 from ragkit.evaluation._values import NONE, Blank, blanked, cloze_prompt, combined, options
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
+from ragkit.text import numbers
 
 HISTORY = "The HS-5 derailleur came out in 1996.\n- 2004: the HB-100 disc brake came out."
 
 
 def test_each_number_of_an_asked_claim_is_blanked_but_codes_and_the_questions_numbers_are_not() -> None:
     claims = ["The HS-5 came out in 1996.", "The K2307-03 lot was recalled.", "青禾7号于2008年推出。", "Three."]
-    statements, holes = blanked(claims, [True, True, True, True], "1996, 2008, 2011", asked="青禾7号是哪一年推出的？")
+    statements, holes = blanked(claims, [True] * 4, ["1996", "2008", "2011"], asked="青禾7号是哪一年推出的？")
     assert statements == ["The HS-5 came out in [0].", "青禾7号于[1]年推出。"]
     assert holes == [Blank(0, "1996"), Blank(2, "2008")]
-    assert blanked(["The HS-5 came out in 1996."], [False], "1996, 2004") == ([], [])
+    assert blanked(["The HS-5 came out in 1996."], [False], ["1996", "2004"]) == ([], [])
 
 
 def test_a_claim_is_blanked_only_when_the_passage_states_another_number() -> None:
     claim = ["The W300 carries 12 kg."]
-    assert blanked(claim, [True], "It carries 12 kg.") == ([], [])
-    assert blanked(claim, [True], "No load is given.") == ([], [])
-    assert blanked(claim, [True], "It carries 15 kg.")[0] == ["The W300 carries [0] kg."]
+    assert blanked(claim, [True], numbers("It carries 12 kg.")) == ([], [])
+    assert blanked(claim, [True], numbers("No load is given.")) == ([], [])
+    assert blanked(claim, [True], numbers("It carries 15 kg."))[0] == ["The W300 carries [0] kg."]
 
 
 def test_the_blanks_of_a_claim_stand_together_and_a_claim_of_three_numbers_is_left_to_the_check() -> None:
     claims = ["山田恵子は2019年4月から社長。", "Codes 1, 2 and 3 are used.", "Code 7 is used."]
-    statements, holes = blanked(claims, [True, True, True], "5")
+    statements, holes = blanked(claims, [True, True, True], ["5"])
     assert statements == ["山田恵子は[0]年[1]月から社長。", "Code [2] is used."]
     assert [(h.claim, h.value) for h in holes] == [(0, "2019"), (0, "4"), (2, "7")]
 
 
 def test_options_are_the_passages_numbers_then_the_claims_own_then_none() -> None:
     holes = [Blank(0, "1999"), Blank(1, "1200")]
-    assert options("Opened in 1996, with 1,200 staff; 1996 again.", holes) == ["1996", "1200", "1999", NONE]
+    assert options(numbers("Opened in 1996, with 1,200 staff; 1996 again."), holes) == ["1996", "1200", "1999", NONE]
 
 
 def test_the_prompt_offers_exactly_the_options() -> None:

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragkit.text import number_spans, number_value
-
-
-def numbers(text: str) -> list[str]:
-    return [number_value(text[a:b]) for a, b in number_spans(text)]
+from ragkit.text import number_spans, number_value, numbers
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -22,6 +18,10 @@ def numbers(text: str) -> list[str]:
 ])
 def test_numbers_are_found_and_codes_are_not(text: str, expected: list[str]) -> None:
     assert numbers(text) == expected
+
+
+def test_each_value_once_in_order() -> None:
+    assert numbers("1996, then 2004, then 1,996 again") == ["1996", "2004"]
 
 
 def test_spans_point_at_the_number_as_written() -> None:
