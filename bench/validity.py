@@ -16,8 +16,9 @@ passages contradict, and an unsupported one that they never mention. From each c
 - context recall scores three retrieved sets: every gold passage plus a distractor (good), the distractors only
   (bad) and, for a two-passage fact, one gold passage plus a distractor (reported apart, in no AUC).
 - answer relevancy scores each of the four answers against its question (good: each addresses it, the wrong and
-  unsupported ones included) and the reference answer of the next case in the same language (bad: it answers
-  another question).
+  unsupported ones included) and three that do not (bad): the reference answer of the next case in the same
+  language (it answers another question), a sidestep (another fact about the same subject: "the bridge opened in
+  1932" to "who designed it?") and a dodge ("I don't know", "the documents do not say who designed it").
 - which passage a claim stands on (what context precision and noise sensitivity read): each retrieved passage's
   relevance from context precision, by the reference's claims on the three retrieved sets and by the answer's
   claims (the reference and the right answer) on the answer sets; a gold passage is labelled good, a
@@ -56,6 +57,7 @@ CONVERSATIONS = Path(__file__).with_name("validity_conversations.json")
 RETENTION = {"keeps": True, "wrong_fact": True, "asks_again": False, "other_subject": False, "contradicts": False}
 ANSWERS = {"reference": True, "right": True, "wrong": False, "unsupported": False}
 ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness")
+SIDESTEPS = ("sidestep", "dodge")
 NAMED = {"context_precision": "passage named (reference claims)",
          "context_precision[reference=response]": "passage named (answer claims)"}
 
@@ -99,6 +101,7 @@ def relevancy_samples(cases: list[dict[str, Any]]) -> list[EvalSample]:
         answers = {f"on-{kind}": case[kind] for kind in ANSWERS}
         if other is not case:
             answers[f"off-{other['id']}"] = other["reference"]
+        answers |= {f"off-{kind}": case[kind] for kind in SIDESTEPS if case.get(kind)}
         test = TestSample(id="", question=case["question"], reference_answer=case["reference"])
         out += [EvalSample(test=test.model_copy(update={"id": f"{case['id']}:{kind}"}),
                            response=RagResponse(answer=answer)) for kind, answer in answers.items()]
@@ -221,6 +224,16 @@ def report(rows: list[dict[str, Any]]) -> str:
     if retention:
         lines.append("- knowledge retention by answer: " + ", ".join(
             f"{kind} {_mean([r for r in retention if r['kind'] == 'ret-' + kind])}" for kind in RETENTION))
+    relevancy = by_metric.get("answer_relevancy", [])
+    if relevancy:
+        kinds = {"on the question": lambda k: k.startswith("on-"), "sidestep": lambda k: k == "off-sidestep",
+                 "dodge": lambda k: k == "off-dodge",
+                 "another question": lambda k: k.startswith("off-") and k[4:] not in SIDESTEPS}
+        lines.append("- answer relevancy by answer: " + ", ".join(
+            f"{name} {_mean([r for r in relevancy if test(r['kind'])])}" for name, test in kinds.items()))
+        lines.append("- answer relevancy AUC, on the question against: " + ", ".join(
+            f"{name} {_auc([r for r in relevancy if r['kind'].startswith('on-') or test(r['kind'])])}"
+            for name, test in list(kinds.items())[1:]))
     for metric in ("factual_correctness", "answer_correctness"):
         same = [r["value"] for r in by_metric.get(metric, []) if r["kind"] == "reference" and r["value"] is not None]
         if same:

@@ -1,19 +1,69 @@
-"""Answer relevancy: does the answer address the question that was asked?"""
+"""Answer relevancy: does the answer address the question that was asked?
+
+Two methods. ``direct`` (the default) shows the judge the question and the answer and reads how sure it is that
+the answer gives what is asked; it needs no embedding model, so it reads Chinese, Japanese and Korean as well as
+the judge does. ``reverse`` is ragas's formula: questions written from the answer alone, compared with the
+question by embedding cosine, which the English-only default embedding model cannot do for CJK text
+(bench/README.md, "Answer relevancy", measures both).
+"""
 
 from __future__ import annotations
 
+import enum
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.errors import ConfigError
 from ragkit.evaluation import MetricContext
 from ragkit.llm import Prompt
-from ragkit.registry import MetricFn, metric
+from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
 from ._shared import clip01, mean, unscorable
+
+# -- direct: the judge reads the question and the answer ---------------------------------------------------
+
+
+class Gives(str, enum.Enum):
+    yes = "yes"
+    no = "no"
+
+
+class DirectInput(BaseModel):
+    question: str
+    answer: str
+
+
+class DirectOutput(BaseModel):
+    gives_what_is_asked: Gives
+
+
+DIRECT = Prompt(
+    name="answer_relevancy.direct",
+    instruction="""\
+A user asked the question and an assistant gave the answer. Say "yes" if the answer gives what the question asks \
+for, or part of it (the name, number, date, place, reason or list item asked about), and "no" if it does not: it \
+talks about something else, gives other facts about the same subject, or does not answer. Judge what it says, \
+not whether it is true: a wrong answer still gives what is asked.""",
+    input=DirectInput,
+    output=DirectOutput,
+    max_tokens=20,
+)
+
+
+async def _direct(sample: EvalSample, ctx: MetricContext) -> Score:
+    scored = await ctx.judge.structured_scored(
+        DIRECT, DirectInput(question=sample.test.question, answer=sample.response.answer.strip()))
+    label = scored.label("gives_what_is_asked")
+    value = label.expected({Gives.yes.value: 1.0}) if label is not None else \
+        float(scored.output.gives_what_is_asked == Gives.yes)
+    return Score(value=value, explanation=f"P(the answer gives what is asked) = {value:.2f}",
+                 details={"label": scored.output.gives_what_is_asked.value})
+
+
+# -- reverse: ragas's questions written from the answer --------------------------------------------------------
 
 
 class ReverseInput(BaseModel):
@@ -44,22 +94,9 @@ of answering; otherwise false.""",
     )
 
 
-@metric(requires=("test.question", "response.answer"), uses=("llm", "embeddings"), calls=1)
-def answer_relevancy(*, n: int = 3) -> MetricFn:
-    """How well the answer addresses the question (1.0 = on point; noncommittal answers score 0).
-
-    The judge writes up to ``n`` questions the answer would answer (one call) and flags a noncommittal answer;
-    ``AR = mean_i max(0, cos(E(question), E(q_i))) × (1 − noncommittal)``. Unscorable when the answer is empty;
-    0 when the judge finds no question the answer answers.
-    """
-    if not 1 <= n <= 5:
-        raise ConfigError(f"answer_relevancy: n must be between 1 and 5, not {n}")
-
+def _reverse(n: int) -> MetricFn:
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
-        answer = sample.response.answer.strip()
-        if not answer:
-            return unscorable("the answer is empty")
-        out = await ctx.judge.structured(reverse_prompt(n), ReverseInput(answer=answer))
+        out = await ctx.judge.structured(reverse_prompt(n), ReverseInput(answer=sample.response.answer.strip()))
         questions = [q.strip() for q in out.questions if q.strip()][:n]
         details: dict[str, object] = {"questions": questions, "noncommittal": out.noncommittal}
         if out.noncommittal:
@@ -72,3 +109,30 @@ def answer_relevancy(*, n: int = 3) -> MetricFn:
         return Score(value=mean(sims), details=details)
 
     return score
+
+
+@metric(requires=("test.question", "response.answer"), uses=("llm",), calls=1)
+def answer_relevancy(*, method: Literal["direct", "reverse"] = "direct", n: int = 3) -> MetricFn:
+    """How well the answer addresses the question (1.0 = on point; a refusal, a hedge or another subject scores
+    near 0).
+
+    ``direct``: one call shows the judge the question and the answer; ``AR = P(yes)`` to "does the answer give
+    what the question asks for, or part of it?", from the label's token probabilities (0/1 when the model gives
+    none). A wrong answer still gives what is asked: correctness is the other metrics' business; other facts
+    about the same subject, another subject, and "I don't know" do not.
+    ``reverse`` (ragas): the judge writes up to ``n`` questions the answer would answer and flags a noncommittal
+    answer; ``AR = mean_i max(0, cos(E(question), E(q_i))) × (1 − noncommittal)``, on the embedding model.
+    Unscorable when the answer is empty.
+    """
+    if method not in ("direct", "reverse"):
+        raise ConfigError(f"answer_relevancy: method must be 'direct' or 'reverse', not {method!r}")
+    if not 1 <= n <= 5:
+        raise ConfigError(f"answer_relevancy: n must be between 1 and 5, not {n}")
+    chosen = _reverse(n) if method == "reverse" else _direct
+
+    async def score(sample: EvalSample, ctx: MetricContext) -> Score:
+        if not sample.response.answer.strip():
+            return unscorable("the answer is empty")
+        return await chosen(sample, ctx)
+
+    return variant(score, uses=("llm", "embeddings")) if method == "reverse" else score

@@ -113,12 +113,11 @@ def sentences(text: str) -> list[str]:
 
 def rule_reply(call) -> object:
     """Replies that follow simple rules (claims are sentences; a passage supports a claim it contains)."""
-    data = call.data
     reply = claim_reply(call, claims=sentences)
     if reply is not None:
         return reply
-    if call.prompt_name == "answer_relevancy.reverse":
-        return {"questions": [f"What about {data.answer[:60]}?"], "noncommittal": False}
+    if call.prompt_name == "answer_relevancy.direct":
+        return {"gives_what_is_asked": "yes"}
     if call.prompt_name == "baseline_answer":
         user = call.messages[-1]["content"]
         first = user.split("\n", 3)[3] if user.count("\n") >= 3 else user  # the first context's text

@@ -25,8 +25,8 @@ def world(call: CallInfo) -> object:
                         entities=lambda text: text.split()[:3])
     if reply is not None:
         return reply
-    if name == "answer_relevancy.reverse":
-        return {"questions": ["What is the longest river?"], "noncommittal": False}
+    if name == "answer_relevancy.direct":
+        return {"gives_what_is_asked": "no"}
     if name == "context_relevance.rate":
         return {str(i): "related" for i in range(len(data.passages))}  # type: ignore[union-attr]
     if name == "aspect_critique.vote":

@@ -97,6 +97,27 @@ def test_chinese_sample_is_scored_in_chinese(result: EvalResult) -> None:
     assert value(result, "zh", "context_recall") >= 0.5
 
 
+RELEVANCY = [  # a question, an answer that gives what it asks, and answers that do not
+    (QUESTION, "The Porto plant opened on 4 October 2021, and Ana Costa has managed it since then.",
+     ["Sorry, I could not find that in the documents.", "The Sheffield plant builds the Kestrel K10 robot arm."]),
+    ("龙坞茶园是哪一年建立的？由谁负责管理？", "龙坞茶园建于2010年，由何春生负责日常管理。",
+     ["资料中没有相关信息。", "安吉白茶基地位于湖州市安吉县。"]),
+]
+
+
+def test_answer_relevancy_tells_an_answer_from_a_dodge_and_another_subject(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [EvalSample(test=TestSample(id=f"{i}-{j}", question=q), response=RagResponse(answer=a))
+               for i, (q, on, offs) in enumerate(RELEVANCY) for j, a in enumerate([on, *offs])]
+    result = asyncio.run(evaluate(samples, ["answer_relevancy"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    scores = {s.sample_id: s.scores["answer_relevancy"].value for s in result.samples}
+    for i, (_, _, offs) in enumerate(RELEVANCY):
+        assert (scores[f"{i}-0"] or 0) >= 0.5, scores
+        assert all((scores[f"{i}-0"] or 0) > (scores[f"{i}-{j}"] or 0) for j in range(1, len(offs) + 1)), scores
+
+
 ENUMERATIONS = [  # the answer lists five formats, four of them right: item-level precision = recall = F1 = 0.8
     ("en", "Which formats are supported?", "Supported formats are PDF, DOCX, HTML, EPUB and RTF.",
      "Supported formats are PDF, DOCX, HTML, EPUB and ODT."),

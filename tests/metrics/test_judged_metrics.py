@@ -24,11 +24,13 @@ def cos(emb: Embeddings, a: str, b: str) -> float:
     return max(0.0, float(np.dot(m[0], m[1])))
 
 
-async def test_answer_relevancy_is_mean_cosine_of_reverse_questions(embeddings: Embeddings) -> None:
+async def test_answer_relevancy_reverse_is_mean_cosine_of_reverse_questions(embeddings: Embeddings) -> None:
     questions = ["Where was the Kestrel launched?", "What is made in Sheffield?"]
     judge = ScriptedJudge([{"questions": questions, "noncommittal": False}])
     sample = make_sample(question=QUESTION, answer=RESPONSE)
-    score = await build_metric("answer_relevancy")(sample, MetricContext(judge=judge, embeddings=embeddings))
+    reverse = build_metric("answer_relevancy[method=reverse]")
+    assert info_of(reverse).uses == {"llm", "embeddings"}
+    score = await reverse(sample, MetricContext(judge=judge, embeddings=embeddings))
     expected = (cos(embeddings, QUESTION, questions[0]) + cos(embeddings, QUESTION, questions[1])) / 2
     assert score.value == pytest.approx(expected, abs=1e-5)
     assert score.details["questions"] == questions
@@ -42,11 +44,34 @@ async def test_answer_relevancy_is_mean_cosine_of_reverse_questions(embeddings: 
     ({"questions": [], "noncommittal": False}, "Blue.", 0.0),
     (None, "   ", None),
 ])
-async def test_answer_relevancy_edge_cases(reply: dict | None, answer: str, expected: float | None,
-                                           embeddings: Embeddings) -> None:
+async def test_answer_relevancy_reverse_edge_cases(reply: dict | None, answer: str, expected: float | None,
+                                                   embeddings: Embeddings) -> None:
     judge = ScriptedJudge([reply] if reply else [])
-    score = await build_metric("answer_relevancy")(make_sample(answer=answer), MetricContext(judge, embeddings))
+    score = await build_metric("answer_relevancy[method=reverse]")(make_sample(answer=answer),
+                                                                    MetricContext(judge, embeddings))
     assert score.value == expected and (expected is not None or score.explanation)
+
+
+@pytest.mark.parametrize("label", ["yes", "no"])
+async def test_answer_relevancy_asks_whether_the_answer_gives_what_is_asked(label: str) -> None:
+    judge = ScriptedJudge([{"gives_what_is_asked": label}])
+    metric = build_metric("answer_relevancy")
+    assert info_of(metric).uses == {"llm"}  # no embedding model: CJK text is read by the judge
+    score = await metric(make_sample(question=QUESTION, answer=RESPONSE), MetricContext(judge=judge))
+    assert score.value == (1.0 if label == "yes" else 0.0) and score.details["label"] == label
+    (call,) = judge.calls_for("answer_relevancy.direct")
+    assert call.data.question == QUESTION and call.data.answer == RESPONSE
+
+
+async def test_answer_relevancy_is_unscorable_for_an_empty_answer() -> None:
+    judge = ScriptedJudge([])
+    score = await build_metric("answer_relevancy")(make_sample(answer="  "), MetricContext(judge=judge))
+    assert score.value is None and score.explanation == "the answer is empty" and not judge.calls
+
+
+def test_answer_relevancy_rejects_an_unknown_method() -> None:
+    with pytest.raises(ConfigError, match="method"):
+        build_metric("answer_relevancy[method=cosine]")
 
 
 async def test_semantic_similarity_and_answer_correctness(embeddings: Embeddings) -> None:
