@@ -111,12 +111,23 @@ def holding(claim: str, passages: Sequence[set[str]]) -> list[int] | None:
     """The passages a claim stands on, when its words settle it; None when the judge must name them.
 
     ``passages`` are the passages' ``term_sets``. The words settle it when at least half of the claim's terms
-    occur in the passages and one passage holds every one of them that any passage holds: the passages that do
-    are named. They do not when the terms are spread over passages (a fact that needs two of them, or a distractor
-    sharing a word the others lack) or are mostly in none (a paraphrase, another language)."""
+    occur in the passages and one passage holds every one of them that any passage holds (the passages that do
+    are named), or, for a fact that needs two passages, exactly one pair of passages holds them together
+    (``_bridged``). They do not when the terms are spread over passages in more ways than one, or are mostly in
+    none (a paraphrase, another language)."""
     terms = set(search_terms(claim))
     held = [terms & p for p in passages]
     anywhere = set().union(*held)
     if not terms or 2 * len(anywhere) < len(terms):
         return None
-    return [k for k, h in enumerate(held) if h == anywhere] or None
+    return [k for k, h in enumerate(held) if h == anywhere] or _bridged(held, passages)
+
+
+def _bridged(held: list[set[str]], passages: Sequence[set[str]]) -> list[int] | None:
+    """A fact of two passages: the one pair that together hold every claim term any passage holds, and that speak
+    of one thing (share a term: "Aldermoor is named after Edwin Hart" and "Edwin Hart served in the Rifles" for
+    "Aldermoor's namesake served in the Rifles"); None when no pair or several do."""
+    anywhere = set().union(*held)
+    pairs = [[i, j] for i in range(len(held)) for j in range(i + 1, len(held))
+             if held[i] | held[j] == anywhere and passages[i] & passages[j]]
+    return pairs[0] if len(pairs) == 1 else None

@@ -249,9 +249,15 @@ async def test_contexts_over_the_prompt_budget_are_attributed_in_windows() -> No
      "The Harlow Footbridge was designed by the engineer Mara Quill."], [1]),
     # two passages hold them all: both
     ("Oslo is cold.", ["Oslo is cold in winter.", "In Oslo it is cold."], [0, 1]),
-    # a fact that needs two passages: its words are spread over them
+    # a fact that needs two passages: its words are spread over them, and they speak of one man
     ("Aldermoor's namesake served in the Rifles.", ["Aldermoor is named after Edwin Hart.",
-     "Edwin Hart served in the Rifles."], None),
+     "Edwin Hart served in the Rifles.", "The Rifles honoured Edwin Hart."], [0, 1]),
+    # ... but two passages that share nothing are not one fact
+    ("Aldermoor's namesake served in the Rifles.", ["Edwin Hart served in the Rifles.", "Aldermoor has a harbour."],
+     None),
+    # ... and when two pairs hold the words, the judge decides
+    ("Aldermoor's namesake served in the Rifles.", ["Aldermoor is named after Edwin Hart.",
+     "Edwin Hart served in the Rifles.", "Aldermoor sailors served in the navy."], None),
     # a paraphrase whose words are mostly in no passage
     ("The crossing was drawn up by a woman engineer.", ["The Harlow Footbridge was designed by Mara Quill."], None),
     # Chinese: the bigrams of the claim are in the second passage
@@ -272,10 +278,12 @@ async def test_only_claims_a_context_states_and_the_words_cannot_place_go_to_the
         return {"0": {"passages": [0, 1], "verdict": "supported"}}
 
     judge = ScriptedJudge(reply)
-    passages = ["Aldermoor is named after Edwin Hart.", "Edwin Hart served in the Rifles.", "Kestrel has marshes."]
+    passages = ["Aldermoor is named after Edwin Hart.", "Edwin Hart served in the Rifles.",
+                "Kestrel has marshes, and Aldermoor sailors served there."]
     claims = ["Aldermoor's namesake served in the Rifles.", "Kestrel is dry.", "Aldermoor is named after Hart."]
     found = await ClaimStore(judge).attribute(passages, claims, name_contexts=True)
-    # the first claim's words are spread over two passages: the judge names them; the third's are all in one
+    # the first claim's words are spread over two passages in two ways: the judge names them; the third's are all
+    # in one
     assert [(a.verdict.label, a.by) for a in found] == [("entailed", [0, 1]), ("neutral", []), ("entailed", [0])]
     assert len(judge.calls_for("claims.attribute")) == 1
     unstated = ScriptedJudge([{"0": "not_mentioned"}])
