@@ -19,6 +19,8 @@ passages contradict, and an unsupported one that they never mention. From each c
   unsupported ones included) and three that do not (bad): the reference answer of the next case in the same
   language (it answers another question), a sidestep (another fact about the same subject: "the bridge opened in
   1932" to "who designed it?") and a dodge ("I don't know", "the documents do not say who designed it").
+- context relevance rates each passage of context recall's retrieved sets against the question: a gold passage
+  (the bridge passage of a two-passage fact too) is labelled good, a distractor bad.
 - which passage a claim stands on (what context precision and noise sensitivity read): each retrieved passage's
   relevance from context precision, by the reference's claims on the three retrieved sets and by the answer's
   claims (the reference and the right answer) on the answer sets; a gold passage is labelled good, a
@@ -58,7 +60,8 @@ RETENTION = {"keeps": True, "wrong_fact": True, "asks_again": False, "other_subj
 ANSWERS = {"reference": True, "right": True, "wrong": False, "unsupported": False}
 ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness")
 SIDESTEPS = ("sidestep", "dodge")
-NAMED = {"context_precision": "passage named (reference claims)",
+NAMED = {"context_relevance": "passage relevance (context_relevance)",
+         "context_precision": "passage named (reference claims)",
          "context_precision[reference=response]": "passage named (answer claims)"}
 
 
@@ -144,7 +147,7 @@ def rows_of(cases: list[dict[str, Any]], judge: Judge, embeddings: Any = None,
     answers = [s for c in cases for s in answer_samples(c)]
     recalls = [s for c in cases for s in recall_samples(c)]
     runs = ((answers, [*ANSWER_METRICS, "context_precision[reference=response]"]),
-            (recalls, ["context_recall", "context_precision"]),
+            (recalls, ["context_recall", "context_precision", "context_relevance"]),
             (relevancy_samples(cases), ["answer_relevancy"]),
             (retention_samples(list(conversations)), ["knowledge_retention"]),
             (completeness_samples(list(conversations)), ["conversation_completeness"]))

@@ -8,9 +8,13 @@ probabilities). Boolean formulas from the peers carry over with NOT x = 1 − x,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from ragkit.evaluation import Attribution
 from ragkit.types import Score
+
+YesNo = Literal["yes", "no"]
+"""A yes / no label, written inline in the reply schema (no type name for a small judge to read into)."""
 
 
 def column_support(attributions: Sequence[Attribution], k: int) -> float:

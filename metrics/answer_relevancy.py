@@ -9,7 +9,6 @@ question by embedding cosine, which the English-only default embedding model can
 
 from __future__ import annotations
 
-import enum
 from functools import cache
 from typing import Annotated, Literal
 
@@ -21,14 +20,9 @@ from ragkit.llm import Prompt
 from ragkit.registry import MetricFn, metric, variant
 from ragkit.types import EvalSample, Score
 
-from ._shared import clip01, mean, unscorable
+from ._shared import YesNo, clip01, mean, unscorable
 
 # -- direct: the judge reads the question and the answer ---------------------------------------------------
-
-
-class Gives(str, enum.Enum):
-    yes = "yes"
-    no = "no"
 
 
 class DirectInput(BaseModel):
@@ -37,7 +31,7 @@ class DirectInput(BaseModel):
 
 
 class DirectOutput(BaseModel):
-    gives_what_is_asked: Gives
+    gives_what_is_asked: YesNo
 
 
 DIRECT = Prompt(
@@ -57,10 +51,10 @@ async def _direct(sample: EvalSample, ctx: MetricContext) -> Score:
     scored = await ctx.judge.structured_scored(
         DIRECT, DirectInput(question=sample.test.question, answer=sample.response.answer.strip()))
     label = scored.label("gives_what_is_asked")
-    value = label.expected({Gives.yes.value: 1.0}) if label is not None else \
-        float(scored.output.gives_what_is_asked == Gives.yes)
+    value = label.expected({"yes": 1.0}) if label is not None else \
+        float(scored.output.gives_what_is_asked == "yes")
     return Score(value=value, explanation=f"P(the answer gives what is asked) = {value:.2f}",
-                 details={"label": scored.output.gives_what_is_asked.value})
+                 details={"label": scored.output.gives_what_is_asked})
 
 
 # -- reverse: ragas's questions written from the answer --------------------------------------------------------

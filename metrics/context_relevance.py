@@ -1,77 +1,68 @@
-"""Context relevance: is each retrieved context about the question?"""
+"""Context relevance: is each retrieved context about what the question asks?"""
 
 from __future__ import annotations
 
-import enum
-from typing import Any
+import asyncio
 
 from pydantic import BaseModel
 
 from ragkit.evaluation import MetricContext
-from ragkit.llm import Prompt, numbered_labels
+from ragkit.llm import Prompt
 from ragkit.registry import MetricFn, metric
 from ragkit.types import EvalSample, Score
 
-from ._shared import mean, unscorable
-
-GROUP = 4
-"""Contexts rated per call (bounds the prompt for small models)."""
+from ._shared import YesNo, mean, unscorable
 
 
-class RelevanceInput(BaseModel):
+class PassageInput(BaseModel):
     question: str
-    passages: list[str]
+    passage: str
 
 
-class Rating(str, enum.Enum):
-    answers = "answers"
-    related = "related"
-    unrelated = "unrelated"
+class PassageOutput(BaseModel):
+    helps_answer: YesNo
 
 
-VALUE = {Rating.answers: 1.0, Rating.related: 0.5, Rating.unrelated: 0.0}
+PASSAGE = Prompt(
+    name="context_relevance.passage",
+    instruction="""\
+Read the question and the passage. Say "yes" if the passage states what the question asks for, or part of it, or \
+a fact needed to find it (for example who or what the question's description refers to). Say "no" if it does \
+not: it talks about something else, or gives other facts about the same subject. Use only the passage.""",
+    input=PassageInput,
+    output=PassageOutput,
+    max_tokens=20,
+)
 
 
-_PROMPTS: dict[int, Prompt[RelevanceInput, Any]] = {}
+async def _helps(question: str, passage: str, ctx: MetricContext) -> tuple[float, str]:
+    """P(yes) for one passage from its label's token probabilities (0/1 when the model gives none), and the label."""
+    scored = await ctx.judge.structured_scored(PASSAGE, PassageInput(question=question, passage=passage))
+    label = scored.label("helps_answer")
+    written = scored.output.helps_answer
+    p = label.expected({"yes": 1.0}) if label is not None else float(written == "yes")
+    return p, written
 
 
-def relevance_prompt(n: int) -> Prompt[RelevanceInput, Any]:
-    if n not in _PROMPTS:
-        _PROMPTS[n] = Prompt(
-            name="context_relevance.rate",
-            instruction="""\
-Rate each numbered passage for the question:
-- "answers": the passage contains information that answers the question, fully or in part.
-- "related": the passage is on the same subject but does not help answer the question.
-- "unrelated": the passage is about something else.
-Give a rating for every passage number.""",
-            input=RelevanceInput,
-            output=numbered_labels(f"Ratings{n}", n, Rating, prefix="p"),
-            max_tokens=16 + 10 * n,
-        )
-    return _PROMPTS[n]
-
-
-@metric(requires=("test.question", "response.retrieved_contexts"), uses=("llm",), calls=1)
+@metric(requires=("test.question", "response.retrieved_contexts"), uses=("llm",), calls=4)
 def context_relevance() -> MetricFn:
     """Mean relevance of the retrieved contexts to the question (1.0 = every context helps answer it).
 
-    The judge rates each context answers / related / unrelated (1 / 0.5 / 0), ≤ 4 contexts per call;
-    ``CRel = mean_k rating_k``. Needs no reference (ragas's nv_context_relevance rates the joined contexts
-    0–2 twice; deepeval's contextual relevancy splits contexts into statements). Unscorable without contexts.
+    One call per context asks the judge whether it states what the question asks for, part of it, or a fact
+    needed to find it (the link of a two-passage question); ``CRel = mean_k P_k(yes)``. Needs no reference.
+    Each context is judged alone: with the contexts numbered in one call, the embedded judge told them apart far
+    less well (bench/README.md, "Context relevance"). ragas's nv_context_relevance rates the joined contexts 0–2
+    twice; DeepEval's contextual relevancy splits them into statements. Unscorable without contexts.
     """
 
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         passages = [c.text for c in sample.response.retrieved_contexts]
         if not passages:
             return unscorable("no retrieved contexts")
-        ratings: list[Rating] = []
-        for start in range(0, len(passages), GROUP):
-            group = passages[start : start + GROUP]
-            out = await ctx.judge.structured(relevance_prompt(len(group)),
-                                             RelevanceInput(question=sample.test.question, passages=group))
-            ratings += [Rating(getattr(out, f"p{i}")) for i in range(len(group))]
-        values = [VALUE[r] for r in ratings]
-        return Score(value=mean(values), details={"ratings": [r.value for r in ratings]})
+        judged = await asyncio.gather(*(_helps(sample.test.question, p, ctx) for p in passages))
+        values = [p for p, _ in judged]
+        helping = sum(1 for p in values if p >= 0.5)
+        return Score(value=mean(values), explanation=f"{helping} of {len(passages)} contexts help answer the question",
+                     details={"labels": [w for _, w in judged], "relevance": values})
 
     return score

@@ -19,7 +19,6 @@ FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchec
 
 def world(call: CallInfo) -> object:
     """Sentences are claims, a passage supports what it contains; every other prompt gets a fixed reply."""
-    data = call.data
     name = call.prompt_name
     reply = claim_reply(call, claims=lambda text: [s.strip() + "." for s in text.split(".") if s.strip()][:32],
                         entities=lambda text: text.split()[:3])
@@ -27,8 +26,8 @@ def world(call: CallInfo) -> object:
         return reply
     if name == "answer_relevancy.direct":
         return {"gives_what_is_asked": "no"}
-    if name == "context_relevance.rate":
-        return {str(i): "related" for i in range(len(data.passages))}  # type: ignore[union-attr]
+    if name == "context_relevance.passage":
+        return {"helps_answer": "yes"}
     if name == "aspect_critique.vote":
         return {"reason": "It is harmless.", "answer_to_criterion": "no"}
     if name == "rubric_score.grade":

@@ -118,6 +118,18 @@ def test_answer_relevancy_tells_an_answer_from_a_dodge_and_another_subject(live_
         assert all((scores[f"{i}-0"] or 0) > (scores[f"{i}-{j}"] or 0) for j in range(1, len(offs) + 1)), scores
 
 
+def test_context_relevance_ranks_the_passage_that_answers_first(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample("en", QUESTION, "-", REFERENCE, [("porto", PORTO), ("sheffield", SHEFFIELD)]),
+               sample("zh", "龙坞茶园是哪一年建立的？由谁负责管理？", "-", "-", [("longwu", LONGWU), ("anji", ANJI)])]
+    result = asyncio.run(evaluate(samples, ["context_relevance"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    for scored in result.samples:
+        gold, other = scored.scores["context_relevance"].details["relevance"]
+        assert gold > other and gold >= 0.5, (scored.sample_id, gold, other)
+
+
 ENUMERATIONS = [  # the answer lists five formats, four of them right: item-level precision = recall = F1 = 0.8
     ("en", "Which formats are supported?", "Supported formats are PDF, DOCX, HTML, EPUB and RTF.",
      "Supported formats are PDF, DOCX, HTML, EPUB and ODT."),

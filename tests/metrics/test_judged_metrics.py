@@ -11,7 +11,7 @@ from ragkit.errors import ConfigError
 from ragkit.evaluation import MetricContext, build_metric, evaluate
 from ragkit.llm._embeddings import Embeddings
 from ragkit.registry import info_of
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import CallInfo, ScriptedJudge
 
 
 @pytest.fixture(scope="module")
@@ -94,13 +94,17 @@ async def test_embeddings_are_loaded_only_when_a_metric_needs_them(embeddings: E
                                                                                 abs=1e-5)
 
 
-async def test_context_relevance_rates_in_groups_of_four() -> None:
-    replies = [{"0": "answers", "1": "unrelated", "2": "related", "3": "unrelated"}, {"0": "answers"}]
-    judge = ScriptedJudge(replies)
-    sample = make_sample(question=QUESTION, contexts=[f"passage {i}" for i in range(5)])
-    score = await build_metric("context_relevance")(sample, MetricContext(judge))
-    assert score.value == pytest.approx((1 + 0 + 0.5 + 0 + 1) / 5)
-    assert [len(c.data.passages) for c in judge.calls] == [4, 1]  # type: ignore[union-attr]
+async def test_context_relevance_asks_of_each_context_whether_it_helps_answer() -> None:
+    def reply(call: CallInfo) -> object:
+        return {"helps_answer": "yes" if "Porto" in call.data.passage else "no"}  # type: ignore[union-attr]
+
+    judge = ScriptedJudge(reply)
+    contexts = ["The Kestrel was launched in Porto.", "Sheffield has a plant.", "Porto is on the Douro."]
+    score = await build_metric("context_relevance")(make_sample(question=QUESTION, contexts=contexts),
+                                                   MetricContext(judge))
+    assert score.value == pytest.approx(2 / 3) and score.details["labels"] == ["yes", "no", "yes"]
+    assert sorted(c.data.passage for c in judge.calls) == sorted(contexts)  # type: ignore[union-attr]
+    assert all(c.data.question == QUESTION for c in judge.calls)  # type: ignore[union-attr]
     none = await build_metric("context_relevance")(make_sample(question=QUESTION), MetricContext(judge))
     assert none.value is None and none.explanation == "no retrieved contexts"
 
