@@ -19,6 +19,7 @@ passages contradict, and an unsupported one that they never mention. From each c
   unsupported ones included) and three that do not (bad): the reference answer of the next case in the same
   language (it answers another question), a sidestep (another fact about the same subject: "the bridge opened in
   1932" to "who designed it?") and a dodge ("I don't know", "the documents do not say who designed it").
+- context entity recall scores the same sets as context recall, labelled the same way.
 - context relevance rates each passage of context recall's retrieved sets against the question: a gold passage
   (the bridge passage of a two-passage fact too) is labelled good, a distractor bad.
 - which passage a claim stands on (what context precision and noise sensitivity read): each retrieved passage's
@@ -147,7 +148,7 @@ def rows_of(cases: list[dict[str, Any]], judge: Judge, embeddings: Any = None,
     answers = [s for c in cases for s in answer_samples(c)]
     recalls = [s for c in cases for s in recall_samples(c)]
     runs = ((answers, [*ANSWER_METRICS, "context_precision[reference=response]"]),
-            (recalls, ["context_recall", "context_precision", "context_relevance"]),
+            (recalls, ["context_recall", "context_entity_recall", "context_precision", "context_relevance"]),
             (relevancy_samples(cases), ["answer_relevancy"]),
             (retention_samples(list(conversations)), ["knowledge_retention"]),
             (completeness_samples(list(conversations)), ["conversation_completeness"]))
