@@ -33,16 +33,19 @@ def _short(text: str, width: int = 70) -> str:
 
 
 def metrics_table(summary: Summary) -> Table:
+    """Each metric's mean and interval, its name whole (four metrics start with "context_"); the unscorable,
+    failed and skipped columns only when some metric has such samples."""
     table = Table(title="Scores (mean, 95% BCa bootstrap CI, n scored)", title_justify="left")
-    for col, just in (("metric", "left"), ("mean", "right"), ("95% CI", "right"), ("scored", "right"),
-                      ("unscorable", "right"), ("failed", "right"), ("skipped", "right"),
-                      ("better", "center")):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    counts = {col: [getattr(m, col) for m in summary.metrics.values()] for col in ("unscorable", "failed", "skipped")}
+    shown = [col for col, values in counts.items() if any(values)]
+    table.add_column("metric", no_wrap=True)
+    for col in ("mean", "95% CI", "scored", *shown):
+        table.add_column(col, justify="right")
+    table.add_column("better", justify="center")
     for name, m in summary.metrics.items():
         ci = f"{fmt(m.low)}-{fmt(m.high)}" if m.low is not None else "-"
-        table.add_row(safe(name), fmt(m.mean), ci, str(m.scored), str(m.unscorable) if m.unscorable else "",
-                      str(m.failed) if m.failed else "", str(m.skipped) if m.skipped else "",
-                      "↑" if m.higher_is_better else "↓")
+        extra = [str(v) if (v := getattr(m, col)) else "" for col in shown]
+        table.add_row(safe(name), fmt(m.mean), ci, str(m.scored), *extra, "↑" if m.higher_is_better else "↓")
     small = [m.scored for m in summary.metrics.values() if 1 < m.scored < SMALL_N]
     if small:
         table.caption = (f"n < {SMALL_N} (as few as {min(small)}): the intervals are wide; a difference smaller "
@@ -51,14 +54,24 @@ def metrics_table(summary: Summary) -> Table:
     return table
 
 
-def breakdown_table(key: str, rows: list[GroupRow], names: list[str]) -> Table:
-    shown = names[:MAX_BREAKDOWN_METRICS]
+def breakdown_table(key: str, rows: list[GroupRow], names: list[str], width: int = 80) -> Table:
+    """Mean per group for as many metrics as fit in ``width`` columns (at most ``MAX_BREAKDOWN_METRICS``), each
+    header wrapped at its underscores rather than cut."""
+    group_width = min(24, max(len(key), *(len(r.group) for r in rows)))
+    used = 1 + (group_width + 3) + (len(str(max(r.n for r in rows))) + 3)  # a column: its text, padding, border
+    shown: dict[str, int] = {}
+    for name in names[:MAX_BREAKDOWN_METRICS]:
+        need = max(4, *(len(w) for w in name.split("_")))  # the longest word: the header wraps at underscores
+        if used + need + 3 > width:
+            break
+        shown[name] = need
+        used += need + 3
     more = f" (first {len(shown)} of {len(names)} metrics)" if len(names) > len(shown) else ""
     table = Table(title=f"By {key}{more}", title_justify="left")
-    table.add_column(key)
+    table.add_column(key, width=group_width)
     table.add_column("n", justify="right")
-    for name in shown:
-        table.add_column(safe(name), justify="right")
+    for name, need in shown.items():
+        table.add_column(safe(name.replace("_", " ")), justify="right", width=need)
     for row in rows:
         table.add_row(safe(row.group), str(row.n), *(fmt(row.means.get(n)) for n in shown))
     return table
@@ -151,7 +164,7 @@ def print_summary(summary: Summary, console: Console | None = None, *, gate: lis
     names = list(summary.metrics)
     for key, rows in summary.breakdowns.items():
         if len(rows) > 1:
-            console.print(breakdown_table(key, rows, names))
+            console.print(breakdown_table(key, rows, names, console.width))
     for table in samples_tables(summary):
         console.print(table)
     if summary.stages:

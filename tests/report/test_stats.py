@@ -80,3 +80,25 @@ def test_small_samples_get_a_bca_interval_and_a_warning_beside_it() -> None:
     summary = Summary.model_construct(metrics={"faithfulness": MetricSummary(
         mean=ci.mean, low=ci.low, high=ci.high, scored=6, unscorable=0, failed=0, higher_is_better=True)})
     assert "n < 30 (as few as 6)" in str(metrics_table(summary).caption)
+
+
+def test_the_terminal_tables_show_whole_metric_names_in_80_columns() -> None:
+    from rich.console import Console
+
+    from ragkit.report._model import GroupRow, MetricSummary, Summary
+    from ragkit.report._terminal import breakdown_table, metrics_table
+
+    names = ["faithfulness", "answer_relevancy", "context_precision", "context_recall", "context_utilization",
+             "factual_correctness", "noise_sensitivity"]
+    summary = Summary.model_construct(metrics={n: MetricSummary(mean=0.5, low=0.2, high=0.8, scored=4, unscorable=0,
+                                                                failed=1 if n == "context_recall" else 0,
+                                                                higher_is_better=True) for n in names})
+    console = Console(width=80, record=True)
+    console.print(metrics_table(summary))
+    rows = [GroupRow(group=g, n=2, means=dict.fromkeys(names, 0.5)) for g in ("noisy_context", "single_hop")]
+    console.print(breakdown_table("generator", rows, names, console.width))
+    text = console.export_text()
+    assert "…" not in text and all(n in text for n in names)  # every name whole in the scores table
+    assert "failed" in text and "unscorable" not in text and "skipped" not in text  # only columns with counts
+    assert "By generator (first 4 of 7 metrics)" in text and "precision" in text  # as many as fit, headers wrapped
+    assert max(len(line) for line in text.splitlines()) <= 80
