@@ -1,11 +1,13 @@
-"""Answer relevancy on generated test sets: each hand-labelled good sample's reference answer scored against its
-own question (on) and against the question of the next good sample of the same test set (off: same corpus, same
-language, often the same company or product). Nothing here was used to write the metric's prompt.
+"""Answer and context relevancy on generated test sets: each hand-labelled good sample's reference answer (or its
+reference contexts) scored against its own question (on) and against the question of the next good sample of the
+same test set (off: same corpus, same language, often the same company or product). Nothing here was used to
+write the metrics' prompts.
 
 Usage (from the repo root):
 
-    PYTHONPATH=. .venv/bin/python bench/relevancy_pairs.py                      # the default method
+    PYTHONPATH=. .venv/bin/python bench/relevancy_pairs.py                      # answer_relevancy
     PYTHONPATH=. .venv/bin/python bench/relevancy_pairs.py "answer_relevancy[method=reverse]"
+    PYTHONPATH=. .venv/bin/python bench/relevancy_pairs.py context_relevance    # each reference context
 """
 
 from __future__ import annotations
@@ -36,21 +38,26 @@ def good_samples() -> dict[str, list[TestSample]]:
     return good
 
 
-def pairs(good: dict[str, list[TestSample]]) -> list[EvalSample]:
+def pairs(good: dict[str, list[TestSample]], contexts: bool = False) -> list[EvalSample]:
     out = []
     for name, items in good.items():
         for i, t in enumerate(items if len(items) > 1 else []):
             other = items[(i + 1) % len(items)]
+            if contexts and {r.chunk_id for r in t.reference_contexts} & {r.chunk_id for r in other.reference_contexts}:
+                continue  # the other question's own chunk: relevant to it, not an "off" pair
             for kind, question in (("on", t.question), ("off", other.question)):
+                response = RagResponse(answer=t.reference_answer or "",
+                                       retrieved_contexts=t.reference_contexts if contexts else [])
                 out.append(EvalSample(test=TestSample(id=f"{name}/{t.id}/{kind}", question=question),
-                                      response=RagResponse(answer=t.reference_answer or "")))
+                                      response=response))
     return out
 
 
 def main() -> None:
     metric = sys.argv[1] if len(sys.argv) > 1 else "answer_relevancy"
     good = good_samples()
-    result = asyncio.run(evaluate(pairs(good), [metric], judge=Judge(), progress=False))
+    samples = pairs(good, contexts=metric.startswith("context_"))
+    result = asyncio.run(evaluate(samples, [metric], judge=Judge(), progress=False))
     rows = [(s.sample_id, s.sample_id.endswith("/on"), next(iter(s.scores.values())).value or 0.0)
             for s in result.samples]
 
