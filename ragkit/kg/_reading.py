@@ -39,7 +39,7 @@ from ragkit.kg._entities import ENTITY_TYPES, entity_key, mentioned_in
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention
 from ragkit.kg._nlp import themes_from
 from ragkit.llm import Cache, Judge, Prompt
-from ragkit.text import count_tokens, language_name, split_sentences
+from ragkit.text import count_tokens, language_name, whole_sentences
 
 PROMPT_VERSION = "v3"
 PART_TOKENS = 3000
@@ -60,7 +60,6 @@ MAX_SECTION_SUMMARIES = 16
 Topic = Annotated[str, StringConstraints(max_length=60)]
 
 
-_SENTENCE_END = (".", "!", "?", "。", "！", "？", "\"", "”", "」")
 NAME_CHARS = 48
 """Longest name a reading may list (the longest of corpora/acme's hand-labelled names has 26 characters): a 1.5B
 model that loses its way writes on inside a string, and this bounds it."""
@@ -73,14 +72,6 @@ NamedThing = Annotated[str, WithJsonSchema({"type": "string", "pattern": f"^{_NA
 """A name and its type in one string, "Porto Plant (place)": fewer generated tokens than a {"name", "type"}
 object. The pattern binds the embedded model through its grammar; a model that is only shown it is read
 leniently (``named_thing``), so that one untyped name does not cost the whole reply a re-ask."""
-
-
-def whole_sentences(text: str) -> str:
-    """``text`` without a last sentence the length limit cut off (kept when it is the only one)."""
-    sentences = split_sentences(" ".join(text.split()))
-    if len(sentences) > 1 and not sentences[-1].endswith(_SENTENCE_END):
-        sentences.pop()
-    return " ".join(sentences)
 
 
 def named_thing(item: str) -> EntityMention | None:

@@ -22,6 +22,7 @@ from ragkit.errors import DataError, JudgeError, validation_message
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._phrasing import CJK, LENGTHS, STYLES, normalise_language
+from ragkit.text import SENTENCE_END, whole_sentences
 from ragkit.types import Persona, Scenario
 
 
@@ -189,15 +190,18 @@ def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
 
 
 def _whole_sentences(text: str, limit: int = 200) -> str:
-    """``text`` without a sentence cut off by the length bound (the first sentence is kept whole or cut at a
-    comma)."""
-    text = text.strip()
+    """``text`` without a sentence cut off by the length bound (``whole_sentences``); a single sentence the bound
+    cut is cut back to its last clause."""
+    text = " ".join(text.split())
     if len(text) < limit:
         return text
-    for stop in (". ", "。", "; ", ", ", "，"):
+    kept = whole_sentences(text)
+    if kept != text or text.endswith(SENTENCE_END):
+        return kept
+    for stop in ("; ", ", ", "，"):
         cut = text.rfind(stop)
         if cut > limit // 3:
-            return text[: cut + 1].rstrip(",，; ") + ("" if stop in (". ", "。") else ".")
+            return text[:cut].rstrip() + "."
     return text
 
 

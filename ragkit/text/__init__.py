@@ -9,7 +9,7 @@ from ragkit.text._numbers import number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
-from ragkit.text._tokens import count_tokens, search_terms, split_sentences, units
+from ragkit.text._tokens import SENTENCE_END, count_tokens, search_terms, split_sentences, units, whole_sentences
 
 __all__ = [
     "CJK_CHAR",
@@ -19,6 +19,7 @@ __all__ = [
     "IDEOGRAPHIC",
     "KANA",
     "KATAKANA",
+    "SENTENCE_END",
     "UNDETERMINED",
     "bleu",
     "chrf",
@@ -41,5 +42,6 @@ __all__ = [
     "tokens",
     "trailing_particle",
     "units",
+    "whole_sentences",
     "word_bounds",
 ]

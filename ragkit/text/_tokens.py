@@ -77,6 +77,18 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+SENTENCE_END = (".", "!", "?", "。", "！", "？", "\"", "”", "」")
+
+
+def whole_sentences(text: str) -> str:
+    """``text`` (whitespace collapsed) without a last sentence that a length limit cut off, one that ends without
+    ``SENTENCE_END``; a text of one sentence is kept whole."""
+    sentences = split_sentences(" ".join(text.split()))
+    if len(sentences) > 1 and not sentences[-1].endswith(SENTENCE_END):
+        sentences.pop()
+    return " ".join(sentences)
+
+
 def _sentence_ends(line: str) -> list[int]:
     cuts: list[int] = [m.end() for m in _CJK_END.finditer(line)]
     for m in _LATIN_END.finditer(line):

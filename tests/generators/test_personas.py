@@ -11,7 +11,14 @@ from kg_builder import BAKERY, build_graph, persona_reply
 
 from ragkit.errors import DataError
 from ragkit.generators.single_hop import SingleHop
-from ragkit.synthesis._personas import PersonaPool, Phrasing, cluster, load_personas, personas_from_graph
+from ragkit.synthesis._personas import (
+    PersonaPool,
+    Phrasing,
+    _whole_sentences,
+    cluster,
+    load_personas,
+    personas_from_graph,
+)
 from ragkit.testing import ScriptedJudge
 from ragkit.types import Persona
 
@@ -77,3 +84,16 @@ def test_phrasing_slots_rotate_every_style_and_length(bakery, tea):
     assert out == [Phrasing.seeded(pool, Random(0)).apply(scenario, slot, bakery) for slot in range(12)]
     zh = SingleHop().plan(tea, 1, Random(0)).scenarios[0]
     assert "typos" not in {phrasing.apply(zh, slot, tea).style for slot in range(12)}  # Latin-letter edits
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("A short description.", "A short description."),
+    ("Plans the Kestrel line's maintenance and its staff. " * 3 + "Reads every incident report that the cut",
+     ("Plans the Kestrel line's maintenance and its staff. " * 3).strip()),
+    ("Plans maintenance for the Kestrel line, reads incident reports, approves spare parts, trains the night "
+     "shift, schedules audits with the Sheffield plant, and answers questions from the ope",
+     "Plans maintenance for the Kestrel line, reads incident reports, approves spare parts, trains the night "
+     "shift, schedules audits with the Sheffield plant."),
+])
+def test_a_persona_description_cut_by_its_bound_ends_on_a_whole_sentence_or_clause(text: str, kept: str) -> None:
+    assert _whole_sentences(text, limit=100) == kept

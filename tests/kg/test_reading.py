@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from ragkit.kg._reading import NAME_CHARS, named_thing, reading_prompt, whole_sentences
+from ragkit.kg._reading import NAME_CHARS, named_thing, reading_prompt
+from ragkit.text import whole_sentences
 
 
 @pytest.mark.parametrize(("item", "name", "kind"), [
