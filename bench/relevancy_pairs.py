@@ -46,8 +46,9 @@ def pairs(good: dict[str, list[TestSample]], contexts: bool = False) -> list[Eva
             if contexts and {r.chunk_id for r in t.reference_contexts} & {r.chunk_id for r in other.reference_contexts}:
                 continue  # the other question's own chunk: relevant to it, not an "off" pair
             for kind, question in (("on", t.question), ("off", other.question)):
+                supporting = [r for r in t.reference_contexts if not r.distractor]  # noisy_context adds distractors
                 response = RagResponse(answer=t.reference_answer or "",
-                                       retrieved_contexts=t.reference_contexts if contexts else [])
+                                       retrieved_contexts=supporting if contexts else [])
                 out.append(EvalSample(test=TestSample(id=f"{name}/{t.id}/{kind}", question=question),
                                       response=response))
     return out
