@@ -11,8 +11,9 @@ memory) each hold a question, its gold passages (two for a two-passage fact), di
 answer, and four answers: the reference itself, a right answer worded differently, a wrong answer that the
 passages contradict, and an unsupported one that they never mention. From each case:
 
-- faithfulness, factual and answer correctness score the four answers with the gold passages and one distractor
-  retrieved; the reference and the right answer are labelled good, the wrong and the unsupported ones bad.
+- faithfulness, factual and answer correctness, and aspect critique's "correctness" (one yes / no call against the
+  reference, for comparison), score the four answers with the gold passages and one distractor retrieved; the
+  reference and the right answer are labelled good, the wrong and the unsupported ones bad.
 - context recall scores three retrieved sets: every gold passage plus a distractor (good), the distractors only
   (bad) and, for a two-passage fact, one gold passage plus a distractor (reported apart, in no AUC).
 - answer relevancy scores each of the four answers against its question (good: each addresses it, the wrong and
@@ -59,7 +60,7 @@ CASES = Path(__file__).with_name("validity_cases.json")
 CONVERSATIONS = Path(__file__).with_name("validity_conversations.json")
 RETENTION = {"keeps": True, "wrong_fact": True, "asks_again": False, "other_subject": False, "contradicts": False}
 ANSWERS = {"reference": True, "right": True, "wrong": False, "unsupported": False}
-ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness")
+ANSWER_METRICS = ("faithfulness", "factual_correctness", "answer_correctness", "aspect_critique[aspect=correctness]")
 SIDESTEPS = ("sidestep", "dodge")
 NAMED = {"context_relevance": "passage relevance (context_relevance)",
          "context_precision": "passage named (reference claims)",
