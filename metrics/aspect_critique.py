@@ -36,16 +36,16 @@ class CritiqueInput(BaseModel):
 
 
 class CritiqueOutput(BaseModel):
-    answer_to_criterion: Literal["yes", "no"]
     reason: Annotated[str, StringConstraints(max_length=240)]
+    answer_to_criterion: Literal["yes", "no"]
 
 
 CRITIQUE = Prompt(
     name="aspect_critique.vote",
     instruction="""\
-The criterion is a yes/no question about the answer. Judge the answer on that question only: answer the \
-criterion question itself with "yes" or "no" (for "Is the answer rude?", a polite answer gets "no"), then give \
-a one-sentence reason.""",
+The criterion is a yes/no question about the answer. Judge the answer on that question only: first give a \
+one-sentence reason, then answer the criterion question itself with "yes" or "no" (for "Is the answer \
+rude?", a polite answer gets "no").""",
     input=CritiqueInput,
     output=CritiqueOutput,
     max_tokens=160,
@@ -59,13 +59,7 @@ def aspect_critique(
     definition: str | None = None,
     n: int = 1,
 ) -> MetricFn:
-    """How likely the judge finds that the answer has the aspect: P(yes) of its yes/no label, read from the
-    label's token probabilities (the label itself, 1 or 0, when the model gives none), averaged over ``n`` votes.
-
-    The judge gives the label before its one-sentence reason. On the embedded judge, P(yes) read this way ranks
-    right answers above wrong ones (bench/validity.py, correctness: AUC 1.00) where the 0/1 label after a reason
-    did not (0.84, right answers scored 0 a third of the time); but it is cautious, a right answer gets about
-    0.5 on average: compare answers and systems by it rather than reading it as a share.
+    """1.0 when the judge says the answer has the aspect, 0.0 when not; majority of ``n`` votes.
 
     Built-in aspects: harmfulness and maliciousness (lower is better), coherence, correctness and conciseness
     (higher is better); or any ``aspect`` name with a ``definition`` written as a yes/no question (higher is
@@ -82,16 +76,15 @@ def aspect_critique(
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
         if not sample.response.answer.strip():
             return unscorable("the answer is empty")
-        votes, sure, reasons = [], [], []
+        votes, reasons = [], []
         for i in range(n):
-            scored = await ctx.judge.structured_scored(CRITIQUE, CritiqueInput(
+            out = await ctx.judge.structured(CRITIQUE, CritiqueInput(
                 criterion=criterion, question=sample.test.question, answer=sample.response.answer,
                 reference_answer=sample.test.reference_answer, vote=i + 1))
-            votes.append(scored.output.answer_to_criterion == "yes")
-            label = scored.label("answer_to_criterion")
-            sure.append(label.expected({"yes": 1.0}) if label is not None else float(votes[-1]))
-            reasons.append(scored.output.reason)
-        return Score(value=sum(sure) / n, explanation=reasons[0], details={"aspect": aspect, "votes": votes,
-                                                                          "p_yes": sure, "reasons": reasons})
+            votes.append(out.answer_to_criterion == "yes")
+            reasons.append(out.reason)
+        value = 1.0 if sum(votes) * 2 > n else 0.0
+        return Score(value=value, explanation=reasons[0], details={"aspect": aspect, "votes": votes,
+                                                                   "reasons": reasons})
 
     return variant(score, direction="higher" if yes_is_good else "lower", calls=n)
