@@ -271,7 +271,8 @@ def raw_call_seconds(judge: Judge) -> float | None:
 
     settings = judge.settings
     model = LocalModel.get(judge.model.removeprefix("local/"), model_dir=settings.model_dir,
-                           threads=settings.threads, context_size=settings.context_size)
+                           threads=settings.threads, context_size=settings.context_size,
+                           prompt_cache_mb=settings.prompt_cache_mb)
     messages = [{"role": "system", "content": "Decide whether the passage supports the claim. Reply in JSON."},
                 {"role": "user", "content": "Passage: The Harlow Footbridge was designed by Mara Quill and "
                  "opened in 1932.\nClaim: Mara Quill designed the Harlow Footbridge."}]

@@ -201,6 +201,7 @@ class LocalModel:
 
     _instances: dict[str, LocalModel] = {}
     _instances_lock = threading.Lock()
+    _warned: set[tuple[str, tuple[tuple[str, int], ...]]] = set()
 
     def __init__(self, path: Path, *, threads: int, context_size: int, prompt_cache_mb: int = 0) -> None:
         try:
@@ -243,7 +244,9 @@ class LocalModel:
                 path = model_path(name, model_dir)
                 model = cls._instances[name] = LocalModel(path, threads=threads, context_size=context_size,
                                                           prompt_cache_mb=prompt_cache_mb)
-            elif (ignored := {k: v for k, v in wanted.items() if model.settings[k] != v}):
+            elif (ignored := {k: v for k, v in wanted.items() if model.settings[k] != v}) and (
+                    warned := (name, tuple(sorted(ignored.items())))) not in cls._warned:
+                cls._warned.add(warned)  # once: a run asks on every call
                 log.warning("local model %s is already loaded in this process with %s; %s apply after a restart",
                             name, ", ".join(f"{k}={model.settings[k]}" for k in ignored),
                             ", ".join(f"{k}={v}" for k, v in ignored.items()))

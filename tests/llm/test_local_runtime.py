@@ -53,6 +53,7 @@ def test_a_model_is_loaded_once_and_settings_it_was_not_loaded_with_are_named(tm
                                                                              caplog) -> None:
     _model(tmp_path, 0)  # skips when the weights are not installed
     monkeypatch.setattr(LocalModel, "_instances", {})
+    monkeypatch.setattr(LocalModel, "_warned", set())
     first = LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=2048)
     assert LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=2048) is first
     assert not caplog.records
@@ -60,6 +61,10 @@ def test_a_model_is_loaded_once_and_settings_it_was_not_loaded_with_are_named(tm
         again = LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=4096)
     assert again is first and first.llama.n_ctx() == 2048
     assert "context_size=2048; context_size=4096 apply after a restart" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="ragkit"):  # a run asks on every call: said once, not on every call
+        LocalModel.get("smollm2-135m", model_dir=tmp_path, context_size=4096)
+    assert not caplog.records
 
 
 def test_a_reply_caught_in_a_loop_is_stopped_long_before_its_token_limit(tmp_path: Path) -> None:
