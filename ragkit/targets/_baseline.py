@@ -16,7 +16,7 @@ import numpy as np
 
 from ragkit.errors import JudgeError
 from ragkit.targets._protocol import TargetSpec
-from ragkit.text import search_terms
+from ragkit.text import UNDETERMINED, detect_language, search_terms
 from ragkit.types import ContextRef, RagResponse, TestSample
 
 MAX_CONTEXT_CHARS = 2000
@@ -80,6 +80,22 @@ def rewrite_messages(sample: TestSample) -> list[dict[str, str]]:
         {"role": "system", "content": REWRITE_INSTRUCTION},
         {"role": "user", "content": f"Conversation:\n{said}\n\nLast message: {sample.question.strip()}"},
     ]
+
+
+def usable_rewrite(question: str, rewrite: str) -> bool:
+    """Whether a follow-up's rewrite can be searched with in its place. A small model asked to rewrite a Chinese,
+    Japanese or Korean follow-up often returns it unchanged, answers it instead, or writes it in English; the
+    earlier messages with the question then find more than the rewrite does (bench/README.md, "Conversations")."""
+    text, asked = rewrite.strip(), question.strip()
+    if not text or text == asked:
+        return False
+    ours, theirs = detect_language(text), detect_language(asked)
+    if UNDETERMINED not in (ours, theirs) and ours != theirs:
+        return False
+    return not asked.endswith(_QUESTION_MARKS) or text.endswith(_QUESTION_MARKS)
+
+
+_QUESTION_MARKS = ("?", "？")
 
 
 def answer_messages(question: str, contexts: list[ContextRef],
@@ -146,17 +162,20 @@ class BaselineRag:
 
     async def search_query(self, sample: TestSample) -> str:
         """What to retrieve with: the question, or for a follow-up turn the question rewritten from the
-        conversation (when the rewrite fails, the earlier user messages and the question together)."""
+        conversation (when the rewrite fails or is not usable, the earlier user messages and the question
+        together)."""
         if not sample.history:
             return sample.question
         with self.judge.stage("target"):
             try:
-                text = await self.judge.text(rewrite_messages(sample), name="baseline_rewrite", max_tokens=80)
+                text: str = await self.judge.text(rewrite_messages(sample), name="baseline_rewrite", max_tokens=80)
             except JudgeError as exc:
                 if exc.fatal:
                     raise
                 text = ""
-        return text.strip() or " ".join([*(t.question for t in sample.history), sample.question])
+        if usable_rewrite(sample.question, text):
+            return text.strip()
+        return " ".join([*(t.question for t in sample.history), sample.question])
 
     async def answer(self, sample: TestSample) -> RagResponse:
         started = time.perf_counter()

@@ -107,6 +107,22 @@ async def test_baseline_falls_back_to_the_earlier_questions_when_the_rewrite_fai
     assert r.error is None and r.metadata["search_query"] == f"{QUESTIONS[0]} {QUESTIONS[1]}"
 
 
+@pytest.mark.parametrize("rewrite", [
+    "How many people work at the Porto plant?",  # a question in the same language: searched with
+    "How many people work there?",  # returned as it was asked
+    "180 people work at the Porto plant.",  # an answer, not a question
+    "波尔图工厂有多少员工？",  # another language
+])
+async def test_baseline_searches_with_the_earlier_questions_unless_the_rewrite_is_a_new_question(
+        rewrite: str) -> None:
+    def reply(call: Any) -> str:
+        return rewrite if call.prompt_name == "baseline_rewrite" else "180."
+
+    r = await BaselineRag(tiny_graph(), ScriptedJudge(reply), top_k=1).answer(turns()[1])
+    expected = rewrite if "Porto plant?" in rewrite else f"{QUESTIONS[0]} {QUESTIONS[1]}"
+    assert r.metadata["search_query"] == expected
+
+
 @pytest.fixture
 def langchain_chat() -> Any:
     from langchain_core.runnables import RunnableLambda, RunnablePassthrough
