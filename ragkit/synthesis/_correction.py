@@ -19,10 +19,10 @@ from pydantic import BaseModel, Field
 
 from ragkit.kg import EntityNode, KnowledgeGraph
 from ragkit.llm import Judge, Prompt
-from ragkit.synthesis._phrasing import language_instruction, normalise_language
+from ragkit.synthesis._phrasing import language_instruction
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import Quote, passage, quote_source
-from ragkit.text import CJK_CHAR, normalise, units
+from ragkit.text import CJK_CHAR, normalise, normalise_language, units
 
 
 class CorrectedInput(BaseModel):

@@ -59,10 +59,9 @@ from ragkit.synthesis._checks import (
     restates_question,
     stray_script,
 )
-from ragkit.synthesis._phrasing import language_matches, normalise_language
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import passage, quote_source
-from ragkit.text import CJK_CHAR, UNDETERMINED, units
+from ragkit.text import CJK_CHAR, UNDETERMINED, language_matches, normalise_language, units
 from ragkit.types import TestSample
 
 

@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field, ValidationError
 from ragkit.errors import DataError, JudgeError, validation_message
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
-from ragkit.synthesis._phrasing import CJK, LENGTHS, STYLES, normalise_language
-from ragkit.text import SENTENCE_END, whole_sentences
+from ragkit.synthesis._phrasing import LENGTHS, STYLES
+from ragkit.text import CJK, SENTENCE_END, normalise_language, whole_sentences
 from ragkit.types import Persona, Scenario
 
 

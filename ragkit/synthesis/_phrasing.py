@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from random import Random
 
-from ragkit.text import IDEOGRAPHIC, UNDETERMINED, detect_language, language_name, stop_words
+from ragkit.text import CJK, IDEOGRAPHIC, UNDETERMINED, language_name, normalise_language, stop_words
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
 LENGTHS: tuple[str, ...] = ("short", "medium", "long")
-CJK = frozenset({"zh", "ja", "ko"})
 
 
 # -- language ---------------------------------------------------------------------------------------
@@ -19,42 +18,6 @@ _NATIVE_REMINDER = {
     "ja": "質問と回答は必ず日本語で書いてください。",
     "ko": "질문과 답변은 반드시 한국어로 작성하세요.",
 }
-_LETTER = re.compile(r"[^\W\d_]")
-
-
-def normalise_language(code: str | None) -> str:
-    """``zh-cn`` → ``zh``; empty → ``und``."""
-    if not code:
-        return UNDETERMINED
-    return re.split(r"[-_]", code.strip().lower())[0] or UNDETERMINED
-
-
-def language_matches(expected: str, text: str) -> bool:
-    """False only when ``text`` is clearly not in ``expected`` (another script, or a confident detection).
-
-    Text with fewer than three letters (numbers, a model name) matches anything.
-    """
-    expected = normalise_language(expected)
-    if expected == UNDETERMINED or len(_LETTER.findall(text)) < 3:
-        return True
-    found = detect_language(text, default=UNDETERMINED)
-    if expected in CJK:
-        if expected == "ja":
-            return found in ("ja", "zh")  # Japanese may be written in kanji only
-        return found == expected
-    if found in CJK:
-        return False
-    if expected == "en" and found != expected:  # names are not English: "What does Tomasz Wierzbicki say?"
-        text = " ".join(_unnamed(text.split()))
-        found = detect_language(text, default=UNDETERMINED)
-    if found == UNDETERMINED or len(text.split()) < 6:
-        return True  # too short to tell apart languages that share a script
-    return found == expected
-
-
-def _unnamed(words: list[str]) -> list[str]:
-    """English words without the capitalised ones after the first (names: English capitalises little else)."""
-    return words[:1] + [w for w in words[1:] if not w[:1].isupper()]
 
 
 def language_instruction(code: str) -> str:

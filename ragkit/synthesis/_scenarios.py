@@ -25,8 +25,7 @@ import numpy as np
 from ragkit.kg import ChunkNode, KnowledgeGraph
 from ragkit.llm import Judge, content_key
 from ragkit.registry import GeneratorInfo
-from ragkit.synthesis._phrasing import normalise_language
-from ragkit.text import UNDETERMINED, detect_language, units
+from ragkit.text import UNDETERMINED, detect_language, normalise_language, units
 from ragkit.types import PluginSpec, Scenario, TestSample
 
 T = TypeVar("T")

@@ -16,16 +16,14 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._checks import distinct
 from ragkit.synthesis._phrasing import (
-    CJK,
     add_typos,
     asked,
     language_instruction,
-    normalise_language,
     search_keywords,
     style_instruction,
 )
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
-from ragkit.text import units
+from ragkit.text import CJK, normalise_language, units
 from ragkit.types import ContextRef, Scenario, TestSample
 
 # -- the shared question-writing prompt -------------------------------------------------------------

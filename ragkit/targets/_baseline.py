@@ -16,7 +16,7 @@ import numpy as np
 
 from ragkit.errors import JudgeError
 from ragkit.targets._protocol import TargetSpec
-from ragkit.text import UNDETERMINED, detect_language, search_terms
+from ragkit.text import detect_language, language_matches, search_terms
 from ragkit.types import ContextRef, RagResponse, TestSample
 
 MAX_CONTEXT_CHARS = 2000
@@ -89,8 +89,7 @@ def usable_rewrite(question: str, rewrite: str) -> bool:
     text, asked = rewrite.strip(), question.strip()
     if not text or text == asked:
         return False
-    ours, theirs = detect_language(text), detect_language(asked)
-    if UNDETERMINED not in (ours, theirs) and ours != theirs:
+    if not language_matches(detect_language(asked), text):
         return False
     return not asked.endswith(_QUESTION_MARKS) or text.endswith(_QUESTION_MARKS)
 

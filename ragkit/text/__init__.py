@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from ragkit.text._language import UNDETERMINED, cjk_language, detect_language, language_name
+from ragkit.text._language import (
+    CJK,
+    UNDETERMINED,
+    cjk_language,
+    detect_language,
+    language_matches,
+    language_name,
+    normalise_language,
+)
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
 from ragkit.text._morph import leading_particles, trailing_particle, word_bounds
 from ragkit.text._numbers import number_spans, number_value, numbers
@@ -12,6 +20,7 @@ from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
 from ragkit.text._tokens import SENTENCE_END, count_tokens, search_terms, split_sentences, units, whole_sentences
 
 __all__ = [
+    "CJK",
     "CJK_CHAR",
     "FUNCTION_WORDS",
     "HAN",
@@ -27,9 +36,11 @@ __all__ = [
     "count_tokens",
     "counts_text",
     "detect_language",
+    "language_matches",
     "language_name",
     "leading_particles",
     "normalise",
+    "normalise_language",
     "number_spans",
     "number_value",
     "numbers",

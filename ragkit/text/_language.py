@@ -14,6 +14,8 @@ from functools import lru_cache
 from ragkit.text._scripts import HAN, HANGUL, KANA
 
 UNDETERMINED = "und"
+CJK = frozenset({"zh", "ja", "ko"})
+"""The language codes written in CJK scripts."""
 
 _HAN_RE = re.compile(f"[{HAN}]")
 _KANA_RE = re.compile(f"[{KANA}]")
@@ -94,3 +96,38 @@ LANGUAGE_NAMES = {
 def language_name(code: str) -> str:
     """English name of a language code, for prompts ("write in Chinese"); the code itself if unknown."""
     return LANGUAGE_NAMES.get(code, code if code != UNDETERMINED else "the language of the text")
+
+
+def normalise_language(code: str | None) -> str:
+    """``zh-cn`` → ``zh``; empty → ``und``."""
+    if not code:
+        return UNDETERMINED
+    return re.split(r"[-_]", code.strip().lower())[0] or UNDETERMINED
+
+
+def language_matches(expected: str, text: str) -> bool:
+    """False only when ``text`` is clearly not in ``expected`` (another script, or a confident detection).
+
+    Text with fewer than three letters (numbers, a model name) matches anything.
+    """
+    expected = normalise_language(expected)
+    if expected == UNDETERMINED or len(_LETTER_RE.findall(text)) < 3:
+        return True
+    found = detect_language(text, default=UNDETERMINED)
+    if expected in CJK:
+        if expected == "ja":
+            return found in ("ja", "zh")  # Japanese may be written in kanji only
+        return found == expected
+    if found in CJK:
+        return False
+    if expected == "en" and found != expected:  # names are not English: "What does Tomasz Wierzbicki say?"
+        text = " ".join(_unnamed(text.split()))
+        found = detect_language(text, default=UNDETERMINED)
+    if found == UNDETERMINED or len(text.split()) < 6:
+        return True  # too short to tell apart languages that share a script
+    return found == expected
+
+
+def _unnamed(words: list[str]) -> list[str]:
+    """English words without the capitalised ones after the first (names: English capitalises little else)."""
+    return words[:1] + [w for w in words[1:] if not w[:1].isupper()]

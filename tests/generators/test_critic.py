@@ -7,9 +7,9 @@ from kg_builder import default_script
 
 from ragkit.synthesis._checks import agreement, copies_context, mentions_context, restates_question
 from ragkit.synthesis._critic import Critic
-from ragkit.synthesis._phrasing import language_matches
 from ragkit.synthesis._writer import found_quotes
 from ragkit.testing import ScriptedJudge
+from ragkit.text import language_matches
 from ragkit.types import ContextRef, TestSample
 
 CONTEXT = ("The Leeds bakery opened in 2010 on Kirkstall Road. It has 48 staff and bakes about 9,000 loaves a day "

@@ -44,9 +44,11 @@ def check_common(samples: list[TestSample], kg: KnowledgeGraph) -> None:
 
 
 def test_acme(tmp_path: Path) -> None:
-    samples, kg, report = generate("acme", 6, tmp_path)
+    # The README's main job generates these same 4 samples (tests/integration/test_benchmark_live.py runs first):
+    # their LLM calls come from the shared live cache, so that CI on a slow 2-core machine stays within its time.
+    samples, kg, report = generate("acme", 4, tmp_path)
     print(report)
-    assert len(samples) == 6, report
+    assert len(samples) == 4, report
     check_common(samples, kg)
     assert len({s.generator.name for s in samples}) >= 3
     assert all(s.language == "en" for s in samples)

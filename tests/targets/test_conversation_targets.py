@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ragkit.pipeline import run_target
-from ragkit.targets._baseline import BaselineRag
+from ragkit.targets._baseline import BaselineRag, usable_rewrite
 from ragkit.targets._frameworks import NO_HISTORY, FrameworkTarget
 from ragkit.targets._target import CallableTarget
 from ragkit.testing import ScriptedJudge
@@ -172,3 +172,14 @@ async def test_a_haystack_pipeline_gets_chat_messages() -> None:
     assert r.error is None and r.answer == f"{QUESTIONS[2]} after {QUESTIONS[:2]}"
     assert "history" not in r.metadata
     assert (await target.answer(turns()[0])).answer == f"{QUESTIONS[0]} after []"  # a first turn: an empty one
+
+
+@pytest.mark.parametrize(("question", "rewrite", "usable"), [
+    ("それの保証期間は？", "CZ-3型炒茶機の保証期間は何年ですか？", True),
+    ("保証期間は？", "炒茶機保証期間何年？", True),  # Japanese may be written in kanji only (detected as Chinese)
+    ("它的电池多大？", "它的电池多大？", False),  # returned as it was asked
+    ("它的电池多大？", "How large is the K10's battery?", False),  # another language
+    ("그것은 얼마예요?", "그 자전거는 얼마입니까?", True),
+])
+def test_a_rewrite_is_checked_with_the_critics_language_check(question: str, rewrite: str, usable: bool) -> None:
+    assert usable_rewrite(question, rewrite) is usable
