@@ -57,9 +57,9 @@ def test_acme(tmp_path: Path) -> None:
 
 
 def test_zh(tmp_path: Path) -> None:
-    samples, kg, report = generate("zh", 3, tmp_path)
+    samples, kg, report = generate("zh", 2, tmp_path)  # 2, not 3: CI's time on a slow 2-core machine
     print(report)
-    assert len(samples) == 3, report
+    assert len(samples) == 2, report
     check_common(samples, kg)
     for s in samples:
         assert s.language == "zh"
@@ -69,9 +69,9 @@ def test_zh(tmp_path: Path) -> None:
 
 
 def test_ko(tmp_path: Path) -> None:
-    samples, kg, report = generate("ko", 3, tmp_path)
+    samples, kg, report = generate("ko", 2, tmp_path)  # 2, not 3: CI's time on a slow 2-core machine
     print(report)
-    assert len(samples) == 3, report
+    assert len(samples) == 2, report
     check_common(samples, kg)
     for s in samples:
         assert s.language == "ko"
