@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ragkit.llm import content_key
-from ragkit.text import CJK_CHAR, cjk_language, count_tokens, detect_language, split_sentences
+from ragkit.text import CJK, CJK_CHAR, cjk_language, count_tokens, detect_language, split_sentences
 from ragkit.types import Chunk, Document
 
 T = TypeVar("T")
@@ -161,7 +161,7 @@ def _join(pieces: list[_Piece]) -> str:
 def _to_chunks(doc: Document, groups: list[list[_Piece]]) -> list[Chunk]:
     chunks: list[Chunk] = []
     seen: dict[str, int] = {}
-    doc_cjk = doc.language in ("zh", "ja", "ko")
+    doc_cjk = doc.language in CJK
     for group in groups:
         text = _join(group)
         n = seen[text] = seen.get(text, -1) + 1

@@ -26,7 +26,7 @@ from typing import Any
 
 from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
-from ragkit.text import CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences, stop_words
+from ragkit.text import CJK, CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences, stop_words
 
 FAST_VERSION = "fast:v2"
 MAX_ENTITIES = 10
@@ -240,7 +240,7 @@ def _unique(entities: list[EntityMention]) -> list[EntityMention]:
 def fast_facts(texts: list[str], languages: list[str]) -> list[Facts]:
     """Summary, entities and keyphrases for each text, without an LLM."""
     out: list[Facts | None] = [None] * len(texts)
-    latin = [i for i, lang in enumerate(languages) if lang not in ("zh", "ja", "ko")]
+    latin = [i for i, lang in enumerate(languages) if lang not in CJK]
     if latin:
         docs = list(_english().pipe([texts[i] for i in latin], batch_size=32))
         english = [k for k, i in enumerate(latin) if languages[i] in ("en", "und")]
