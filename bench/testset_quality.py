@@ -17,7 +17,8 @@ The automatic checks of a kept sample, none of which is the critic that kept it:
 - ``faithfulness``: ragkit's faithfulness of the reference answer against the sample's own reference contexts
   (claims split and checked by the claim engine, contexts as stored, no titles), for answerable samples.
 A sample passes when it does not point at its source, is not a one-chunk multi-hop, fails no ``written`` check,
-and (answerable) has a faithfulness of at least 0.5. The hand labels (``bench/testset_labels.jsonl``, one line per
+and (answerable) has a faithfulness of at least 0.5; a sample whose claim calls failed has no verdict, is left
+out of the agreement and counted under ``errors``. The hand labels (``bench/testset_labels.jsonl``, one line per
 sample: ``testset``, ``id``, ``correct``, ``self_contained``, ``answerable``, ``note``) say whether the reference
 answer is right by the documents, the question can be understood without them, and the question can be answered
 from the reference contexts (for an unanswerable sample: that it cannot). A sample is good when all three hold.
@@ -79,22 +80,31 @@ def read_samples(paths: list[str]) -> list[tuple[str, Any]]:
     return out
 
 
-async def faithfulness(samples: list[tuple[str, Any]]) -> dict[str, float | None]:
-    """Faithfulness of each answerable sample's reference answer against its own reference contexts."""
+async def faithfulness(samples: list[tuple[str, Any]]) -> tuple[dict[str, float | None], dict[str, str]]:
+    """Faithfulness of each answerable sample's reference answer against its own reference contexts, and the
+    error of each sample whose calls failed (a timeout on a busy machine): one failed call loses that sample's
+    figure, not the run."""
+    from ragkit.errors import JudgeError
     from ragkit.evaluation import ClaimStore
     from ragkit.llm import Judge
 
     store = ClaimStore(Judge())
     out: dict[str, float | None] = {}
+    errors: dict[str, str] = {}
     for _, s in samples:
+        out[s.id] = None
         if s.metadata.get("answerable", True) is False:
-            out[s.id] = None
             continue
         contexts = [r.text for r in s.reference_contexts if not r.distractor]
-        claims = await store.split(s.reference_answer or "", s.question)
-        found = await store.attribute(contexts, claims)
+        try:
+            claims = await store.split(s.reference_answer or "", s.question)
+            found = await store.attribute(contexts, claims)
+        except JudgeError as exc:
+            errors[s.id] = str(exc)
+            print(f"{s.id}: {exc}", file=sys.stderr)
+            continue
         out[s.id] = round(sum(a.support for a in found) / len(found), 3) if found else 0.0
-    return out
+    return out, errors
 
 
 def automatic(sample: Any, faith: float | None) -> dict[str, Any]:
@@ -122,21 +132,24 @@ def score(args: argparse.Namespace) -> None:
             if line.strip():
                 row = json.loads(line)
                 labels[(row["testset"], row["id"])] = row
-    faith = asyncio.run(faithfulness(samples))
+    faith, errors = asyncio.run(faithfulness(samples))
     rows, styles = [], Counter()
     for testset, s in samples:
         auto = automatic(s, faith[s.id])
+        if s.id in errors:  # no figure is no pass: the sample is left out of the agreement, and counted
+            auto["passes"], auto["error"] = None, errors[s.id]
         label = labels.get((testset, s.id))
         good = None if label is None else bool(label["correct"] and label["self_contained"] and label["answerable"])
         styles[(testset, s.style)] += 1
         rows.append({"testset": testset, "id": s.id, "generator": s.generator.name if s.generator else None,
                      "style": s.style, "question": s.question, **auto, "labelled_good": good})
-    labelled = [r for r in rows if r["labelled_good"] is not None]
+    labelled = [r for r in rows if r["labelled_good"] is not None and r["passes"] is not None]
     faiths = [r["faithfulness"] for r in rows if r["faithfulness"] is not None]
     figures = {
         "samples": len(rows), "labelled": len(labelled),
         "labelled_good": sum(r["labelled_good"] for r in labelled),
-        "auto_passes": sum(r["passes"] for r in rows),
+        "auto_passes": sum(bool(r["passes"]) for r in rows),
+        "errors": len(errors),
         "agreement": round(sum(r["passes"] == r["labelled_good"] for r in labelled) / len(labelled), 3)
         if labelled else None,
         "faithfulness_mean": round(sum(faiths) / len(faiths), 3) if faiths else None,
