@@ -47,33 +47,13 @@ def context_precision(
     matrix_name = {"answer": "reference_vs_contexts", "response": "response_vs_contexts"}.get(reference, "")
 
     async def score(sample: EvalSample, ctx: MetricContext) -> Score:
-        retrieved = sample.response.retrieved_contexts
-        if not retrieved:
+        if not sample.response.retrieved_contexts:
             return unscorable("no retrieved contexts")
         if reference == "ids":
-            ranking = rank_ids(sample, ctx.reference_ids)
-            if isinstance(ranking, str):
-                return unscorable(ranking)
-            rel = [1.0 if cid in ranking.relevant else 0.0 for cid in ranking.ranked]
-            return _result(rel, {"matched_by_text": ranking.by_text})
+            return _by_ids(sample, ctx)
         if reference == "contexts":
-            refs = [c.text for c in sample.test.reference_contexts]
-            sims = [max((string_similarity(c.text, r) for r in refs), default=0.0) for c in retrieved]
-            return _result([1.0 if s >= threshold else 0.0 for s in sims], {"similarity": sims})
-        view = ctx.sample_claims(sample)
-        if reference == "answer":
-            claims = await view.reference_claims()
-            if not claims:
-                return unscorable("the reference answer contains no checkable claims")
-            matrix = await view.reference_vs_contexts(name_contexts=True)
-            details = claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)
-        else:
-            claims = await view.response_claims()
-            if not claims:
-                return unscorable("the answer contains no checkable claims")
-            matrix = await view.response_vs_contexts(name_contexts=True)
-            details = claim_details(sample, response_claims=claims, response_vs_contexts=matrix)
-        return _result([column_support(matrix, k) for k in range(len(retrieved))], {"claims": details})
+            return _by_text(sample, threshold)
+        return await _by_claims(sample, ctx, reference == "answer")
 
     return variant(score, requires=REQUIRES[reference], uses=(matrix_name,))
 
@@ -82,3 +62,36 @@ def _result(relevance: list[float], details: dict[str, object]) -> Score:
     relevant = [k for k, v in enumerate(relevance) if v >= 0.5]
     note = f"relevant contexts at ranks {[k + 1 for k in relevant]}" if relevant else "no relevant context retrieved"
     return Score(value=average_precision(relevance), explanation=note, details={"relevance": relevance, **details})
+
+
+def _by_ids(sample: EvalSample, ctx: MetricContext) -> Score:
+    ranking = rank_ids(sample, ctx.reference_ids)
+    if isinstance(ranking, str):
+        return unscorable(ranking)
+    rel = [1.0 if cid in ranking.relevant else 0.0 for cid in ranking.ranked]
+    return _result(rel, {"matched_by_text": ranking.by_text})
+
+
+def _by_text(sample: EvalSample, threshold: float) -> Score:
+    refs = [c.text for c in sample.test.reference_contexts]
+    sims = [max((string_similarity(c.text, r) for r in refs), default=0.0) for c in sample.response.retrieved_contexts]
+    return _result([1.0 if s >= threshold else 0.0 for s in sims], {"similarity": sims})
+
+
+async def _by_claims(sample: EvalSample, ctx: MetricContext, of_reference: bool) -> Score:
+    """Relevance from which contexts state the reference's (or the response's) claims."""
+    view = ctx.sample_claims(sample)
+    if of_reference:
+        claims = await view.reference_claims()
+        if not claims:
+            return unscorable("the reference answer contains no checkable claims")
+        matrix = await view.reference_vs_contexts(name_contexts=True)
+        details = claim_details(sample, reference_claims=claims, reference_vs_contexts=matrix)
+    else:
+        claims = await view.response_claims()
+        if not claims:
+            return unscorable("the answer contains no checkable claims")
+        matrix = await view.response_vs_contexts(name_contexts=True)
+        details = claim_details(sample, response_claims=claims, response_vs_contexts=matrix)
+    n = len(sample.response.retrieved_contexts)
+    return _result([column_support(matrix, k) for k in range(n)], {"claims": details})

@@ -267,25 +267,11 @@ def load_chunks_jsonl(path: str | Path, *, skipped: list[SkippedFile] | None = N
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            bad(n, f"invalid JSON ({exc.msg})")
+        row = _chunk_row(line, seen)
+        if isinstance(row, str):
+            bad(n, row)
             continue
-        if not isinstance(row, dict):
-            bad(n, "not a JSON object")
-            continue
-        cid, text = row.get("id"), row.get("text")
-        if cid is None or not str(cid).strip():
-            bad(n, "missing field 'id'")
-            continue
-        if not isinstance(text, str) or not text.strip():
-            bad(n, "missing or empty field 'text'")
-            continue
-        cid = str(cid)
-        if cid in seen:
-            bad(n, f"duplicate chunk id {cid!r}")
-            continue
+        cid, text = str(row["id"]), row["text"]
         seen.add(cid)
         source = str(row.get("source") or row.get("doc_id") or path.name)
         doc_id = str(row.get("doc_id") or document_id(source))
@@ -298,3 +284,22 @@ def load_chunks_jsonl(path: str | Path, *, skipped: list[SkippedFile] | None = N
             page=row.get("page") if isinstance(row.get("page"), int) else None, source=source,
         ))
     return chunks
+
+
+def _chunk_row(line: str, seen: set[str]) -> dict[str, Any] | str:
+    """One line of a chunks file as a JSON object with an ``id`` not in ``seen`` and a non-empty ``text``, or
+    what is wrong with it."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"invalid JSON ({exc.msg})"
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    cid, text = row.get("id"), row.get("text")
+    if cid is None or not str(cid).strip():
+        return "missing field 'id'"
+    if not isinstance(text, str) or not text.strip():
+        return "missing or empty field 'text'"
+    if str(cid) in seen:
+        return f"duplicate chunk id {str(cid)!r}"
+    return row

@@ -23,7 +23,7 @@ from ragkit.synthesis._phrasing import (
     style_instruction,
 )
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
-from ragkit.text import CJK, normalise_language, units
+from ragkit.text import CJK, QUESTION_MARKS, normalise_language, units
 from ragkit.types import ContextRef, Scenario, TestSample
 
 # -- the shared question-writing prompt -------------------------------------------------------------
@@ -243,7 +243,7 @@ def make_sample(
     question = written
     if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
         question = add_typos(question, sample_id(scenario))
-    if scenario.style == "web_search" and (question.endswith(("?", "？")) or len(question.split()) > 6):
+    if scenario.style == "web_search" and (question.endswith(QUESTION_MARKS) or len(question.split()) > 6):
         question = search_keywords(question, scenario.language)  # small models write full questions anyway
     return TestSample(
         id=sample_id(scenario),

@@ -16,7 +16,7 @@ import numpy as np
 
 from ragkit.errors import JudgeError
 from ragkit.targets._protocol import TargetSpec
-from ragkit.text import detect_language, language_matches, search_terms
+from ragkit.text import QUESTION_MARKS, detect_language, language_matches, search_terms
 from ragkit.types import ContextRef, RagResponse, TestSample
 
 MAX_CONTEXT_CHARS = 2000
@@ -91,10 +91,7 @@ def usable_rewrite(question: str, rewrite: str) -> bool:
         return False
     if not language_matches(detect_language(asked), text):
         return False
-    return not asked.endswith(_QUESTION_MARKS) or text.endswith(_QUESTION_MARKS)
-
-
-_QUESTION_MARKS = ("?", "？")
+    return not asked.endswith(QUESTION_MARKS) or text.endswith(QUESTION_MARKS)
 
 
 def answer_messages(question: str, contexts: list[ContextRef],

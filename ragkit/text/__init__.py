@@ -17,7 +17,15 @@ from ragkit.text._numbers import number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
-from ragkit.text._tokens import SENTENCE_END, count_tokens, search_terms, split_sentences, units, whole_sentences
+from ragkit.text._tokens import (
+    QUESTION_MARKS,
+    SENTENCE_END,
+    count_tokens,
+    search_terms,
+    split_sentences,
+    units,
+    whole_sentences,
+)
 
 __all__ = [
     "CJK",
@@ -28,6 +36,7 @@ __all__ = [
     "IDEOGRAPHIC",
     "KANA",
     "KATAKANA",
+    "QUESTION_MARKS",
     "SENTENCE_END",
     "UNDETERMINED",
     "bleu",

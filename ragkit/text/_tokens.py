@@ -78,6 +78,8 @@ def split_sentences(text: str) -> list[str]:
 
 
 SENTENCE_END = (".", "!", "?", "。", "！", "？", "\"", "”", "」")
+QUESTION_MARKS = ("?", "？")
+"""What a question ends with: the ASCII mark and the full-width one of Chinese and Japanese (Korean uses "?")."""
 
 
 def whole_sentences(text: str) -> str:
