@@ -175,7 +175,7 @@ class GenerationRun:
     def keep(self, name: str, sample: TestSample, scenario: Scenario) -> bool:
         report = self.result.report[name]
         turns = conversation_turns(sample)  # a conversation: judged by its first question, written turn by turn
-        dup = self.critic.duplicate_of(turns[0].question)
+        dup = self.critic.duplicate_of(turns[0])
         if dup is not None:
             self.drop(name, "near_duplicate", f"close to kept sample {dup}", sample)
             return False

@@ -228,6 +228,18 @@ async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
     assert judge.calls == []
 
 
+def test_a_repeat_hidden_by_typos_or_keywords_is_a_near_duplicate(bakery, embeddings):
+    critic = Critic(bakery, None, embeddings)
+    critic.accept(_sample(bakery, question="Whne did the Leeds bakerry opne?",
+                          question_before_typos="When did the Leeds bakery open?"))
+    repeat = _sample(bakery, question="Leeds bakery opening year",
+                     question_before_web_search="When did the Leeds bakery open?")
+    # as kept, the two questions are far apart (cosine ~0.6); as written, they are one question
+    assert critic.cheap_checks(repeat).reason == "near_duplicate"
+    other = _sample(bakery, question="Leeds bakery manager", question_before_web_search="Who manages the Leeds bakery?")
+    assert critic.cheap_checks(other).ok
+
+
 async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
     judge = _script(critic={"evidence": [], "answer": ""})
     critic = Critic(bakery, judge, embeddings)
