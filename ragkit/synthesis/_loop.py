@@ -54,6 +54,7 @@ class GenerationRun:
         self.planned: dict[str, tuple[int, set[str]]] = {}
         """Per generator: how many scenarios were asked of its plan, and each planned scenario's key."""
         self.seed = 0
+        self.replanned = False
 
     # -- planning ---------------------------------------------------------------------------------
 
@@ -236,21 +237,19 @@ class GenerationRun:
         return True
 
     def replan(self) -> bool:
-        """After ``reopen``, when samples are still missing and no scenario is left: each generator still owed
-        samples, and under its drop allowance, plans twice as many scenarios as last time, and the ones it has not
-        planned yet join its queue (a generator whose candidates mostly fail, on a corpus with chunks to spare,
-        used up its plan). Again each time its queue runs dry, while the plan still grows: the drop allowance,
-        not a count of plans, bounds what a run may cost (a corpus of 25 chunks ran dry at 14 of single_hop's 50
-        scenarios with a drop to spare)."""
-        if self.missing() <= 0:
+        """After ``reopen``, once per run, when samples are still missing and no scenario is left: each generator
+        still owed samples plans twice as many scenarios as before, and the ones it has not planned yet join its
+        queue (a generator whose candidates mostly fail, on a corpus with chunks to spare, used up its first
+        plan). Its drops stay bounded as before."""
+        if self.replanned or self.missing() <= 0:
             return False
+        self.replanned = True
         added = 0
         used_up = [k for k, v in self.need.items() if v > 0 and not self.queues[k] and k in self.planned
                    and k not in self.stopped and self.result.report[k].dropped_total < self.allowance(k)]
         for name in used_up:  # a generator stopped for its drops, or at its allowance, is not given more to drop
             want, seen = self.planned[name]
             new = [s for s in self.plan_one(name, 2 * want, self.seed) if s.model_dump_json() not in seen]
-            self.planned[name] = (2 * want, seen | {s.model_dump_json() for s in new})
             if new:
                 self.queues[name].extend(new)
                 self.result.report[name].planned += len(new)
