@@ -28,6 +28,7 @@ from ragkit.synthesis import (
     entity_documents,
     make_sample,
     passage,
+    same_kind,
     scenario_language,
     write_qa,
 )
@@ -69,22 +70,21 @@ class Unanswerable:
 
     def plan(self, kg: KnowledgeGraph, n: int, rng: Random) -> Plan:
         ent_docs = entity_documents(kg)
-        by_type = entities_by_type(kg, sorted(ent_docs),
-                                   lambda kind, entity: kind not in VAGUE_TYPES and len(entity.name) >= 2)
         similarity = chunk_similarity(kg)
         candidates = []
-        for _, members in sorted(by_type.items()):
-            rng.shuffle(members)
-            for a, b in itertools.permutations(members[: self.max_entities_per_type], 2):
-                source = [c for c in mentioning_chunks(ent_docs, a) if b not in _mentioned(kg, c)]
-                target = [c for c in mentioning_chunks(ent_docs, b) if a not in _mentioned(kg, c)]
-                if not source or not target:
-                    continue
-                src, dst = rng.choice(source), rng.choice(target)
-                lang = scenario_language(kg, [src])
-                if lang not in REFUSALS or scenario_language(kg, [dst]) != lang:
-                    continue
-                candidates.append((similarity(src, dst, rng), a, b, src, dst, lang))
+        for a, b in self._pairs(kg, sorted(ent_docs), rng):
+            source = [c for c in mentioning_chunks(ent_docs, a) if b not in _mentioned(kg, c)]
+            target = [c for c in mentioning_chunks(ent_docs, b) if a not in _mentioned(kg, c)]
+            if not source or not target:
+                continue
+            src, dst = rng.choice(source), rng.choice(target)
+            lang = scenario_language(kg, [src])
+            if lang not in REFUSALS or scenario_language(kg, [dst]) != lang:
+                continue
+            # a pair plainly of one kind by name first ("Porto Plant" for "Sheffield Plant"): a tagger's types
+            # alone pair "npm cache clean" with "API" and a person with a department
+            kin = 2.0 if same_kind(kg.entity(a).name, kg.entity(b).name) else 0.0
+            candidates.append((kin + similarity(src, dst, rng), a, b, src, dst, lang))
         if not candidates:
             return Plan([], ["unanswerable questions ask about one named entity what the corpus says about another "
                              "of the same type; no two such entities (with their own chunks, in a language with a "
@@ -103,6 +103,20 @@ class Unanswerable:
                 source_chunk=src, language=lang))
         notes = [] if len(scenarios) >= n else [f"only {len(scenarios)} entities to ask unanswerable questions about"]
         return Plan(scenarios[:n], notes)
+
+    def _pairs(self, kg: KnowledgeGraph, entity_ids: list[str], rng: Random) -> list[tuple[str, str]]:
+        """(asked about, asked of): two entities of one type, or plainly of one kind by name whatever their types
+        (a tagger calls "Heron H7" a person), never one thing by two names (asked of the other, the question is
+        answered: "西湖区" and "杭州西湖区")."""
+        by_type = entities_by_type(kg, entity_ids, lambda kind, entity: kind not in VAGUE_TYPES
+                                   and len(entity.name) >= 2)
+        pairs: set[tuple[str, str]] = set()
+        for _, members in sorted(by_type.items()):
+            rng.shuffle(members)
+            pairs.update(itertools.permutations(members[: self.max_entities_per_type], 2))
+        name = {e: kg.entity(e).name for members in by_type.values() for e in members}
+        pairs.update((a, b) for a, b in itertools.permutations(name, 2) if same_kind(name[a], name[b]))
+        return [(a, b) for a, b in sorted(pairs) if not _holds(name[a], name[b]) and not _holds(name[b], name[a])]
 
     async def generate(self, scenario: UnanswerableScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
         qa = await write_qa(
@@ -140,6 +154,13 @@ def find_name(name: str, text: str, min_score: float = 85.0) -> tuple[int, int] 
     while end < len(text) and text[end].isascii() and text[end].isalnum():
         end += 1
     return (start, end) if fuzz.ratio(name.lower(), text[start:end].lower()) >= min_score else None
+
+
+def _holds(name: str, other: str) -> bool:
+    """Whether ``other``'s characters all appear in ``name`` in order: a narrower or shortened name of the same thing
+    ("西湖区" in "杭州西湖区", "湖州安吉县" in "湖州市安吉县", "K10" in "Kestrel K10")."""
+    rest = iter("".join(name.lower().split()))
+    return all(ch in rest for ch in "".join(other.lower().split()))
 
 
 def _mentioned(kg: KnowledgeGraph, chunk_id: str) -> set[str]:

@@ -20,9 +20,9 @@ from pydantic import BaseModel, Field
 from ragkit.kg import EntityNode, KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._phrasing import language_instruction
-from ragkit.synthesis._scenarios import VAGUE_TYPES
+from ragkit.synthesis._scenarios import VAGUE_TYPES, same_kind
 from ragkit.synthesis._writer import Quote, passage, quote_source
-from ragkit.text import CJK_CHAR, normalise, normalise_language, units
+from ragkit.text import normalise, normalise_language
 
 
 class CorrectedInput(BaseModel):
@@ -70,21 +70,6 @@ class Correction:
     answer: str
     quote: str
     chunk_id: str
-
-
-def same_kind(a: str, b: str) -> bool:
-    """Whether two names plainly name things of one kind, whatever a tagger typed them: the same head word
-    ("Porto Plant", "Sheffield Plant"; CJK: the same last two characters, 龙坞茶园 and 安吉茶园), or the same
-    first word before a model code ("Heron H6", "Heron H7"). A shared brand is not enough ("Acme Robotics", the
-    company; "Acme Conductor 2.3", its software)."""
-    if CJK_CHAR.search(a) and CJK_CHAR.search(b):
-        p, q = "".join(a.split()), "".join(b.split())
-        return len(p) >= 3 and len(q) >= 3 and p[-2:] == q[-2:]
-    x, y = units(a), units(b)
-    if len(x) < 2 or len(y) < 2:
-        return False
-    coded = all(any(c.isdigit() for c in w[-1]) for w in (x, y))
-    return x[-1] == y[-1] or (x[0] == y[0] and coded)
 
 
 def subject_entity(subject: str, entities: Sequence[EntityNode]) -> EntityNode | None:

@@ -14,6 +14,7 @@ sample's id, generator spec, scenario, persona, style, length and language when 
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import asdict, dataclass, field, is_dataclass
@@ -25,7 +26,7 @@ import numpy as np
 from ragkit.kg import ChunkNode, KnowledgeGraph
 from ragkit.llm import Judge, content_key
 from ragkit.registry import GeneratorInfo
-from ragkit.text import UNDETERMINED, detect_language, normalise_language, units
+from ragkit.text import CJK_CHAR, UNDETERMINED, detect_language, normalise_language, units
 from ragkit.types import PluginSpec, Scenario, TestSample
 
 T = TypeVar("T")
@@ -134,6 +135,32 @@ def chunk_topics(kg: KnowledgeGraph, chunk: ChunkNode) -> list[str]:
     if not topics and chunk.heading_path:
         topics = [chunk.heading_path[-1]]
     return topics
+
+
+def same_kind(a: str, b: str) -> bool:
+    """Whether two names plainly name things of one kind, whatever a tagger typed them: the same head word
+    ("Porto Plant", "Sheffield Plant"; CJK: the same last two characters, 龙坞茶园 and 安吉茶园), or the same
+    first word before a model code or version ("Heron H6", "Heron H7"; "Conductor 2.3"). A shared brand is not
+    enough ("Acme Robotics", the company; "Acme Conductor 2.3", its software), nor a currency before two amounts
+    ("GBP 500", "GBP 45": a tagger's names for sums), nor a last number ("Conductor 2.3", "CB-3")."""
+    if CJK_CHAR.search(a) and CJK_CHAR.search(b):
+        p, q = "".join(a.split()), "".join(b.split())
+        return len(p) >= 3 and len(q) >= 3 and p[-2:] == q[-2:]
+    x, y = units(a), units(b)
+    if len(x) < 2 or len(y) < 2:
+        return False
+    codes = {_code_kind(a), _code_kind(b)}
+    return (x[-1] == y[-1] and not x[-1].isdigit()) or (x[0] == y[0] and len(codes) == 1 and None not in codes)
+
+
+def _code_kind(name: str) -> str | None:
+    """What a name's last word is as a code: "version" ("2.3", "4.0"), "model" ("H6", "K10", "INC-2023-014"), or
+    None (a word, or a plain whole number such as "500" or "1,000": a sum or a count). Two names are one kind by their
+    first word only with codes of one kind: "Kestrel Firmware 4.0" is no arm like the "Kestrel K10"."""
+    last = name.split()[-1] if name.split() else ""
+    if not any(c.isdigit() for c in last) or re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", last):
+        return None
+    return "version" if re.fullmatch(r"v?\d+(?:\.\d+)+", last, re.IGNORECASE) else "model"
 
 
 def entity_documents(kg: KnowledgeGraph) -> dict[str, dict[str, list[str]]]:

@@ -365,7 +365,8 @@ async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(
 
 def test_the_other_thing_is_an_entity_of_the_same_kind():
     from ragkit.kg import EntityNode
-    from ragkit.synthesis._correction import correction_message, other_subject, same_kind, subject_entity, swapped
+    from ragkit.synthesis import same_kind
+    from ragkit.synthesis._correction import correction_message, other_subject, subject_entity, swapped
 
     def pick(subject, entities, candidates, said):
         entity = subject_entity(subject, entities)
@@ -387,6 +388,9 @@ def test_the_other_thing_is_an_entity_of_the_same_kind():
     assert pick("新建的加工厂有哪些新设备", [plant], [yuhang], "") is None  # a stretch, not a name
     assert pick("加工厂", [plant], [yuhang], "余杭加工厂") is None  # a narrower name of the same thing
     assert same_kind("Kestrel K10", "Kestrel K12") and same_kind("Porto Plant", "Sheffield Plant")
+    assert same_kind("Conductor 2.3", "Conductor 2.4") and same_kind("INC-2023-014", "INC-2023-031")
+    assert not same_kind("GBP 500", "GBP 1,000") and not same_kind("Conductor 2.3", "CB-3")  # sums; a last number
+    assert not same_kind("Kestrel Firmware 4.0", "Kestrel K10")  # a version and a model code
     assert swapped("What is the output of the sheffield plant?", "Sheffield Plant", "Porto Plant") == \
         "What is the output of the Porto Plant?"
     assert swapped("Who runs it?", "Sheffield Plant", "Porto Plant") is None

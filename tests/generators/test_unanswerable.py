@@ -25,6 +25,23 @@ def test_plan_pairs_entities_of_one_type(bakery):
     assert len({s.topic for s in plan.scenarios}) == 6  # each entity asked about once
 
 
+def test_plan_asks_of_the_same_kind_first_and_never_of_the_same_thing(graph_builder):
+    # the tagger typed the H7 a person and both arms' neighbours of the H6 products; "Heron" alone is the H6's
+    # maker's short name, and "Wren Lab" a place of the same type as nothing else
+    kg = graph_builder({
+        "h6.md": [("The Heron H6 arm carries 7 kg and reaches 900 mm. Heron ships it with the CB-3 controller.",
+                   [("Heron H6", "product"), ("Heron", "product"), ("CB-3", "product")])],
+        "h7.md": [("The Heron H7 arm carries 12 kg and is built at the Wren Lab in Porto.",
+                   [("Heron H7", "person"), ("Wren Lab", "place"), ("Porto", "place")])],
+        "tools.md": [("The Finch gripper and the Lark camera are sold as options for every arm.",
+                      [("Finch", "product"), ("Lark", "product")])],
+    })
+    plan = Unanswerable().plan(kg, 4, Random(0))
+    pairs = [(s.pattern, s.topic) for s in plan.scenarios]
+    assert pairs[0] in {("Heron H6", "Heron H7"), ("Heron H7", "Heron H6")}  # plainly one kind, across types
+    assert not {frozenset(p) for p in pairs} & {frozenset({"Heron", "Heron H6"})}  # one thing by two names
+
+
 def test_plan_is_reproducible(bakery):
     one = [s.model_dump() for s in Unanswerable().plan(bakery, 4, Random(1)).scenarios]
     assert one == [s.model_dump() for s in Unanswerable().plan(bakery, 4, Random(1)).scenarios]
