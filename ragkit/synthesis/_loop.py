@@ -54,7 +54,8 @@ class GenerationRun:
         self.planned: dict[str, tuple[int, set[str]]] = {}
         """Per generator: how many scenarios were asked of its plan, and each planned scenario's key."""
         self.seed = 0
-        self.replanned = False
+        self.exhausted: set[str] = set()
+        """Generators whose plan did not grow when asked for more: on this graph they have no more scenarios."""
 
     # -- planning ---------------------------------------------------------------------------------
 
@@ -237,25 +238,29 @@ class GenerationRun:
         return True
 
     def replan(self) -> bool:
-        """After ``reopen``, once per run, when samples are still missing and no scenario is left: each generator
-        still owed samples plans twice as many scenarios as before, and the ones it has not planned yet join its
-        queue (a generator whose candidates mostly fail, on a corpus with chunks to spare, used up its first
-        plan). Its drops stay bounded as before."""
-        if self.replanned or self.missing() <= 0:
-            return False
-        self.replanned = True
+        """When a generator still owed samples, not stopped and under its drop allowance, has no scenario left: it
+        plans twice as many scenarios as last time, and the ones it has not planned yet join its queue (a generator
+        whose candidates mostly fail, on a corpus with chunks to spare, used up its plan). This comes before its
+        owed samples are passed on (``move_shortfall``), and again each time its queue runs dry while the plan still
+        grows: the drop allowance, not a count of plans, bounds what a run may cost. (Passing them on first gave a
+        25-chunk corpus's samples to a generator that kept none of its candidates, while single_hop, which kept
+        them, had 36 of its 50 scenarios unplanned.)"""
         added = 0
-        used_up = [k for k, v in self.need.items() if v > 0 and not self.queues[k] and k in self.planned
-                   and k not in self.stopped and self.result.report[k].dropped_total < self.allowance(k)]
-        for name in used_up:  # a generator stopped for its drops, or at its allowance, is not given more to drop
+        used_up = [k for k, v in self.need.items() if v - self.inflight[k] > 0 and not self.queues[k]
+                   and k in self.planned and k not in self.stopped and k not in self.exhausted
+                   and self.result.report[k].dropped_total < self.allowance(k)]
+        for name in used_up:
             want, seen = self.planned[name]
             new = [s for s in self.plan_one(name, 2 * want, self.seed) if s.model_dump_json() not in seen]
-            if new:
-                self.queues[name].extend(new)
-                self.result.report[name].planned += len(new)
-                self.result.report[name].notes.append(f"planned {len(new)} more scenarios: the first "
-                                                      f"{len(seen)} were used up with samples missing")
-                added += len(new)
+            self.planned[name] = (2 * want, seen | {s.model_dump_json() for s in new})
+            if not new:
+                self.exhausted.add(name)  # the plan cannot grow on this graph: its owed samples go elsewhere
+                continue
+            self.queues[name].extend(new)
+            self.result.report[name].planned += len(new)
+            self.result.report[name].notes.append(f"planned {len(new)} more scenarios: the first {len(seen)} were "
+                                                  "used up with samples missing")
+            added += len(new)
         return added > 0
 
     async def loop(self, pool: Pool[tuple[str, Scenario, int], Outcome]) -> None:
@@ -266,7 +271,7 @@ class GenerationRun:
             while True:
                 while len(running) < pool.capacity:
                     choice = self.pick()
-                    if choice is None and self.move_shortfall():
+                    if choice is None and (self.replan() or self.move_shortfall()):
                         choice = self.pick()
                     if choice is None:
                         break

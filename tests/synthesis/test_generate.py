@@ -353,7 +353,7 @@ async def test_a_reopened_generator_is_stopped_again_at_its_new_allowance(bakery
     assert "stopped after 6 dropped candidates" in report.notes[-2]
 
 
-async def test_a_generator_that_used_up_its_plan_plans_more_once(bakery, emb):
+async def test_a_generator_that_used_up_its_plan_plans_more(bakery, emb):
     """Every candidate of the first plan fails, with drops to spare: the generator plans twice as many scenarios,
     runs only the new ones, and the run ends with n."""
     from random import Random
@@ -381,6 +381,64 @@ async def test_a_generator_that_used_up_its_plan_plans_more_once(bakery, emb):
                "with samples missing" for n in report.notes), report.notes
     # the new scenarios ran, not the first plan's again
     assert all((tuple(s.scenario["chunk_ids"]), s.scenario.get("topic")) not in first_keys for s in result.samples)
+
+
+async def test_a_generator_plans_again_while_its_plan_grows_and_drops_are_left(bakery, emb):
+    """The first plan (7 scenarios) and the second (14: 7 new) all fail; the third (28 asked, the bakery's 16 given:
+    2 new) passes, and the run ends with n. Then the plan cannot grow: no fourth."""
+    critic_calls = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            critic_calls["n"] += 1
+            if critic_calls["n"] <= 14:
+                return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    options = GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=10)
+    result = await generate(bakery, 2, options, judge=_one_at_a_time(script), embeddings=emb)
+    report = result.report["single_hop"]
+    assert len(result.samples) == 2 and report.dropped == {"not_answerable": 14} and report.planned == 16
+    assert [n for n in report.notes if n.startswith("planned")] == [
+        "planned 7 more scenarios: the first 7 were used up with samples missing",
+        "planned 2 more scenarios: the first 14 were used up with samples missing"]
+
+
+async def test_replanning_ends_when_the_plan_cannot_grow(bakery, emb):
+    def script(call):  # nothing passes, drops to spare: every one of the bakery's 16 scenarios is tried once
+        if call.prompt_name == "generate.critic":
+            return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    judge = _one_at_a_time(script)
+    options = GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=20)
+    result = await generate(bakery, 2, options, judge=judge, embeddings=emb)
+    assert result.samples == [] and result.report["single_hop"].dropped == {"not_answerable": 16}
+    assert len(judge.calls_for("generate.critic")) == 16
+
+
+async def test_a_generator_that_ran_out_plans_again_before_its_samples_move(bakery, emb):
+    """single_hop's first plan (6 scenarios) fails and multi_hop never passes: single_hop plans again and keeps both
+    samples. Passing its owed sample to multi_hop first lost it: multi_hop was stopped, then reopened, and kept
+    none."""
+    single_critic = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            if len(call.data.passages) == 2:
+                return critic_reply(call.data, answerable=False)
+            single_critic["n"] += 1
+            if single_critic["n"] <= 6:
+                return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    options = GenerateOptions(progress=False, distribution={"single_hop": 0.5, "multi_hop": 0.5},
+                              max_drops_per_sample=10)
+    result = await generate(bakery, 2, options, judge=_one_at_a_time(script), embeddings=emb)
+    single = result.report["single_hop"]
+    assert len(result.samples) == 2 and single.kept == 2 and result.report["multi_hop"].kept == 0
+    assert single.dropped == {"not_answerable": 6}
+    assert "planned 6 more scenarios: the first 6 were used up with samples missing" in single.notes
 
 
 def _one_at_a_time(script):
