@@ -28,7 +28,7 @@ from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
 from ragkit.text import CJK, CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences, stop_words
 
-FAST_VERSION = "fast:v2"
+FAST_VERSION = "fast:v3"
 MAX_ENTITIES = 10
 MAX_KEYPHRASES = 5
 
@@ -39,6 +39,13 @@ _SPACY_TYPES = {
 }
 _JIEBA_TYPES = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "organization",
                 "nz": "other"}
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟"
+    "谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢"
+)
+"""Common Chinese surnames (the hundred commonest hold about 85% of people)."""
+_COMPOUND_SURNAMES = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟", "公孙", "慕容", "令狐", "司徒", "夏侯",
+                      "长孙", "宇文")
 _MECAB_TYPES = {"人名": "person", "組織": "organization", "地域": "place", "인명": "person", "지명": "place"}
 log = logging.getLogger("ragkit")
 _RAKE_SPLIT = re.compile(r"[^\w\s'-]+|\s-\s|\d+(?:[.,]\d+)*")
@@ -169,11 +176,24 @@ def _chinese_facts(text: str) -> Facts:
         if run:
             name = "".join(w for w, _ in run)
             if len(name) >= 2:
-                # the head of a Chinese compound is its last word: 余杭(nr) + 加工厂(nt) is an organisation
-                entities.append(EntityMention(name=name, type=_JIEBA_TYPES[run[-1][1]]))
+                entities.append(EntityMention(name=name, type=_chinese_type(name, [f for _, f in run])))
             run = []
     keyphrases, entities = _dedupe(tags, MAX_KEYPHRASES), _unique(entities)
     return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
+
+
+def _chinese_type(name: str, flags: list[str]) -> str:
+    """The type of a run of jieba name tokens: its head's, the last word (余杭 nr + 加工厂 nt is an organisation).
+    jieba tags common and unknown words as Chinese person names (nr: 顾客, 宁可, 须知, 密钥建立, 子钥), so a
+    person's name must look like one: a common surname and one or two characters more (two more after a compound
+    surname). Otherwise the run takes the type of its last place or organisation word, or none ("other")."""
+    kind = _JIEBA_TYPES[flags[-1]]
+    if flags[-1] not in ("nr", "nrfg"):
+        return kind
+    compound = name.startswith(_COMPOUND_SURNAMES)
+    if (3 <= len(name) <= 4) if compound else (2 <= len(name) <= 3 and name[0] in _SURNAMES):
+        return kind
+    return next((_JIEBA_TYPES[f] for f in reversed(flags) if _JIEBA_TYPES[f] in ("place", "organization")), "other")
 
 
 def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:

@@ -26,3 +26,11 @@ def test_korean_keyphrases_and_summary_are_still_made() -> None:
     text = "기장 로스팅 공장은 2017년에 세웠습니다. 모든 원두를 이 공장에서 볶습니다."
     ((summary, _, keyphrases),) = fast_facts([text], ["ko"])
     assert summary and keyphrases
+
+
+def test_a_chinese_person_name_begins_with_a_surname() -> None:
+    # jieba tags 顾客-like words and unknown terms as person names (nr); only the surnamed ones stay people
+    text = "创始人林晓梅和诸葛亮在杭州见面。如果您允许生成子钥，请回答。要与密钥建立认证关系。宁可少做，不可做坏。"
+    found = names(text, "zh")
+    assert found["林晓梅"] == found["诸葛亮"] == "person"
+    assert all(found.get(word, "other") != "person" for word in ("子钥", "密钥建立", "宁可"))
