@@ -16,7 +16,7 @@ from random import Random
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from ragkit.errors import DataError, JudgeError, validation_message
 from ragkit.kg import KnowledgeGraph
@@ -157,18 +157,26 @@ class PersonaList(BaseModel):
     personas: list[PersonaOut] = Field(max_length=8)
 
 
-PERSONA_PROMPT = Prompt(
-    name="generate.personas",
-    instruction=(
-        "Each numbered group lists documents of one collection: titles and themes. For each group, invent one "
-        "realistic person who would ask questions about those documents: a job role as the name (two to five "
-        "words) and one short sentence saying what they need to know and why. Give exactly personas_needed "
-        "personas, one per group, in the same order."
-    ),
-    input=PersonaInput,
-    output=PersonaList,
-    max_tokens=400,
+_PERSONA_INSTRUCTION = (
+    "Each numbered group lists documents of one collection: titles and themes. For each group, invent one "
+    "realistic person who would ask questions about those documents: a job role as the name (two to five "
+    "words) and one short sentence saying what they need to know and why. Give exactly personas_needed "
+    "personas, one per group, in the same order."
 )
+_PERSONA_PROMPTS: dict[int, Prompt[PersonaInput, PersonaList]] = {}
+
+
+def persona_prompt(n: int) -> Prompt[PersonaInput, PersonaList]:
+    """The naming prompt for ``n`` groups: its schema holds exactly ``n`` personas, and its reply bound grows with
+    them. With one bound for all, a one-document Chinese corpus's reply was cut off: the model wrote persona after
+    persona until 400 tokens, and three Chinese descriptions of up to 200 characters (about a token each) did not
+    fit either."""
+    if n not in _PERSONA_PROMPTS:
+        output = create_model(f"PersonaList{n}", __base__=PersonaList,
+                              personas=(list[PersonaOut], Field(min_length=n, max_length=n)))
+        _PERSONA_PROMPTS[n] = Prompt(name="generate.personas", instruction=_PERSONA_INSTRUCTION,
+                                     input=PersonaInput, output=output, max_tokens=40 + 300 * n)
+    return _PERSONA_PROMPTS[n]
 
 
 def _group_themes(kg: KnowledgeGraph, doc_ids: list[str], top: int = 4) -> list[str]:
@@ -233,7 +241,7 @@ async def personas_from_graph(
     if judge is not None:
         data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
         try:
-            named = (await judge.structured(PERSONA_PROMPT, data)).personas
+            named = (await judge.structured(persona_prompt(len(groups)), data)).personas
         except JudgeError as exc:
             if exc.fatal:
                 raise

@@ -12,11 +12,13 @@ from kg_builder import BAKERY, build_graph, persona_reply
 from ragkit.errors import DataError
 from ragkit.generators.single_hop import SingleHop
 from ragkit.synthesis._personas import (
+    PersonaOut,
     PersonaPool,
     Phrasing,
     _whole_sentences,
     cluster,
     load_personas,
+    persona_prompt,
     personas_from_graph,
 )
 from ragkit.testing import ScriptedJudge
@@ -41,6 +43,19 @@ async def test_personas_from_graph_one_llm_call(bakery):
     assert len(judge.calls) == 1 and len(pool.personas) == 3
     assert [p.name for p in pool.personas] == ["Analyst 1", "Analyst 2", "Analyst 3"]
     assert set(pool.by_document) == {d.id for d in bakery.documents()}
+
+
+async def test_the_naming_call_asks_for_exactly_one_persona_per_group(bakery):
+    judge = ScriptedJudge(lambda call: persona_reply(call.data))
+    await personas_from_graph(bakery, k=3, judge=judge)
+    await personas_from_graph(bakery, k=1, judge=judge)
+    schemas = [json.loads(call.messages[0]["content"].split("JSON schema:\n", 1)[1]) for call in judge.calls]
+    counts = [(s["properties"]["personas"]["minItems"], s["properties"]["personas"]["maxItems"]) for s in schemas]
+    assert counts == [(3, 3), (1, 1)]  # the grammar stops the model at the last group's persona
+    # the reply's bound holds every persona at its longest, at a token a character (Chinese)
+    longest = PersonaOut.model_fields["name"].metadata[0].max_length + \
+        PersonaOut.model_fields["description"].metadata[0].max_length
+    assert all(persona_prompt(n).max_tokens >= n * longest for n in (1, 3, 8))
 
 
 async def test_personas_without_llm_or_when_it_fails(bakery):
