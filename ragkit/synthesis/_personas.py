@@ -199,18 +199,23 @@ def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
 
 def _whole_sentences(text: str, limit: int = 200) -> str:
     """``text`` without a sentence cut off by the length bound (``whole_sentences``); a single sentence the bound
-    cut is cut back to its last clause."""
+    cut is cut back to its last clause. The bound stops a reply within one token of it, not at it (a CEO's
+    description ended "… and ensure that the company's" at 199 characters of 200)."""
     text = " ".join(text.split())
-    if len(text) < limit:
+    if len(text) < limit - _TOKEN_CHARS or text.endswith(SENTENCE_END):
         return text
     kept = whole_sentences(text)
-    if kept != text or text.endswith(SENTENCE_END):
+    if kept != text:
         return kept
     for stop in ("; ", ", ", "，"):
         cut = text.rfind(stop)
         if cut > limit // 3:
             return text[:cut].rstrip() + "."
     return text
+
+
+_TOKEN_CHARS = 16
+"""About the most characters one token of the model holds."""
 
 
 def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str]) -> Persona:

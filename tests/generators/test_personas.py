@@ -109,6 +109,9 @@ def test_phrasing_slots_rotate_every_style_and_length(bakery, tea):
      "shift, schedules audits with the Sheffield plant, and answers questions from the ope",
      "Plans maintenance for the Kestrel line, reads incident reports, approves spare parts, trains the night "
      "shift, schedules audits with the Sheffield plant."),
+    ("The CEO is responsible for overseeing the company's financial performance and strategic direction. They need "
+     "to understand the latest trends and technologies in robotics and ensure that the company's",
+     "The CEO is responsible for overseeing the company's financial performance and strategic direction."),
 ])
 def test_a_persona_description_cut_by_its_bound_ends_on_a_whole_sentence_or_clause(text: str, kept: str) -> None:
     assert _whole_sentences(text, limit=100) == kept
