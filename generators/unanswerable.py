@@ -72,7 +72,7 @@ class Unanswerable:
         ent_docs = entity_documents(kg)
         similarity = chunk_similarity(kg)
         candidates = []
-        for a, b in self._pairs(kg, sorted(ent_docs), rng):
+        for a, b, kin in self._pairs(kg, sorted(ent_docs), rng):
             source = [c for c in mentioning_chunks(ent_docs, a) if b not in _mentioned(kg, c)]
             target = [c for c in mentioning_chunks(ent_docs, b) if a not in _mentioned(kg, c)]
             if not source or not target:
@@ -83,8 +83,7 @@ class Unanswerable:
                 continue
             # a pair plainly of one kind by name first ("Porto Plant" for "Sheffield Plant"): a tagger's types
             # alone pair "npm cache clean" with "API" and a person with a department
-            kin = 2.0 if same_kind(kg.entity(a).name, kg.entity(b).name) else 0.0
-            candidates.append((kin + similarity(src, dst, rng), a, b, src, dst, lang))
+            candidates.append((2.0 * kin + similarity(src, dst, rng), a, b, src, dst, lang))
         if not candidates:
             return Plan([], ["unanswerable questions ask about one named entity what the corpus says about another "
                              "of the same type; no two such entities (with their own chunks, in a language with a "
@@ -104,10 +103,10 @@ class Unanswerable:
         notes = [] if len(scenarios) >= n else [f"only {len(scenarios)} entities to ask unanswerable questions about"]
         return Plan(scenarios[:n], notes)
 
-    def _pairs(self, kg: KnowledgeGraph, entity_ids: list[str], rng: Random) -> list[tuple[str, str]]:
-        """(asked about, asked of): two entities of one type, or plainly of one kind by name whatever their types
-        (a tagger calls "Heron H7" a person), never one thing by two names (asked of the other, the question is
-        answered: "西湖区" and "杭州西湖区")."""
+    def _pairs(self, kg: KnowledgeGraph, entity_ids: list[str], rng: Random) -> list[tuple[str, str, bool]]:
+        """(asked about, asked of, plainly of one kind by name): two entities of one type, or of one kind by name
+        whatever their types (a tagger calls "Heron H7" a person), never one thing by two names (asked of the
+        other, the question is answered: "西湖区" and "杭州西湖区")."""
         by_type = entities_by_type(kg, entity_ids, lambda kind, entity: kind not in VAGUE_TYPES
                                    and len(entity.name) >= 2)
         pairs: set[tuple[str, str]] = set()
@@ -115,8 +114,9 @@ class Unanswerable:
             rng.shuffle(members)
             pairs.update(itertools.permutations(members[: self.max_entities_per_type], 2))
         name = {e: kg.entity(e).name for members in by_type.values() for e in members}
-        pairs.update((a, b) for a, b in itertools.permutations(name, 2) if same_kind(name[a], name[b]))
-        return [(a, b) for a, b in sorted(pairs) if not _holds(name[a], name[b]) and not _holds(name[b], name[a])]
+        kin = {(a, b) for a, b in itertools.permutations(name, 2) if same_kind(name[a], name[b])}
+        return [(a, b, (a, b) in kin) for a, b in sorted(pairs | kin)
+                if not _holds(name[a], name[b]) and not _holds(name[b], name[a])]
 
     async def generate(self, scenario: UnanswerableScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
         qa = await write_qa(

@@ -285,7 +285,7 @@ class GenerationRun:
                     if sum(self.need.values()) > 0 and any(self.queues.values()):
                         self.cap += 1  # what is left comes only from documents at their share: relax, say so
                         continue
-                    if self.reopen() or self.replan():
+                    if self.reopen():  # replan was just tried, when the last pick found nothing
                         continue
                     return
                 task, name, scenario, slot = running.popleft()
