@@ -16,7 +16,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
    without seeing the reference answer (a small judge shown an answer tends to agree with it): it copies the
-   sentences that answer the question, which must be found in the contexts, and gives a short answer. Samples
+   sentences that answer the question, which must be found in the contexts, and gives a short answer, which must
+   not only repeat the question (a keyword query that asks nothing: "MIT License" → "MIT License"). Samples
    with ``metadata["needs_passages"] = k`` (multi-hop) are dropped as ``single_passage`` when the judge's evidence
    comes from fewer than k passages. For samples that must not be answerable (``metadata["answerable"] is
    False``), the contexts are the reference contexts plus the graph chunks nearest to the question, and the sample
@@ -247,6 +248,11 @@ class Critic:
         checks = await self._answer(passages, sample.question)
         if not checks["evidence"] or not checks["judge_answer"]:
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)
+        if restates_question(checks["judge_answer"], sample.question):
+            # the passages gave the judge nothing to add: a keyword query that asks nothing ("MIT License"), or a
+            # question holding its own answer; the reference's words beside it are the writer's, not an answer
+            return Verdict(False, "not_answerable", f"the judge's answer only repeats the question: "
+                           f"{checks['judge_answer'][:60]!r}", checks)
         needed = int(sample.metadata.get("needs_passages", 1))
         if len(checks["evidence_passages"]) < needed:
             return Verdict(False, "single_passage", f"the judge answered it from passage "

@@ -208,6 +208,14 @@ async def test_review_drops_by_reason(bakery, embeddings, reply, reason):
     assert not verdict.ok and verdict.reason == reason
 
 
+async def test_a_question_the_judge_can_only_repeat_is_dropped(bakery, embeddings):
+    # a keyword query that asks nothing: the passages gave the judge nothing to add to it
+    reply = {"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": "Kirkstall Road bakery"}
+    sample = _sample(bakery, question="Kirkstall Road bakery", answer="The Leeds bakery is on Kirkstall Road.")
+    verdict = await Critic(bakery, ScriptedJudge([reply]), embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "not_answerable" and "only repeats" in verdict.detail
+
+
 async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
     judge = ScriptedJudge([])  # any call would fail the test
     critic = Critic(bakery, judge, embeddings)
