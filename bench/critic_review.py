@@ -92,7 +92,8 @@ async def review(paths: list[str], graphs: dict[str, str], good: dict[tuple[str,
                            judge_answer=verdict.checks.get("judge_answer"))
             except JudgeError as exc:
                 row.update(kept=None, reason=None, error=str(exc))
-            print(f"{name:14} {'KEPT' if row['kept'] else 'dropped':8} {row['reason'] or '':22} "
+            shown = "error" if row["kept"] is None else "KEPT" if row["kept"] else "dropped"
+            print(f"{name:14} {shown:8} {row['reason'] or row.get('error', '')[:22]:22} "
                   f"good={row['labelled_good']} {s.question[:50]}", file=sys.stderr, flush=True)
             rows.append(row)
     print(f"LLM calls: {judge.usage.total.calls}", file=sys.stderr)
