@@ -197,8 +197,7 @@ def _chinese_type(name: str, flags: list[str]) -> str:
     kind = _JIEBA_TYPES[flags[-1]]
     if flags[-1] not in ("nr", "nrfg"):
         return kind
-    compound = name.startswith(_COMPOUND_SURNAMES)
-    if (3 <= len(name) <= 4) if compound else (2 <= len(name) <= 3 and name[0] in _SURNAMES):
+    if _surnamed(name, _SURNAMES, _COMPOUND_SURNAMES):
         return kind
     return next((_JIEBA_TYPES[f] for f in reversed(flags) if _JIEBA_TYPES[f] in ("place", "organization")), "other")
 
@@ -263,14 +262,19 @@ def _mecab_entities(text: str, language: str) -> list[EntityMention]:
     return [EntityMention(name=name, type=kind) for name, kind in names if len(name) >= 2]
 
 
+def _surnamed(name: str, surnames: frozenset[str], compounds: tuple[str, ...]) -> bool:
+    """Whether ``name`` has the shape of a Chinese or Korean person's name: a common one-character surname and one
+    or two characters more, or a compound surname and one or two more."""
+    if name.startswith(compounds):
+        return 3 <= len(name) <= 4
+    return 2 <= len(name) <= 3 and name[0] in surnames
+
+
 def _korean_name(word: str) -> bool:
-    """Whether a word mecab-ko-dic calls a person's name looks like a Korean one: a common surname and one or two
-    syllables more (two or three after a compound surname). The dictionary also calls pieces of loanwords names
-    (프레스 of 프렌치프레스, 프레시 of 리프레시, 스페셜 of 스페셜티) and whole common words (주식회사, 로트), which the
-    generators then asked about as people."""
-    if word.startswith(_KOREAN_COMPOUND_SURNAMES):
-        return 3 <= len(word) <= 4
-    return 2 <= len(word) <= 3 and word[0] in _KOREAN_SURNAMES
+    """Whether a word mecab-ko-dic calls a person's name looks like a Korean one (``_surnamed``). The dictionary
+    also calls pieces of loanwords names (프레스 of 프렌치프레스, 프레시 of 리프레시, 스페셜 of 스페셜티) and whole
+    common words (주식회사, 로트), which the generators then asked about as people."""
+    return _surnamed(word, _KOREAN_SURNAMES, _KOREAN_COMPOUND_SURNAMES)
 
 
 def _unique(entities: list[EntityMention]) -> list[EntityMention]:
