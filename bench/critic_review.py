@@ -27,17 +27,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from testset_quality import good_labels, read_samples
+
 HERE = Path(__file__).resolve().parent
-
-
-def labels(path: Path) -> dict[tuple[str, str], bool]:
-    """Good by hand: correct, self-contained and answerable (as in testset_quality.py)."""
-    out = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            out[(row["testset"], row["id"])] = bool(row["correct"] and row["self_contained"] and row["answerable"])
-    return out
 
 
 def graph_for(name: str, graphs: dict[str, str]) -> Any:
@@ -71,14 +63,13 @@ async def review(paths: list[str], graphs: dict[str, str], good: dict[tuple[str,
     from ragkit.errors import JudgeError
     from ragkit.llm import Embeddings, Judge
     from ragkit.synthesis._critic import Critic
-    from ragkit.types import TestSample
 
     judge, embeddings = Judge(), Embeddings()
+    by_set: dict[str, list[Any]] = {}
+    for name, sample in read_samples(paths):
+        by_set.setdefault(name, []).append(sample)
     rows = []
-    for path in paths:
-        name = Path(path).stem
-        samples = [TestSample.model_validate_json(line)
-                   for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    for name, samples in by_set.items():
         kg = graph_for(name, graphs)
         added = add_missing(kg, samples)
         print(f"{name}: {len(samples)} samples, {added} stored contexts added to the graph", file=sys.stderr)
@@ -121,7 +112,7 @@ def main() -> None:
     args = parser.parse_args()
     graphs = dict(g.split("=", 1) for g in args.graph)
     started = time.monotonic()
-    rows = asyncio.run(review(args.testsets, graphs, labels(Path(args.labels))))
+    rows = asyncio.run(review(args.testsets, graphs, good_labels(args.labels)))
     if args.output:
         Path(args.output).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     print(json.dumps({**figures(rows), "seconds": round(time.monotonic() - started, 1)}, indent=2, ensure_ascii=False))

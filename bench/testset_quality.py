@@ -124,22 +124,28 @@ def automatic(sample: Any, faith: float | None) -> dict[str, Any]:
     return checks
 
 
-def score(args: argparse.Namespace) -> None:
-    samples = read_samples(args.testsets)
-    labels = {}
-    if args.labels and Path(args.labels).exists():
-        for line in Path(args.labels).read_text(encoding="utf-8").splitlines():
+def good_labels(path: str | None) -> dict[tuple[str, str], bool]:
+    """Each hand-labelled sample, by (testset, id): good when correct, self-contained and answerable."""
+    out = {}
+    if path and Path(path).exists():
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                labels[(row["testset"], row["id"])] = row
+                out[(row["testset"], row["id"])] = bool(row["correct"] and row["self_contained"]
+                                                        and row["answerable"])
+    return out
+
+
+def score(args: argparse.Namespace) -> None:
+    samples = read_samples(args.testsets)
+    labels = good_labels(args.labels)
     faith, errors = asyncio.run(faithfulness(samples))
     rows, styles = [], Counter()
     for testset, s in samples:
         auto = automatic(s, faith[s.id])
         if s.id in errors:  # no figure is no pass: the sample is left out of the agreement, and counted
             auto["passes"], auto["error"] = None, errors[s.id]
-        label = labels.get((testset, s.id))
-        good = None if label is None else bool(label["correct"] and label["self_contained"] and label["answerable"])
+        good = labels.get((testset, s.id))
         styles[(testset, s.style)] += 1
         rows.append({"testset": testset, "id": s.id, "generator": s.generator.name if s.generator else None,
                      "style": s.style, "question": s.question, **auto, "labelled_good": good})
