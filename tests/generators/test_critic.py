@@ -216,6 +216,16 @@ async def test_a_question_the_judge_can_only_repeat_is_dropped(bakery, embedding
     assert not verdict.ok and verdict.reason == "not_answerable" and "only repeats" in verdict.detail
 
 
+async def test_a_passage_number_is_no_evidence(bakery, embeddings):
+    # the passages are shown numbered: the judge may copy "[0]" with its sentence, or give the number alone
+    labelled = {"evidence": ["[0] The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": "2010"}
+    verdict = await Critic(bakery, _script(critic=labelled), embeddings).review(_sample(bakery))
+    assert verdict.ok and verdict.checks["evidence"] == ["The Leeds bakery opened in 2010 on Kirkstall Road."]
+    bare = {"evidence": ["[0]"], "answer": "The Leeds bakery opened in 2010"}  # the answer is copied: its own evidence
+    verdict = await Critic(bakery, _script(critic=bare), embeddings).review(_sample(bakery))
+    assert verdict.ok and verdict.checks["evidence"] == ["The Leeds bakery opened in 2010"]
+
+
 async def test_cheap_checks_run_before_any_llm_call(bakery, embeddings):
     judge = ScriptedJudge([])  # any call would fail the test
     critic = Critic(bakery, judge, embeddings)
