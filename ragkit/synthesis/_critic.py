@@ -36,7 +36,6 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -62,11 +61,9 @@ from ragkit.synthesis._checks import (
     stray_script,
 )
 from ragkit.synthesis._scenarios import VAGUE_TYPES
-from ragkit.synthesis._writer import passage, quote_source
+from ragkit.synthesis._writer import passage, quote_source, unlabelled
 from ragkit.text import CJK_CHAR, UNDETERMINED, language_matches, normalise_language, units
 from ragkit.types import TestSample
-
-_PASSAGE_LABEL = re.compile(r"^\s*\[\d+\]\s*")
 
 
 class CriticInput(BaseModel):
@@ -227,9 +224,7 @@ class Critic:
         passage: that span is then the evidence."""
         assert self.judge is not None
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=question))
-        # the passages are shown numbered ("[0] …"), and the judge sometimes copies the number with the sentence,
-        # or gives the number alone: a label, not evidence
-        evidence = distinct([_PASSAGE_LABEL.sub("", e) for e in out.evidence])
+        evidence = distinct([unlabelled(e) for e in out.evidence])  # "[0] The Leeds bakery…", or "[0]" alone
         cited = [(e, i) for e in evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
         if not evidence and len(units(out.answer)) >= 2:
             source = quote_source(out.answer, passages)  # an answer copied from a passage is its own evidence

@@ -177,6 +177,13 @@ def non_empty(out: QAOutput) -> QAOutput:
 
 
 _SPACE = re.compile(r"\s+")
+_PASSAGE_LABEL = re.compile(r"^\s*\[\d+\]\s*")
+
+
+def unlabelled(quote: str) -> str:
+    """``quote`` without a leading passage number: prompts show passages numbered ("[0] …"), and a model copies
+    the number with the sentence, or gives the number alone, which is a label, not a quote."""
+    return _PASSAGE_LABEL.sub("", quote)
 
 
 def _squash(text: str) -> str:
@@ -194,6 +201,7 @@ def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -
 
     from rapidfuzz import fuzz
 
+    quote = unlabelled(quote)  # "[0]" alone would be "0", found in any passage with a zero
     q = _squash(quote)
     if not q:
         return None

@@ -7,7 +7,7 @@ from kg_builder import default_script
 
 from ragkit.synthesis._checks import agreement, copies_context, mentions_context, restates_question
 from ragkit.synthesis._critic import Critic
-from ragkit.synthesis._writer import found_quotes
+from ragkit.synthesis._writer import found_quotes, quote_source
 from ragkit.testing import ScriptedJudge
 from ragkit.text import language_matches
 from ragkit.types import ContextRef, TestSample
@@ -181,6 +181,12 @@ async def test_the_critic_records_each_found_evidence_once(bakery, embeddings):
 def test_found_quotes_keeps_each_quote_found_in_a_context_once():
     quotes = ["quotes", "opened in 2010", "Opened in 2010", "", "closed in 1999"]
     assert found_quotes(quotes, [CONTEXT]) == ["opened in 2010"]
+
+
+def test_a_passage_number_proves_no_passage():
+    # prompts show passages numbered; "[0]" is a label, and "0" is in any passage that has a zero
+    assert quote_source("[0]", ["It opened in 2010."]) is None
+    assert quote_source("[1] It has 48 staff", ["Leeds bakes rye.", CONTEXT]) == 1
 
 
 @pytest.mark.parametrize(("answer", "question", "restates"), [
