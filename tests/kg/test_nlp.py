@@ -43,3 +43,13 @@ def test_a_korean_person_name_begins_with_a_surname() -> None:
     found = names(text, "ko")
     assert found["남궁민"] == found["박성호"] == "person"
     assert not {"주식회사", "프레스", "프렌치", "로트", "프레시"} & set(found)
+
+
+def test_korean_keyphrases_are_runs_of_nouns() -> None:
+    # Korean glues particles and endings to its words: split at stop words, a clause stayed whole
+    text = ("교육 지원: 커피 관련 자격증 응시료는 연 150만 원까지 회사가 부담합니다. "
+            "기장 로스팅 공장은 2교대로 운영합니다.")
+    ((_, _, keyphrases),) = fast_facts([text], ["ko"])
+    assert {"커피 관련 자격증", "기장 로스팅 공장"} <= set(keyphrases)
+    assert not any(k.endswith(("합니다", "은", "가", "까지")) for k in keyphrases)
+    assert not {"부담", "운영"} & set(keyphrases)  # nouns made verbs by 하다: 부담합니다, "pays"
