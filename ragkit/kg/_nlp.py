@@ -204,11 +204,12 @@ def _chinese_type(name: str, flags: list[str]) -> str:
 
 def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
     stop = stop_words(language)
+    morphemes = _morphemes(text, language) if language in ("ja", "ko") else None  # one parse for both uses
     candidates: list[list[str]] = []
     if language == "ja":
         candidates = [[m] for m in re.findall(f"[{KATAKANA}]{{2,}}|[{HAN}]{{2,8}}", text)]
-    elif language == "ko" and (runs := _korean_noun_runs(text)) is not None:
-        candidates = runs
+    elif language == "ko" and morphemes is not None:
+        candidates = _korean_noun_runs(morphemes)
     else:
         for part in _RAKE_SPLIT.split(text):
             words: list[str] = []
@@ -226,26 +227,38 @@ def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
     if ner is not None:
         entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
                     for e in ner.ents if e.label_ in _SPACY_TYPES]
-    elif language in ("ja", "ko"):
-        entities = _mecab_entities(text, language)
+    elif morphemes is not None:
+        entities = _mecab_entities(morphemes, language)
     keyphrases, entities = _rake(candidates, MAX_KEYPHRASES), _unique(entities)
     return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
 
 
-def _mecab_entities(text: str, language: str) -> list[EntityMention]:
+_Morpheme = tuple[str, list[str], bool]
+"""A MeCab node: its surface, its features (part of speech first), and whether a space comes before it."""
+
+
+def _morphemes(text: str, language: str) -> list[_Morpheme] | None:
+    """``text`` parsed by MeCab for ``language`` (Japanese or Korean); None without MeCab."""
+    tagger = _mecab(language)
+    if tagger is None:
+        return None
+    out: list[_Morpheme] = []
+    node = tagger.parseToNode(text)
+    while node is not None:
+        if node.surface:  # not the sentence's start and end marks
+            out.append((node.surface, node.feature.split(","), node.rlength > node.length))
+        node = node.next
+    return out
+
+
+def _mecab_entities(morphemes: list[_Morpheme], language: str) -> list[EntityMention]:
     """Proper nouns by MeCab: Japanese ones that touch are one name (豊田 + 章男), typed by the first's class. A
     word mecab-ko-dic calls a person's name that has no Korean name's shape (``_korean_name``) is dropped: on the
     Korean sample corpus all ten such were the dictionary's mistakes, pieces of loanwords (프레시 of 리프레시, 슬리 of
     먼슬리) or common words (카페인, 로트, 주식회사), never a name; as topics they gave questions about nothing."""
-    tagger = _mecab(language)
-    if tagger is None:
-        return []
     names: list[tuple[str, str]] = []
     joined = False
-    node = tagger.parseToNode(text)
-    while node is not None:
-        word, fields = node.surface, node.feature.split(",")
-        node = node.next
+    for word, fields, _ in morphemes:
         proper = (fields[:2] == ["名詞", "固有名詞"]) if language == "ja" else fields[0] == "NNP"
         kind = _MECAB_TYPES.get(fields[2] if language == "ja" else fields[1], "other") if proper else ""
         if not proper or (language == "ko" and kind == "person" and not _korean_name(word)):
@@ -262,20 +275,15 @@ def _mecab_entities(text: str, language: str) -> list[EntityMention]:
 _KOREAN_NOUNS = frozenset({"NNG", "NNP", "SL", "SH"})  # common and proper nouns, Latin and Hanja letters
 
 
-def _korean_noun_runs(text: str) -> list[list[str]] | None:
-    """Keyphrase candidates of a Korean text: runs of nouns (기장 로스팅 공장, 커피 관련 자격증), as words; None
-    without MeCab. Korean glues particles and endings to its words, so splitting at stop words, as for English,
-    kept clauses whole ("만 원까지 회사가 부담합니다"), which the generators then asked about. A noun glued to a
-    verb-making suffix (부담 + 합니다, "pays") ends no run: it is a verb."""
-    tagger = _mecab("ko")
-    if tagger is None:
-        return None
+def _korean_noun_runs(morphemes: list[_Morpheme]) -> list[list[str]]:
+    """Keyphrase candidates of a Korean text: runs of nouns (기장 로스팅 공장, 커피 관련 자격증), as words. Korean
+    glues particles and endings to its words, so splitting at stop words, as for English, kept clauses whole ("만
+    원까지 회사가 부담합니다"), which the generators then asked about. A noun glued to a verb-making suffix (부담 +
+    합니다, "pays") ends no run: it is a verb."""
     runs: list[list[str]] = []
     run: list[str] = []
-    node = tagger.parseToNode(text)
-    while node is not None:
-        word, tag, spaced = node.surface, node.feature.split(",")[0], node.rlength > node.length
-        node = node.next
+    for word, fields, spaced in morphemes:
+        tag = fields[0]
         if tag in _KOREAN_NOUNS:
             if run and not spaced:
                 run[-1] += word
