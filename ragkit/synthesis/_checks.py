@@ -17,6 +17,7 @@ from ragkit.text import (
     FUNCTION_WORDS,
     HAN,
     HANGUL,
+    HIRAGANA,
     KANA,
     UNDETERMINED,
     normalise,
@@ -203,15 +204,37 @@ def ambiguous_document(question: str, titles: Iterable[str]) -> str | None:
     return None
 
 
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|`[^`]*`")
+"""Text in quotation marks or backticks."""
+
+_ASKING_HAN = frozenset("什么哪里谁几怎样何吗呢吧请问")
+"""Han characters of Chinese question words and question particles (什么, 哪里, 谁, 几, 怎样, 为何, 请问)."""
+_ASKING_KOREAN = ("어디", "무엇", "뭐", "무슨", "누구", "누가", "언제", "어떻게", "어떤", "어느", "왜", "몇", "얼마")
+"""Stems of Korean question words; particles attach to them ("어디에", "무엇을")."""
+_HIRAGANA_WORD = re.compile(f"^[{HIRAGANA}]+$")
+
+
+def _named_in_question(question: str) -> set[str]:
+    """The question's informative tokens that name what it asks about: without its function words and question
+    words ("where", "哪里", "어디에"), and for Japanese without hiragana, which there spells particles, endings
+    and question words (どこにありますか)."""
+    return {t for t in _informative(question, "") if t not in FUNCTION_WORDS and t not in _ASKING_HAN
+            and not _HIRAGANA_WORD.match(t) and not t.startswith(_ASKING_KOREAN)}
+
+
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """True when the answer only repeats the question: every informative token of the answer (see
-    ``_informative``) is in the question, and they make up ``share`` or more of the question's own.
+    ``_informative``) is in the question, and they make up ``share`` or more of the words that name what the
+    question asks about (question words do not count: "杭州河坊街旗舰店在哪里？" → "杭州河坊街旗舰店" restates).
 
     "Who owns Nadia's project?" → "Nadia owns Nadia's project." restates; "Is it made in Leeds or York?" →
-    "In Leeds." and "Yes." do not.
+    "In Leeds." and "Yes." do not, and neither does a quoted value the question lacks, though it holds no word
+    ("The default directory is \".\"").
     """
+    if any(quoted[1:-1].strip() not in question for quoted in _QUOTED.findall(answer)):
+        return False
     mine, asked = _informative(answer, ""), _informative(question, "")
-    return bool(mine) and mine <= asked and len(mine) >= share * len(asked)
+    return bool(mine) and mine <= asked and len(mine) >= share * len(_named_in_question(question))
 
 
 def loops(text: str, n: int = 5, times: int = 3) -> bool:
@@ -248,7 +271,6 @@ def stray_script(text: str, language: str, contexts: Iterable[str]) -> str:
     return "".join(dict.fromkeys(c for c in foreign if c not in seen))
 
 
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|`[^`]*`")
 _FIRST_PERSON = re.compile(r"(?<![\w\-./])(?:[Mm]e|[Mm]y|[Mm]yself)(?![\w\-./])")
 """Not "I" (a roman numeral in "Type I"), not "mine" (a coal mine), and not the "my" of a name in code
 ("my-virtual-env", "my_app.py")."""

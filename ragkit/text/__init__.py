@@ -15,7 +15,7 @@ from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
 from ragkit.text._morph import leading_particles, trailing_particle, word_bounds
 from ragkit.text._numbers import number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
-from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, KATAKANA
+from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
 from ragkit.text._tokens import (
     QUESTION_MARKS,
@@ -33,6 +33,7 @@ __all__ = [
     "FUNCTION_WORDS",
     "HAN",
     "HANGUL",
+    "HIRAGANA",
     "IDEOGRAPHIC",
     "KANA",
     "KATAKANA",

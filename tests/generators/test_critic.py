@@ -197,6 +197,13 @@ def test_a_passage_number_proves_no_passage():
     ("Yes.", "Does the Leeds bakery open on Sundays?", False),
     ("龙坞茶园位于杭州。", "龙坞茶园位于杭州吗？", True),
     ("龙坞茶园建于1998年。", "龙坞茶园建于哪一年？", False),
+    # question words name nothing the answer should add to: "where" is not what an echo leaves out
+    ("The Hefang Street store.", "Where is the Hefang Street store?", True),
+    ("杭州河坊街旗舰店", "杭州河坊街旗舰店在哪里？", True),
+    ("浜松工場", "浜松の工場はどこにありますか？", True),
+    ("On Hefang Street, near the West Lake.", "Where is the Hefang Street store?", False),
+    # a quoted value is an answer though it holds no word
+    ('The default directory for npm pack is ".".', "What is the default directory for npm pack?", False),
 ])
 def test_restates_question(answer, question, restates):
     assert restates_question(answer, question) is restates
