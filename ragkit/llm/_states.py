@@ -28,61 +28,64 @@ def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return n
 
 
+class _PromptStates:
+    """Saved states keyed by their token sequence; a lookup answers with the longest common prefix. The methods of
+    ``PromptStates``, which ``states_class`` puts before llama-cpp-python's cache base.
+
+    ``reused`` is the number of prompt tokens the last looked-up call did not evaluate: the longer of the prefix it
+    shares with the live KV cache and with the state handed back.
+    """
+
+    def __init__(self, llama: Any, capacity_bytes: int) -> None:
+        self.capacity_bytes = capacity_bytes  # what the cache base's own __init__ sets
+        self.llama = llama
+        self.states: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self.reused = 0
+
+    @property
+    def cache_size(self) -> int:
+        return sum(s.llama_state_size for s in self.states.values())
+
+    def _best(self, tokens: Sequence[int]) -> tuple[tuple[int, ...] | None, int]:
+        best, length = None, 0
+        for key in self.states:
+            n = common_prefix(key, tokens)
+            if n > length:
+                best, length = key, n
+        return best, length
+
+    def __getitem__(self, key: Sequence[int]) -> Any:
+        live = common_prefix(self.llama.input_ids[: self.llama.n_tokens].tolist(), key)
+        best, length = self._best(key)
+        # llama.cpp evaluates at least the prompt's last token again, to get the logits to sample from
+        self.reused = min(max(live, length), max(0, len(key) - 1))
+        if best is None or length <= live:
+            raise KeyError("no saved state shares more of this prompt than the live one")
+        self.states.move_to_end(best)
+        return self.states[best]
+
+    def __contains__(self, key: Sequence[int]) -> bool:
+        return self._best(key)[0] is not None
+
+    def __setitem__(self, key: Sequence[int], value: Any) -> None:
+        if self.capacity_bytes <= 0 or value.llama_state_size > self.capacity_bytes:
+            return
+        key = tuple(key)
+        self.states.pop(key, None)
+        # a state whose tokens are a prefix of the new one's is covered by it
+        for old in [k for k in self.states if len(k) <= len(key) and key[: len(k)] == k]:
+            del self.states[old]
+        self.states[key] = value
+        while self.cache_size > self.capacity_bytes:
+            self.states.popitem(last=False)
+
+
 def states_class() -> type:
-    """``PromptStates`` as a subclass of llama-cpp-python's cache base (imported only when the model loads)."""
+    """``PromptStates``: ``_PromptStates`` as a subclass of llama-cpp-python's cache base, which llama-cpp-python
+    requires of a cache (imported only when the model loads)."""
     from llama_cpp.llama_cache import BaseLlamaCache
 
-    class PromptStates(BaseLlamaCache):
-        """Saved states keyed by their token sequence; a lookup answers with the longest common prefix.
-
-        ``reused`` is the number of prompt tokens the last looked-up call did not evaluate: the longer of the
-        prefix it shares with the live KV cache and with the state handed back.
-        """
-
-        def __init__(self, llama: Any, capacity_bytes: int) -> None:
-            super().__init__(capacity_bytes)
-            self.llama = llama
-            self.states: OrderedDict[tuple[int, ...], Any] = OrderedDict()
-            self.reused = 0
-
-        @property
-        def cache_size(self) -> int:
-            return sum(s.llama_state_size for s in self.states.values())
-
-        def _best(self, tokens: Sequence[int]) -> tuple[tuple[int, ...] | None, int]:
-            best, length = None, 0
-            for key in self.states:
-                n = common_prefix(key, tokens)
-                if n > length:
-                    best, length = key, n
-            return best, length
-
-        def __getitem__(self, key: Sequence[int]) -> Any:
-            live = common_prefix(self.llama.input_ids[: self.llama.n_tokens].tolist(), key)
-            best, length = self._best(key)
-            # llama.cpp evaluates at least the prompt's last token again, to get the logits to sample from
-            self.reused = min(max(live, length), max(0, len(key) - 1))
-            if best is None or length <= live:
-                raise KeyError("no saved state shares more of this prompt than the live one")
-            self.states.move_to_end(best)
-            return self.states[best]
-
-        def __contains__(self, key: Sequence[int]) -> bool:
-            return self._best(key)[0] is not None
-
-        def __setitem__(self, key: Sequence[int], value: Any) -> None:
-            if self.capacity_bytes <= 0 or value.llama_state_size > self.capacity_bytes:
-                return
-            key = tuple(key)
-            self.states.pop(key, None)
-            # a state whose tokens are a prefix of the new one's is covered by it
-            for old in [k for k in self.states if len(k) <= len(key) and key[: len(k)] == k]:
-                del self.states[old]
-            self.states[key] = value
-            while self.cache_size > self.capacity_bytes:
-                self.states.popitem(last=False)
-
-    return PromptStates
+    return type("PromptStates", (_PromptStates, BaseLlamaCache), {"__module__": __name__})
 
 
 def lean_llama() -> type:
