@@ -166,6 +166,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)
 
 
+def _reject_async_factory(factory: Callable[..., Any], name: str) -> None:
+    """The mistake of decorating the scoring function itself, named at import time rather than at the first score."""
+    if inspect.iscoroutinefunction(factory):
+        raise PluginError(
+            f"metric '{name}' is an async function: @metric decorates a factory (a plain function) "
+            "that returns the async scoring function"
+        )
+
+
 def metric(
     *,
     requires: tuple[str, ...] = (),
@@ -191,11 +200,7 @@ def metric(
 
     def wrap(factory: F) -> F:
         reg_name = name or factory.__name__
-        if inspect.iscoroutinefunction(factory):
-            raise PluginError(
-                f"metric '{reg_name}' is an async function: @metric decorates a factory (a plain function) "
-                "that returns the async scoring function"
-            )
+        _reject_async_factory(factory, reg_name)
         sig = inspect.signature(factory)
 
         @functools.wraps(factory)

@@ -195,15 +195,7 @@ class Judge:
                     if done.finish_reason == "length":
                         err = "the reply was cut off (the token limit, or a loop the local model stopped); " + err
                     errors.append(err)
-                    messages = [
-                        *messages,
-                        {"role": "assistant", "content": raw[:1500]},
-                        {
-                            "role": "user",
-                            "content": f"That reply was invalid: {err}. Reply again with one complete, valid "
-                            "JSON object that matches the schema. Keep every text field short.",
-                        },
-                    ]
+                    messages = _reask(messages, raw, err)
                     continue
                 self._store(key, done)
                 return out, done
@@ -327,6 +319,20 @@ class Judge:
 
 def _rebuild(cls: type[Judge], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Judge:
     return cls(*args, **kwargs)
+
+
+def _reask(messages: list[dict[str, str]], raw: str, error: str) -> list[dict[str, str]]:
+    """The conversation so far, the invalid reply (cut to 1,500 characters: a loop need not be read back whole) and
+    what was wrong with it: the next ask."""
+    return [
+        *messages,
+        {"role": "assistant", "content": raw[:1500]},
+        {
+            "role": "user",
+            "content": f"That reply was invalid: {error}. Reply again with one complete, valid JSON object that "
+            "matches the schema. Keep every text field short.",
+        },
+    ]
 
 
 def _valid(prompt: Prompt[In, Out], done: Completion) -> Out | None:
