@@ -20,6 +20,7 @@ from ragkit.text import (
     HIRAGANA,
     KANA,
     UNDETERMINED,
+    morphemes,
     normalise,
     number_spans,
     number_value,
@@ -214,12 +215,21 @@ _ASKING_KOREAN = ("어디", "무엇", "뭐", "무슨", "누구", "누가", "언�
 _HIRAGANA_WORD = re.compile(f"^[{HIRAGANA}]+$")
 
 
+def _names_nothing_korean(word: str) -> bool:
+    """A Korean word that does not start with a noun: a predicate ("있나요", "되었는지") or an adverb ("가장"), by
+    MeCab-ko's tag of its first morpheme (V…, M…); False without MeCab."""
+    if not _HANGUL_WORD.match(word):
+        return False
+    parsed = morphemes(word, "ko")
+    return parsed is not None and bool(parsed) and parsed[0][1][0].startswith(("V", "M"))
+
+
 def _named_in_question(question: str) -> set[str]:
-    """The question's informative tokens that name what it asks about: without its function words and question
-    words ("where", "哪里", "어디에"), and for Japanese without hiragana, which there spells particles, endings
-    and question words (どこにありますか)."""
+    """The question's informative tokens that name what it asks about: without its function words, question words
+    ("where", "哪里", "어디에") and Korean predicates and adverbs ("있나요", "가장"), and for Japanese without
+    hiragana, which there spells particles, endings and question words (どこにありますか)."""
     return {t for t in _informative(question, "") if t not in FUNCTION_WORDS and t not in _ASKING_HAN
-            and not _HIRAGANA_WORD.match(t) and not t.startswith(_ASKING_KOREAN)}
+            and not _HIRAGANA_WORD.match(t) and not t.startswith(_ASKING_KOREAN) and not _names_nothing_korean(t)}
 
 
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
@@ -234,7 +244,9 @@ def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     if any(quoted[1:-1].strip() not in question for quoted in _QUOTED.findall(answer)):
         return False
     mine, asked = _informative(answer, ""), _informative(question, "")
-    return bool(mine) and mine <= asked and len(mine) >= share * len(_named_in_question(question))
+    # a Korean word is in the question with another particle too ("성수점" in "성수점은")
+    return bool(mine) and all(_found(t, asked) for t in mine) and \
+        len(mine) >= share * len(_named_in_question(question))
 
 
 def loops(text: str, n: int = 5, times: int = 3) -> bool:

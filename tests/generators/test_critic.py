@@ -201,6 +201,9 @@ def test_a_passage_number_proves_no_passage():
     ("The Hefang Street store.", "Where is the Hefang Street store?", True),
     ("杭州河坊街旗舰店", "杭州河坊街旗舰店在哪里？", True),
     ("浜松工場", "浜松の工場はどこにありますか？", True),
+    # Korean: another particle on the same word, and a predicate ("있나요") that names nothing
+    ("한빛커피 성수점", "한빛커피 성수점은 어디에 있나요?", True),
+    ("성수동에 있습니다.", "한빛커피 성수점은 어디에 있나요?", False),
     ("On Hefang Street, near the West Lake.", "Where is the Hefang Street store?", False),
     # a quoted value is an answer though it holds no word
     ('The default directory for npm pack is ".".', "What is the default directory for npm pack?", False),
