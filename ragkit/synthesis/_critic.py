@@ -12,6 +12,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    points back at something it never names ("What is its budget?", "该产品…") or at one of several documents of a
    kind ("the incident report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
    context.
+   ``unattested_name``: a Japanese or Korean question names a compound the corpus never does, while its contexts
+   qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``).
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
@@ -60,6 +62,7 @@ from ragkit.synthesis._checks import (
     restates_question,
     stray_script,
 )
+from ragkit.synthesis._premise import flat, unattested_name
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import passage, quote_source, unlabelled
 from ragkit.text import CJK_CHAR, UNDETERMINED, language_matches, normalise_language, units
@@ -162,6 +165,7 @@ class Critic:
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
     _entity_names: list[str] | None = field(default=None, repr=False)
     _titles: list[str] | None = field(default=None, repr=False)
+    _corpus: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.claims is None and self.check_reference and self.judge is not None:
@@ -191,6 +195,9 @@ class Critic:
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
+        name = self.unattested_name(sample)
+        if name:
+            return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
         if sample.metadata.get("answerable", True) is not False and \
                 restates_question(sample.reference_answer or "", sample.question):
             return Verdict(False, "answer_restates_question",
@@ -310,6 +317,16 @@ class Critic:
         if self._titles is None:
             self._titles = [f"{d.title or ''} {Path(d.path).stem}" for d in self.kg.documents()]
         return self._titles
+
+    def unattested_name(self, sample: TestSample) -> str | None:
+        """A compound the question names and the corpus never does, for an answerable Japanese or Korean sample
+        (``_premise``); the corpus's text is joined once."""
+        if sample.language not in ("ja", "ko") or sample.metadata.get("answerable", True) is False:
+            return None
+        if self._corpus is None:
+            self._corpus = flat("".join(c.text for c in self.kg.chunks()))
+        return unattested_name(sample.question, [r.text for r in sample.reference_contexts], self._corpus,
+                               sample.language)
 
     def entity_names(self) -> list[str]:
         """The graph's entity names in a CJK script, of a known type (computed once): how a Chinese, Japanese or
