@@ -195,8 +195,7 @@ class Critic:
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
-        name = self.unattested_name(sample)
-        if name:
+        if name := self.unattested_name(sample):
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
         if sample.metadata.get("answerable", True) is not False and \
                 restates_question(sample.reference_answer or "", sample.question):
@@ -319,8 +318,7 @@ class Critic:
         return self._titles
 
     def unattested_name(self, sample: TestSample) -> str | None:
-        """A compound the question names and the corpus never does, for an answerable Japanese or Korean sample
-        (``_premise``); the corpus's text is joined once."""
+        """A compound an answerable question names and the corpus never does (``_premise``; ja and ko only)."""
         if sample.language not in ("ja", "ko") or sample.metadata.get("answerable", True) is False:
             return None
         if self._corpus is None:
