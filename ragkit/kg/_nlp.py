@@ -32,6 +32,7 @@ from ragkit.text import (
     CJK_CHAR,
     HAN,
     KATAKANA,
+    KOREAN_NOUNS,
     Morpheme,
     chinese_keywords,
     chinese_tagged,
@@ -236,9 +237,6 @@ def _mecab_entities(morphemes: list[Morpheme], language: str) -> list[EntityMent
     return [EntityMention(name=name, type=kind) for name, kind in names if len(name) >= 2]
 
 
-_KOREAN_NOUNS = frozenset({"NNG", "NNP", "SL", "SH"})  # common and proper nouns, Latin and Hanja letters
-
-
 def _korean_noun_runs(morphemes: list[Morpheme]) -> list[list[str]]:
     """Keyphrase candidates of a Korean text: runs of nouns (기장 로스팅 공장, 커피 관련 자격증), as words. Korean
     glues particles and endings to its words, so splitting at stop words, as for English, kept clauses whole ("만
@@ -248,7 +246,7 @@ def _korean_noun_runs(morphemes: list[Morpheme]) -> list[list[str]]:
     run: list[str] = []
     for word, fields, spaced in morphemes:
         tag = fields[0]
-        if tag in _KOREAN_NOUNS:
+        if tag in KOREAN_NOUNS:
             if run and not spaced:
                 run[-1] += word
             else:

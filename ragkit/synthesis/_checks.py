@@ -221,14 +221,14 @@ def _names_nothing_korean(word: str) -> bool:
     if not _HANGUL_WORD.match(word):
         return False
     parsed = morphemes(word, "ko")
-    return parsed is not None and bool(parsed) and parsed[0][1][0].startswith(("V", "M"))
+    return bool(parsed and parsed[0][1][0].startswith(("V", "M")))
 
 
-def _named_in_question(question: str) -> set[str]:
-    """The question's informative tokens that name what it asks about: without its function words, question words
-    ("where", "哪里", "어디에") and Korean predicates and adverbs ("있나요", "가장"), and for Japanese without
+def _naming(asked: set[str]) -> set[str]:
+    """Of a question's informative tokens, those that name what it asks about: without its function words, question
+    words ("where", "哪里", "어디에") and Korean predicates and adverbs ("있나요", "가장"), and for Japanese without
     hiragana, which there spells particles, endings and question words (どこにありますか)."""
-    return {t for t in _informative(question, "") if t not in FUNCTION_WORDS and t not in _ASKING_HAN
+    return {t for t in asked if t not in FUNCTION_WORDS and t not in _ASKING_HAN
             and not _HIRAGANA_WORD.match(t) and not t.startswith(_ASKING_KOREAN) and not _names_nothing_korean(t)}
 
 
@@ -246,7 +246,7 @@ def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     mine, asked = _informative(answer, ""), _informative(question, "")
     # a Korean word is in the question with another particle too ("성수점" in "성수점은")
     return bool(mine) and all(_found(t, asked) for t in mine) and \
-        len(mine) >= share * len(_named_in_question(question))
+        len(mine) >= share * len(_naming(asked))
 
 
 def loops(text: str, n: int = 5, times: int = 3) -> bool:

@@ -17,16 +17,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ragkit.text import morphemes, trailing_particle
+from ragkit.text import KOREAN_NOUNS, morphemes, trailing_particle
 
-_KOREAN_NOUNS = frozenset({"NNG", "NNP", "SL", "SH"})
 _JAPANESE_NOT_A_NAME = frozenset({"数", "接尾", "非自立", "代名詞"})
 """IPAdic noun classes that name no thing: numbers, suffixes, dependent nouns (こと), pronouns."""
 
 
 def _noun(features: list[str], language: str, head: bool) -> bool:
     if language == "ko":
-        return features[0] in _KOREAN_NOUNS
+        return features[0] in KOREAN_NOUNS
     skip = _JAPANESE_NOT_A_NAME - {"接尾"} if head else _JAPANESE_NOT_A_NAME
     return features[0] == "名詞" and len(features) > 1 and features[1] not in skip
 

@@ -13,6 +13,7 @@ from ragkit.text._language import (
 )
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
 from ragkit.text._morph import (
+    KOREAN_NOUNS,
     Morpheme,
     chinese_keywords,
     chinese_tagged,
@@ -45,6 +46,7 @@ __all__ = [
     "IDEOGRAPHIC",
     "KANA",
     "KATAKANA",
+    "KOREAN_NOUNS",
     "Morpheme",
     "QUESTION_MARKS",
     "SENTENCE_END",

@@ -20,6 +20,8 @@ log = logging.getLogger("ragkit")
 
 Morpheme = tuple[str, list[str], bool]
 """A MeCab node: its surface, its features (part of speech first), and whether a space comes before it."""
+KOREAN_NOUNS = frozenset({"NNG", "NNP", "SL", "SH"})
+"""mecab-ko-dic's tags of what names a thing: common and proper nouns, Latin and Hanja letters."""
 
 
 @functools.cache
