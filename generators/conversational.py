@@ -19,6 +19,7 @@ from ragkit.synthesis import (
     follow_up,
     left_out,
     make_conversation,
+    on_one_subject,
     passage,
     scenario_language,
     shared_subject,
@@ -93,6 +94,7 @@ class Conversational:
         sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
+        sources = on_one_subject(chat, sources, names)
         people = {e.name for e in entities if e.type == "person"}
         correction = await self.correction(scenario, chat, names, kg, judge)
         follow_ups = []

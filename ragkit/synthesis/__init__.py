@@ -8,6 +8,7 @@ from ragkit.synthesis._conversation import (
     check_chat_quotes,
     conversation_turns,
     make_conversation,
+    on_one_subject,
     write_conversation,
 )
 from ragkit.synthesis._correction import Correction, write_correction
@@ -65,6 +66,7 @@ __all__ = [
     "load_personas",
     "make_conversation",
     "make_sample",
+    "on_one_subject",
     "passage",
     "related_chunks",
     "same_kind",

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
+from ragkit.synthesis._follow_up import shared_subject
 from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, context_refs, quote_source
@@ -78,14 +79,35 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
 
 
 def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
-    """The passage each turn's quote is found in; SkipScenario naming the first turn whose quote is in none."""
+    """The passage each turn's quote is found in. A turn from the third on whose quote is in none ends the chat
+    before it (two turns still make a conversation, as when the critic cuts one); SkipScenario when the first or
+    second turn's quote is in none."""
     sources = []
     for k, t in enumerate(chat.turns, 1):
         source = quote_source(t.quote, passages)
+        if source is None and k > 2:
+            chat.turns = chat.turns[: k - 1]
+            break
         if source is None:
             raise SkipScenario("quote_not_in_context", f"turn {k}: its quote is not in the passages")
         sources.append(source)
     return sources
+
+
+def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str]) -> list[int]:
+    """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``): it cannot
+    be asked as a follow-up ("What does a private car cost per mile?" after a hotel's room rate), but the turns
+    after it still can ("What is its reach?" after "Who makes the Heron H6?"). The sources of the turns kept;
+    SkipScenario when no later turn is left."""
+    keep = [0]
+    for k in range(1, len(chat.turns)):
+        if shared_subject([chat.turns[i].question for i in keep], chat.turns[k].question, names) is not None:
+            keep.append(k)
+    if len(keep) < 2:
+        raise SkipScenario("follow_up_stands_alone", f"turn 2: no later question names what the first one did: "
+                           f"{chat.turns[1].question[:80]!r}")
+    chat.turns = [chat.turns[i] for i in keep]
+    return [sources[i] for i in keep]
 
 
 def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups: Sequence[str],

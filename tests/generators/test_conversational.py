@@ -24,12 +24,14 @@ QUESTION = {"en": "What does {topic} say about the bread and the bakeries, part 
 class ChatScript:
     """Writes chats from the passages' sentences (turn k answers with sentence k) and answers the critic's
     questions with the sentence of the turn asked. ``stands_alone`` makes follow-ups name their topic;
-    ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have)."""
+    ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have), ``off_topic_turn`` a
+    question that does not name the topic, ``unquoted_turn`` a quote the passages do not have."""
 
     def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
-                 vague: bool = False, no_correction: bool = False) -> None:
+                 vague: bool = False, no_correction: bool = False, off_topic_turn: int | None = None,
+                 unquoted_turn: int | None = None) -> None:
         self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
-        self.no_correction = no_correction
+        self.no_correction, self.off_topic_turn, self.unquoted_turn = no_correction, off_topic_turn, unquoted_turn
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -39,7 +41,8 @@ class ChatScript:
         sentences = [s for p in data.passages for s in split_sentences(body(p))]
         turns = []
         for k in range(min(data.questions, len(sentences))):
-            question = QUESTION[lang].format(topic=data.topic, k=k + 1)
+            question = QUESTION[lang].format(topic=data.topic, k=k + 1) if self.off_topic_turn != k + 1 else \
+                f"What does a loaf cost in part {k + 1}?"
             self.follow_ups[question] = question.replace(data.topic, PRONOUN.get(lang, "")) \
                 if not self.stands_alone else \
                 f"So what does {data.topic} say about the bread and the bakeries in part {k + 1}?"
@@ -47,7 +50,8 @@ class ChatScript:
             self.answers[question] = answer
             if self.wrong_turn == k + 1:
                 answer = "It has 99999 staff." if lang == "en" else "它有99999名员工。"
-            turns.append({"question": question, "answer": answer, "quote": sentences[k][:40]})
+            quote = sentences[k][:40] if self.unquoted_turn != k + 1 else "a phrase no passage has"
+            turns.append({"question": question, "answer": answer, "quote": quote})
         return {"turns": turns}
 
     def __call__(self, call: Any) -> Any:
@@ -184,6 +188,28 @@ async def test_a_conversation_that_fails_at_turn_three_keeps_its_first_two(emb):
     assert kept.metadata["critic"]["cut"]["detail"].startswith("turn 3: the judge answers")
     assert [(t.conversation.turn, t.conversation.turns) for t in result.written()] == [(1, 2), (2, 2)]  # cut at 2
     assert len(kept.metadata["standalone_questions"]) == 2
+
+
+async def test_a_later_turn_that_names_nothing_said_before_is_left_out(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(off_topic_turn=2), n=1, min_questions=3, max_questions=3)
+    assert result.complete and not result.dropped
+    first, second = result.written()  # turn 3 follows on from turn 1
+    assert second.metadata["standalone_question"].endswith("part 3?") and second.question.startswith("What does it")
+    assert second.history[0].question == first.question
+    script = ChatScript(off_topic_turn=2)
+    short = await _generate(kg, emb, script, n=1, min_questions=2, max_questions=2)
+    assert not short.samples and short.dropped["follow_up_stands_alone"] >= 1
+    assert "generate.critic" not in script.prompts  # known before any check is paid for
+
+
+async def test_a_quote_missing_from_turn_three_ends_the_chat_before_it(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(unquoted_turn=3), n=1, min_questions=3, max_questions=3)
+    assert result.complete and not result.dropped
+    assert [t.metadata["standalone_question"][-7:] for t in result.written()] == ["part 1?", "part 2?"]
+    second = await _generate(kg, emb, ChatScript(unquoted_turn=2), n=1, min_questions=3, max_questions=3)
+    assert not second.samples and second.dropped["quote_not_in_context"] >= 1
 
 
 async def test_a_chinese_conversation(emb):
