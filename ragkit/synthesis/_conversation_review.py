@@ -24,7 +24,7 @@ from typing import Any
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
 from ragkit.synthesis._conversation import conversation_turns, shortened
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
-from ragkit.synthesis._follow_up import left_out, shared_subject
+from ragkit.synthesis._follow_up import left_out, shared_names, shared_subject
 from ragkit.types import TestSample
 
 _BROKEN = re.compile(r"\b(?:the|a|an|this|that|current|previous|former|new|old)\s+(?:it|its|there|they)\b",
@@ -102,7 +102,10 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
     if isinstance(standalone, str) and standalone:
         earlier = [t.question for t in turn.history]
         again = None if corrects(turn) else shared_subject(earlier, turn.question, critic.entity_names(), cjk=False)
-        if again:
+        # one shared name left out is enough: "沈嘉禾担任它的总经理吗？" after
+        # "沈嘉禾是杭州青岚茶业有限公司的创始人吗？" needs the chat for 它, though it names 沈嘉禾 again
+        shared = shared_names(earlier, standalone, critic.entity_names(), cjk=False)
+        if again and all(name.lower() in turn.question.lower() for name in shared):
             return Verdict(False, "follow_up_stands_alone", f"the follow-up names {again!r} again: "
                            f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})
         leans, _ = left_out(turn.question, standalone, earlier)

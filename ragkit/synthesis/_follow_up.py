@@ -169,6 +169,16 @@ def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] =
     return max(found, key=len) if found else None
 
 
+def shared_names(earlier: Sequence[str], question: str, names: Sequence[str] = (), *, cjk: bool = True) -> list[str]:
+    """Every name ``question`` shares with the earlier questions, longest first: its ``shared_subject``, then the
+    others it holds once that one is taken out ("沈嘉禾" once "杭州青岚茶业有限公司" is)."""
+    out: list[str] = []
+    while (subject := shared_subject(earlier, question, names, cjk=cjk)) is not None and subject not in out:
+        out.append(subject)
+        question = re.sub(re.escape(subject), " ", question, flags=re.IGNORECASE)
+    return out
+
+
 def _inside_a_longer_name(part: str, question: str, names: Sequence[str]) -> bool:
     """Whether ``part`` stands in ``question`` only as a piece of a longer one of ``names``: "安吉" of "安吉白茶基地"
     (replacing it would leave "它白茶基地"), "Porto" of "Porto Plant" when only "Porto" was said before."""

@@ -160,6 +160,10 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
     verdict = await follows_on(critic, named, {})
     assert verdict.reason == "follow_up_stands_alone" and not script.prompts  # known from the rewrite: no call
     assert "names 'Leeds' again" in verdict.detail
+    # the subject left out, another name the chat shares kept: "it" still needs the chat
+    person = _turn("Does Priya Nand still manage it?", "Does Priya Nand still manage the Leeds bakery?",
+                   "Did Priya Nand open the Leeds bakery?")
+    assert (await follows_on(critic, person, {})).ok and not script.prompts
     broken = _turn("What is the name of the current it?", "What is the name of the current Chief Technology Officer?",
                    "Who was the previous Chief Technology Officer?")
     assert _cheap_later_turn(broken).reason == "broken_follow_up"
