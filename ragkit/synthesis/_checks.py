@@ -142,7 +142,7 @@ def _names(text: str, question: str) -> set[str]:
     return {w.lower() for w in _NAME.findall(text)} - asked - FUNCTION_WORDS
 
 
-def _informative(text: str, question: str) -> set[str]:
+def informative(text: str, question: str) -> set[str]:
     """Tokens that carry the answer: not already in the question (a Korean word counts as there when a question word
     shares its stem: "확인" and "확인되었는지"), and a number, a CJK character or a word of four or more letters
     (short function words say little about agreement)."""
@@ -234,7 +234,7 @@ def _naming(asked: set[str]) -> set[str]:
 
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """True when the answer only repeats the question: every informative token of the answer (see
-    ``_informative``) is in the question, and they make up ``share`` or more of the words that name what the
+    ``informative``) is in the question, and they make up ``share`` or more of the words that name what the
     question asks about (question words do not count: "杭州河坊街旗舰店在哪里？" → "杭州河坊街旗舰店" restates).
 
     "Who owns Nadia's project?" → "Nadia owns Nadia's project." restates; "Is it made in Leeds or York?" →
@@ -243,7 +243,7 @@ def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """
     if any(quoted[1:-1].strip() not in question for quoted in _QUOTED.findall(answer)):
         return False
-    mine, asked = _informative(answer, ""), _informative(question, "")
+    mine, asked = informative(answer, ""), informative(question, "")
     # a Korean word is in the question with another particle too ("성수점" in "성수점은")
     return bool(mine) and all(_found(t, asked) for t in mine) and \
         len(mine) >= share * len(_naming(asked))
@@ -321,7 +321,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     years", does not count, but "10 days" in answer to it does), or names on both sides with none in common
     ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
     too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when
-    half of one side's informative tokens (see ``_informative``) are in the other, or when the judge's tokens are
+    half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are
     mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
     cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
     """
@@ -334,7 +334,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     if own_numbers:
         others = sorted(ref_numbers - own_numbers)
         return ("unsure", f"the reference also states {others}") if others else ("agree", "numbers agree")
-    mine, theirs = _informative(own, question), _informative(reference, question)
+    mine, theirs = informative(own, question), informative(reference, question)
     if mine and theirs:
         recall = max(sum(_found(t, theirs) for t in mine) / len(mine), sum(_found(t, mine) for t in theirs)
                      / len(theirs))

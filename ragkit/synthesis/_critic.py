@@ -55,6 +55,7 @@ from ragkit.synthesis._checks import (
     copies_context,
     distinct,
     first_person,
+    informative,
     loops,
     mentions_context,
     pointing,
@@ -226,14 +227,16 @@ class Critic:
 
     async def _answer(self, passages: list[str], question: str) -> dict[str, Any]:
         """The judge's own answer from ``passages`` and what it cites: only evidence found in a passage, once. A
-        small judge sometimes leaves the evidence out (more often in Chinese) though its answer is a span of a
-        passage: that span is then the evidence."""
+        small judge sometimes leaves the evidence out (more often in Chinese), or cites it in words of its own,
+        though its answer is a span of a passage: that span is then the evidence."""
         assert self.judge is not None
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=question))
         evidence = distinct([unlabelled(e) for e in out.evidence])  # "[0] The Leeds bakery…", or "[0]" alone
         cited = [(e, i) for e in evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
-        if not evidence and len(units(out.answer)) >= 2:
-            source = quote_source(out.answer, passages)  # an answer copied from a passage is its own evidence
+        # an answer copied from a passage is its own evidence; beside evidence of its own words, only an answer with
+        # two words the question lacks, which a short span ("In 2010") would match by chance
+        if not cited and len(units(out.answer)) >= 2 and (not evidence or len(informative(out.answer, question)) >= 2):
+            source = quote_source(out.answer, passages)
             cited = [(out.answer.strip(), source)] if source is not None else []
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
                 "evidence_passages": sorted({i for _, i in cited})}

@@ -431,6 +431,14 @@ async def test_an_answer_copied_from_a_passage_is_its_own_evidence(bakery, embed
     made_up = _script(critic={"evidence": [], "answer": "Harrogate Lane"})
     verdict = await Critic(bakery, made_up, embeddings).review(sample)
     assert verdict.reason == "not_answerable"
+    # evidence in the judge's own words, not the passage's: the copied answer still stands for it
+    reworded = _script(critic={"evidence": ["Its address, according to the leaflet, is Kirkstall Road"],
+                               "answer": "Kirkstall Road"})
+    where = _sample(bakery, question="Where did the Leeds bakery open?", answer="On Kirkstall Road.")
+    verdict = await Critic(bakery, reworded, embeddings).review(where)
+    assert verdict.ok and verdict.checks["evidence"] == ["Kirkstall Road"]
+    # unless the answer adds fewer than two words to the question: so short a span is found by chance
+    assert (await Critic(bakery, reworded, embeddings).review(sample)).reason == "not_answerable"
 
 
 async def test_candidate_work_in_another_process_gives_the_same_sample(bakery, embeddings):
