@@ -104,7 +104,7 @@ class Conversational:
                 break
             earlier = [t.question for t in chat.turns[:k]]
             subject = shared_subject(earlier, turn.question, names)
-            if subject is None:  # no name shared with the earlier questions: no follow-up (the critic drops it)
+            if subject is None:  # never after on_one_subject; the question as it stands (the critic drops it)
                 follow_ups.append(turn.question)
                 continue
             rewritten = await self.rewrite(judge, turn.question, subject, earlier, scenario.language)
