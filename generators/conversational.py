@@ -22,7 +22,6 @@ from ragkit.synthesis import (
     on_one_subject,
     passage,
     scenario_language,
-    shared_subject,
     substitute,
     write_conversation,
     write_correction,
@@ -94,19 +93,15 @@ class Conversational:
         sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
-        sources = on_one_subject(chat, sources, names)
+        sources, subjects = on_one_subject(chat, sources, names)
         people = {e.name for e in entities if e.type == "person"}
-        correction = await self.correction(scenario, chat, names, kg, judge)
+        correction = await self.correction(scenario, chat, subjects[-1], kg, judge)
         follow_ups = []
-        for k, turn in enumerate(chat.turns[1:], 1):
+        for k, (turn, subject) in enumerate(zip(chat.turns[1:], subjects, strict=True), 1):
             if correction is not None and k == len(chat.turns) - 1:
                 follow_ups.append(correction.message)
                 break
             earlier = [t.question for t in chat.turns[:k]]
-            subject = shared_subject(earlier, turn.question, names)
-            if subject is None:  # never after on_one_subject; the question as it stands (the critic drops it)
-                follow_ups.append(turn.question)
-                continue
             rewritten = await self.rewrite(judge, turn.question, subject, earlier, scenario.language)
             if names_a_person(subject, people):
                 rewritten = about_a_person(rewritten, scenario.language)
@@ -130,15 +125,12 @@ class Conversational:
         leans, lost = left_out(rewritten, question, earlier)
         return substitute(question, subject, language) if lost or not leans else rewritten
 
-    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, names: list[str],
+    async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, subject: str,
                          kg: KnowledgeGraph, judge: Judge) -> Correction | None:
-        """The last turn as a correction of the one before, when planned and possible: the subject the last two
-        standalone questions share (among ``names``, the chat's entities), swapped for another entity of the same
-        kind (one call answers it)."""
+        """The last turn as a correction of the one before, when planned and possible: ``subject``, what the last
+        standalone question shares with the ones before it (``on_one_subject``), swapped for another entity of the
+        same kind (one call answers it)."""
         if not scenario.correction or len(chat.turns) < 3:
-            return None
-        subject = shared_subject([t.question for t in chat.turns[:-1]], chat.turns[-1].question, names)
-        if subject is None:
             return None
         return await write_correction(judge, kg, scenario.chunk_ids, question=chat.turns[-2].question,
                                       answered=chat.turns[-2].answer, subject=subject, language=scenario.language)

@@ -94,20 +94,22 @@ def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
     return sources
 
 
-def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str]) -> list[int]:
+def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str]) -> tuple[list[int], list[str]]:
     """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``): it cannot
     be asked as a follow-up ("What does a private car cost per mile?" after a hotel's room rate), but the turns
-    after it still can ("What is its reach?" after "Who makes the Heron H6?"). The sources of the turns kept;
-    SkipScenario when no later turn is left."""
-    keep = [0]
+    after it still can ("What is its reach?" after "Who makes the Heron H6?"). The sources of the turns kept, and
+    the subject each kept later turn shares with those before it; SkipScenario when no later turn is left."""
+    keep, subjects = [0], []
     for k in range(1, len(chat.turns)):
-        if shared_subject([chat.turns[i].question for i in keep], chat.turns[k].question, names) is not None:
+        subject = shared_subject([chat.turns[i].question for i in keep], chat.turns[k].question, names)
+        if subject is not None:
             keep.append(k)
-    if len(keep) < 2:
+            subjects.append(subject)
+    if not subjects:
         raise SkipScenario("follow_up_stands_alone", f"turn 2: no later question names what the first one did: "
                            f"{chat.turns[1].question[:80]!r}")
     chat.turns = [chat.turns[i] for i in keep]
-    return [sources[i] for i in keep]
+    return [sources[i] for i in keep], subjects
 
 
 def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups: Sequence[str],

@@ -104,8 +104,8 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
         again = None if corrects(turn) else shared_subject(earlier, turn.question, critic.entity_names(), cjk=False)
         # one shared name left out is enough: "沈嘉禾担任它的总经理吗？" after
         # "沈嘉禾是杭州青岚茶业有限公司的创始人吗？" needs the chat for 它, though it names 沈嘉禾 again
-        shared = shared_names(earlier, standalone, critic.entity_names(), cjk=False)
-        if again and all(name.lower() in turn.question.lower() for name in shared):
+        if again and all(name.lower() in turn.question.lower()
+                         for name in shared_names(earlier, standalone, critic.entity_names(), cjk=False)):
             return Verdict(False, "follow_up_stands_alone", f"the follow-up names {again!r} again: "
                            f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})
         leans, _ = left_out(turn.question, standalone, earlier)
