@@ -109,7 +109,7 @@ async def faithfulness(samples: list[tuple[str, Any]]) -> tuple[dict[str, float 
 
 def automatic(sample: Any, faith: float | None) -> dict[str, Any]:
     from ragkit.synthesis._checks import mentions_context, points_without_naming
-    from ragkit.synthesis._critic import written_checks, written_forms
+    from ragkit.synthesis._written import written_checks, written_forms
 
     generator = sample.generator.name if sample.generator else ""
     chunks = {r.chunk_id for r in sample.reference_contexts if not r.distractor}

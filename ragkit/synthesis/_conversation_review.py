@@ -2,10 +2,10 @@
 
 1. The first turn passes the single-question checks without the LLM (``Critic.cheap_checks``): it must stand
    alone, and it is what near-duplicates are judged by.
-2. Every later turn is written right (``written_checks``), does not point at its source, does not copy it, is not
-   its standalone question unchanged (``follow_up_stands_alone``), and leaves out nothing the chat has not said
-   (``follow_up_changed``: a rewrite that lost part of the question), and reads as English does ("the current it":
-   ``broken_follow_up``).
+2. Every later turn is written right (``written_checks``), does not point at its source, does not copy it, does not
+   give a list item's facts under another item's name (``borrowed_record``), is not its standalone question
+   unchanged (``follow_up_stands_alone``), and leaves out nothing the chat has not said (``follow_up_changed``: a
+   rewrite that lost part of the question), and reads as English does ("the current it": ``broken_follow_up``).
 3. LLM checks, turn by turn, each only when everything before passed: the judge answers the turn from its
    reference contexts (a later turn in the standalone form its writer gave, else with the earlier questions
    beside it), and must agree with its reference
@@ -23,8 +23,9 @@ from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
 from ragkit.synthesis._conversation import conversation_turns, shortened
-from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput, Verdict, written_checks
+from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput
 from ragkit.synthesis._follow_up import left_out, shared_names, shared_subject
+from ragkit.synthesis._written import Verdict, written_checks
 from ragkit.types import TestSample
 
 _BROKEN = re.compile(r"\b(?:the|a|an|this|that|current|previous|former|new|old)\s+(?:it|its|there|they)\b",
@@ -53,13 +54,13 @@ def cheap_conversation_checks(critic: Critic, turns: list[TestSample], compare_w
     if not verdict.ok:
         return _at(1, verdict), 0
     for k, turn in enumerate(turns[1:], 2):
-        verdict = _cheap_later_turn(turn)
+        verdict = _cheap_later_turn(critic, turn)
         if not verdict.ok:
             return _at(k, verdict), k - 1
     return Verdict(True), len(turns)
 
 
-def _cheap_later_turn(turn: TestSample) -> Verdict:
+def _cheap_later_turn(critic: Critic, turn: TestSample) -> Verdict:
     verdict = written_checks(turn)
     if not verdict.ok:
         return verdict
@@ -71,6 +72,8 @@ def _cheap_later_turn(turn: TestSample) -> Verdict:
     if any(answer == " ".join(t.reply.split()) for t in turn.history):
         return Verdict(False, "repeated_reference", f"the reference repeats an earlier turn's answer: "
                        f"{answer[:80]!r}")
+    if borrowed := critic.borrowed_record(turn):
+        return Verdict(False, "borrowed_record", f"the reference gives {borrowed}")
     standalone = resolved(turn)
     if _BROKEN.search(turn.question):
         return Verdict(False, "broken_follow_up", f"a pronoun stands where a name was cut out of a phrase: "

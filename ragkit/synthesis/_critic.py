@@ -14,6 +14,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    context.
    ``unattested_name``: a Japanese or Korean question names a compound the corpus never does, while its contexts
    qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``).
+   ``borrowed_record``: the reference gives a list item's or table row's facts under the name of another item of
+   the same list (沈嘉禾 as "总经理，2018年起任职", the next line's 林晓雯: ``_records``).
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
@@ -49,24 +51,22 @@ from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._checks import (
-    addresses,
     agreement,
     ambiguous_document,
     copies_context,
     distinct,
-    first_person,
     informative,
-    loops,
     mentions_context,
     pointing,
     points_without_naming,
     restates_question,
-    stray_script,
 )
 from ragkit.synthesis._premise import flat, unattested_name
+from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import passage, quote_source, unlabelled
-from ragkit.text import CJK_CHAR, UNDETERMINED, language_matches, normalise_language, units
+from ragkit.synthesis._written import Verdict, written_checks, written_forms
+from ragkit.text import CJK_CHAR, units
 from ragkit.types import TestSample
 
 
@@ -133,18 +133,6 @@ QUESTION_CHECK_PROMPT = Prompt(
 
 
 @dataclass
-class Verdict:
-    """The critic's decision on one candidate: ``reason`` is the drop reason when ``ok`` is False."""
-
-    ok: bool
-    reason: str | None = None
-    detail: str = ""
-    checks: dict[str, Any] = field(default_factory=dict)
-    kept: TestSample | None = None
-    """What to keep instead of the candidate, when the critic kept part of it (a conversation's first turns)."""
-
-
-@dataclass
 class Critic:
     """Reviews candidate samples for one generation run; remembers kept questions for duplicate checks."""
 
@@ -164,7 +152,7 @@ class Critic:
     _kept_ids: list[str] = field(default_factory=list, repr=False)
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
-    _entity_names: list[str] | None = field(default=None, repr=False)
+    _typed_names: list[str] | None = field(default=None, repr=False)
     _titles: list[str] | None = field(default=None, repr=False)
     _corpus: str | None = field(default=None, repr=False)
 
@@ -198,6 +186,8 @@ class Critic:
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
         if name := self.unattested_name(sample):
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
+        if borrowed := self.borrowed_record(sample):
+            return Verdict(False, "borrowed_record", f"the reference gives {borrowed}")
         if sample.metadata.get("answerable", True) is not False and \
                 restates_question(sample.reference_answer or "", sample.question):
             return Verdict(False, "answer_restates_question",
@@ -329,14 +319,26 @@ class Critic:
         return unattested_name(sample.question, [r.text for r in sample.reference_contexts], self._corpus,
                                sample.language)
 
+    def borrowed_record(self, sample: TestSample) -> str | None:
+        """A list item's or table row's facts that an answerable sample's reference gives under another item's
+        name (``_records``)."""
+        if sample.metadata.get("answerable", True) is False:
+            return None
+        contexts = [r.text for r in sample.reference_contexts if not r.distractor]
+        names = [n for n in self.typed_names() if len(n) >= 2]  # one character is no name to tell a record by
+        return borrowed_record(sample.reference_answer or "", sample.question, contexts, names)
+
+    def typed_names(self) -> list[str]:
+        """The graph's entity names of a known type (computed once)."""
+        if self._typed_names is None:
+            self._typed_names = [e.name for e in self.kg.entities() if e.type.strip().lower() not in VAGUE_TYPES]
+        return self._typed_names
+
     def entity_names(self) -> list[str]:
-        """The graph's entity names in a CJK script, of a known type (computed once): how a Chinese, Japanese or
-        Korean question names something. A Latin-script name is told by its capital letter instead; the graph's
-        Latin names include common words a tagger took for names ("Payload"), which would excuse "this payload"."""
-        if self._entity_names is None:
-            self._entity_names = [e.name for e in self.kg.entities()
-                                  if e.type.strip().lower() not in VAGUE_TYPES and CJK_CHAR.search(e.name)]
-        return self._entity_names
+        """The typed names in a CJK script: how a Chinese, Japanese or Korean question names something. A
+        Latin-script name is told by its capital letter instead; the graph's Latin names include common words a
+        tagger took for names ("Payload"), which would excuse "this payload"."""
+        return [n for n in self.typed_names() if CJK_CHAR.search(n)]
 
     # -- near-duplicates ------------------------------------------------------------------------------
 
@@ -374,33 +376,3 @@ class Critic:
         sims = self._chunk_matrix @ self.embeddings.embed([text])[0]
         order = np.argsort(-sims)[: self.nearest_k]
         return [self._chunk_ids[i] for i in order]
-
-
-def written_checks(sample: TestSample) -> Verdict:
-    """The question and answer as written: in the sample's language, with no stray script, no loop, and no
-    first-person voice copied from the source."""
-    lang = normalise_language(sample.language or UNDETERMINED)
-    answer = sample.reference_answer or ""
-    for name, text in (("question", sample.question), ("answer", answer)):
-        if not language_matches(lang, text):
-            return Verdict(False, "wrong_language", f"the {name} is not in {lang}: {text[:80]!r}")
-        stray = stray_script(text, lang, [r.text for r in sample.reference_contexts])
-        if stray:
-            return Verdict(False, "wrong_language", f"the {name} has {stray[:10]!r}, which is not {lang} "
-                           f"and not in its contexts: {text[:80]!r}")
-        if loops(text):
-            return Verdict(False, "repeated_text", f"the {name} repeats itself: {text[:80]!r}")
-    if addresses(sample.question, sample.persona):
-        return Verdict(False, "addresses_persona", f"the question speaks to its own asker, {sample.persona!r}: "
-                       f"{sample.question[:80]!r}")
-    if lang == "en" and first_person(answer, sample.question):
-        return Verdict(False, "first_person_answer", f"the answer speaks as its source's author: "
-                       f"{answer[:80]!r}")
-    return Verdict(True)
-
-
-def written_forms(sample: TestSample) -> list[str]:
-    """The question as kept and as the writer wrote it: typos ('the pasage') and search keywords are added after
-    writing, and must not hide a pointer from the patterns, nor a repeat from the duplicate check."""
-    before = [v for k, v in sample.metadata.items() if k.startswith("question_before_") and isinstance(v, str)]
-    return list(dict.fromkeys([sample.question, *before]))

@@ -147,16 +147,16 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
     from ragkit.synthesis._conversation_review import _cheap_later_turn, follows_on
     from ragkit.synthesis._critic import Critic
 
+    script = ChatScript()
+    critic = Critic(build_graph(BAKERY, emb), ScriptedJudge(script), emb)
     earlier = "When did the Leeds bakery open?"
     same = _turn("How many staff does the Leeds bakery have?", "How many staff does the Leeds bakery have?", earlier)
-    assert _cheap_later_turn(same).reason == "follow_up_stands_alone"
+    assert _cheap_later_turn(critic, same).reason == "follow_up_stands_alone"
     lost = _turn("And how many?", "How many staff does the Leeds bakery have?", earlier)
-    verdict = _cheap_later_turn(lost)
+    verdict = _cheap_later_turn(critic, lost)
     assert verdict.reason == "follow_up_changed" and "leaves out 'staff'," in verdict.detail  # bakery: said before
     named = _turn("So how many staff does the Leeds bakery have?", "How many staff does the Leeds bakery have?",
                   earlier)
-    script = ChatScript()
-    critic = Critic(build_graph(BAKERY, emb), ScriptedJudge(script), emb)
     verdict = await follows_on(critic, named, {})
     assert verdict.reason == "follow_up_stands_alone" and not script.prompts  # known from the rewrite: no call
     assert "names 'Leeds' again" in verdict.detail
@@ -166,13 +166,13 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
     assert (await follows_on(critic, person, {})).ok and not script.prompts
     broken = _turn("What is the name of the current it?", "What is the name of the current Chief Technology Officer?",
                    "Who was the previous Chief Technology Officer?")
-    assert _cheap_later_turn(broken).reason == "broken_follow_up"
+    assert _cheap_later_turn(critic, broken).reason == "broken_follow_up"
     good = _turn("How many staff does it have?", "How many staff does the Leeds bakery have?", earlier)
-    assert _cheap_later_turn(good).ok and (await follows_on(critic, good, {})).ok
+    assert _cheap_later_turn(critic, good).ok and (await follows_on(critic, good, {})).ok
     from ragkit.types import Turn
 
     repeated = good.model_copy(update={"history": [Turn(question=earlier, reference_answer=" 48. ")]})
-    assert _cheap_later_turn(repeated).reason == "repeated_reference"  # the turn 1 answer again: not its own
+    assert _cheap_later_turn(critic, repeated).reason == "repeated_reference"  # the turn 1 answer again: not its own
 
 
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
