@@ -74,18 +74,20 @@ def _latin_names(earlier: str, question: str) -> list[str]:
 
 
 def _cjk_names(earlier: str, question: str) -> list[str]:
-    """The longest stretch of Han, kana or Hangul text (2 characters or more) that both questions have; in
-    Korean, whole words before a particle ("서울 공장" of "서울 공장의 직원 수는"), never a shared ending
-    ("어떻게 신청합니까")."""
+    """The longest stretch of Han, kana or Hangul text (2 characters or more) that both questions have, with no
+    question word in it; in Korean, whole words before a particle ("서울 공장" of "서울 공장의 직원 수는"), never a
+    shared ending ("어떻게 신청합니까")."""
     best = ""
     for part in _CJK_RUN.findall(question):
         for size in range(len(part), max(len(best), 1), -1):
             hit = next((h for i in range(len(part) - size + 1)
-                        if (h := part[i:i + size]).strip() == h and h in earlier and _a_korean_noun(question, h)), None)
+                        if (h := part[i:i + size]).strip() == h and h in earlier and not _ASKING.search(h)
+                        and _a_korean_noun(question, h)), None)
             if hit and len(hit) >= 2:
                 best = hit
                 break
-    return [best] if best else []
+    best = best.strip("的の ")
+    return [best] if len(best) >= 2 else []
 
 
 def _a_korean_noun(question: str, stretch: str) -> bool:
@@ -126,6 +128,7 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
         bounds = word_bounds(question, "ja")
         start = min(min(b for b in bounds if b >= start), first)
         end = max(max(b for b in bounds if b <= end), first + len(name))
+    start, end = _before_asking(question, start, end, first, first + len(name))
     grown = question[start:end].strip()
     language = "ko" if _HANGUL_CHAR.search(grown) else "ja" if _KANA_CHAR.search(grown) else ""
     if language:  # particles at either end, never a syllable of the name itself
@@ -134,6 +137,31 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
         tail = trailing_particle(grown, language)
         grown = grown[: len(grown) - len(tail)] if tail and name in grown[: len(grown) - len(tail)] else grown
     return re.sub(r"^[的の\s]+|[的の\s]+$", "", grown)
+
+
+_ASKING = re.compile("为什么|什么|哪|谁|几|多少|怎么|怎样|如何|为何|何时|吗|呢|"
+                     "いつ|どこ|どの|どう|どれ|どんな|なぜ|誰|何|いくら|いくつ|"
+                     f"(?<![{HANGUL}])(?:어디|무엇|뭐|무슨|누구|누가|언제|어떻게|어떤|어느|왜|몇|얼마)")
+"""Question words of Chinese, Japanese and Korean (Korean ones at a word's start): no subject holds one."""
+_COPULA = "是有为在"
+"""Chinese verbs that stand between a subject and its question word: "…是什么", "…有哪些", "…在哪里"."""
+
+
+def _before_asking(question: str, start: int, end: int, first: int, last: int) -> tuple[int, int]:
+    """The span ``start:end`` of ``question``, grown around the name at ``first:last``, cut back to the name's side
+    of the nearest question words and of a Chinese verb beside them: two questions that ask alike share "是什么时候
+    发" after their subject ("…情况通报是什么时候发布的" and "…发现的"), and "谁是" before it."""
+    for found in _ASKING.finditer(question, start, end):
+        if found.end() <= first:
+            start = found.end()
+        elif found.start() >= last:
+            end = found.start()
+            break
+    while end > last and question[end - 1] in _COPULA:
+        end -= 1
+    while start < first and question[start] in _COPULA:
+        start += 1
+    return start, end
 
 
 def _joins(question: str, i: int) -> bool:

@@ -270,13 +270,22 @@ def test_a_name_inside_a_longer_name_is_no_subject() -> None:
     ("HM-1の保証期間はどのくらいですか？", "HM-1だけを購入できますか？", "HM-1"),
     ("HB-200の一部製品に関する無償交換のお知らせの対象はどのロット番号ですか？",  # "…の対" is shared, not a word
      "HB-200の一部製品に関する無償交換のお知らせの対応はいつですか？", "HB-200の一部製品に関する無償交換のお知らせ"),
+    # a subject stops at the question's question word and the verb before it: the live Chinese run of session 32
+    # grew "上海" into "…情况通报是什么时候发" and wrote "它现的？"
+    ("上海的岚山冷泡茶LS-230412批次水分超标的情况通报是什么时候发布的？",
+     "上海的岚山冷泡茶LS-230412批次水分超标的情况通报是什么时候发现的？",
+     "上海的岚山冷泡茶LS-230412批次水分超标的情况通报"),
+    ("青岚茶业有哪些茶园？", "青岚茶业有哪些产品？", "青岚茶业"),
+    ("谁是龙坞茶园的负责人？", "谁是龙坞茶园的创建者？", "龙坞茶园"),
+    ("東京タワーは何年に建てられましたか？", "東京タワーは何年に改装されましたか？", "東京タワー"),
     ("What is the room rate in London?", "What does a private car cost for a long journey?", None),
     ("What is the code for the route blocked light?", "What is the code for the battery light?", None),
 ])
 def test_the_subject_a_follow_up_leaves_out(first: str, question: str, subject: str | None) -> None:
     from ragkit.synthesis import shared_subject
 
-    names = [] if question.isascii() else ["加工厂", "青岚", "취업규칙", "휴가", "HB", "HM"]
+    names = [] if question.isascii() else ["加工厂", "青岚", "취업규칙", "휴가", "HB", "HM", "上海", "龙坞茶园",
+                                           "東京タワー"]
     assert shared_subject([first], question, names=names) == subject
     if "공장" in question or "휴가는" in question:  # Korean with no graph name: whole words before a particle
         assert shared_subject([first], question) == subject
