@@ -68,8 +68,8 @@ def _cheap_later_turn(critic: Critic, turn: TestSample) -> Verdict:
         return Verdict(False, "mentions_context", f"the question refers to its source: {turn.question[:80]!r}")
     if copies_context(turn.question, [r.text for r in turn.reference_contexts]):
         return Verdict(False, "copies_context", f"the question copies the context: {turn.question[:80]!r}")
-    answer = " ".join((turn.reference_answer or "").split())
-    if any(answer == " ".join(t.reply.split()) for t in turn.history):
+    answer = turn.reference_answer or ""
+    if any(repeats(answer, t.reply) for t in turn.history):
         return Verdict(False, "repeated_reference", f"the reference repeats an earlier turn's answer: "
                        f"{answer[:80]!r}")
     if borrowed := critic.borrowed_record(turn):
@@ -88,6 +88,14 @@ def _cheap_later_turn(critic: Critic, turn: TestSample) -> Verdict:
         return Verdict(False, "follow_up_changed", f"the follow-up leaves out {' '.join(lost[:4])!r}, which the "
                        f"chat never said: {turn.question[:60]!r} for {standalone[:60]!r}")
     return Verdict(True)
+
+
+def repeats(answer: str, earlier: str) -> bool:
+    """Whether ``answer`` is mostly an earlier turn's answer: the whole of it (case aside), and at least half of
+    ``answer``: "水分超标是因为" before the first turn's whole answer, for "为什么它超标？" after "…为什么会出现
+    水分超标的情况？". A short earlier answer inside a longer one ("10人" in "共10人，其中…") is no repeat."""
+    mine, theirs = "".join(answer.casefold().split()), "".join(earlier.casefold().split()).rstrip(".。")
+    return bool(theirs) and theirs in mine and 2 * len(theirs) >= len(mine)
 
 
 def corrects(turn: TestSample) -> bool:

@@ -173,6 +173,14 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
 
     repeated = good.model_copy(update={"history": [Turn(question=earlier, reference_answer=" 48. ")]})
     assert _cheap_later_turn(critic, repeated).reason == "repeated_reference"  # the turn 1 answer again: not its own
+    # most of it the turn 1 answer, put in words of its own (the live zh run of session 32)
+    said = Turn(question=earlier, reference_answer="The Leeds bakery has 48 staff and bakes 9,000 loaves a day.")
+    again = good.model_copy(update={"history": [said], "reference_answer": "It has 48 staff because the Leeds "
+                                    "bakery has 48 staff and bakes 9,000 loaves a day."})
+    assert _cheap_later_turn(critic, again).reason == "repeated_reference"
+    more = good.model_copy(update={"history": [said.model_copy(update={"reference_answer": "48 staff."})],
+                                   "reference_answer": "48 staff. Of them 20 bake at night, in three deck ovens."})
+    assert _cheap_later_turn(critic, more).ok  # a short earlier answer inside a longer one of its own
 
 
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
