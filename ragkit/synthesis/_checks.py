@@ -212,6 +212,10 @@ _ASKING_HAN = frozenset("什么哪里谁几怎样何吗呢吧请问")
 """Han characters of Chinese question words and question particles (什么, 哪里, 谁, 几, 怎样, 为何, 请问)."""
 _ASKING_KOREAN = ("어디", "무엇", "뭐", "무슨", "누구", "누가", "언제", "어떻게", "어떤", "어느", "왜", "몇", "얼마")
 """Stems of Korean question words; particles attach to them ("어디에", "무엇을")."""
+ASKING_WORDS = re.compile("为什么|什么|哪|谁|几|多少|怎么|怎样|如何|为何|何时|吗|呢|"
+                          "いつ|どこ|どの|どう|どれ|どんな|なぜ|誰|何|いくら|いくつ|"
+                          f"(?<![{HANGUL}])(?:{'|'.join(_ASKING_KOREAN)})")
+"""Question words of Chinese, Japanese and Korean, where they stand in a text (Korean ones at a word's start)."""
 _HIRAGANA_WORD = re.compile(f"^[{HIRAGANA}]+$")
 
 

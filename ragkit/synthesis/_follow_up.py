@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ragkit.llm import Judge
+from ragkit.synthesis._checks import ASKING_WORDS
 from ragkit.text import (
     CJK_CHAR,
     FUNCTION_WORDS,
@@ -81,7 +82,7 @@ def _cjk_names(earlier: str, question: str) -> list[str]:
     for part in _CJK_RUN.findall(question):
         for size in range(len(part), max(len(best), 1), -1):
             hit = next((h for i in range(len(part) - size + 1)
-                        if (h := part[i:i + size]).strip() == h and h in earlier and not _ASKING.search(h)
+                        if (h := part[i:i + size]).strip() == h and h in earlier and not ASKING_WORDS.search(h)
                         and _a_korean_noun(question, h)), None)
             if hit and len(hit) >= 2:
                 best = hit
@@ -139,10 +140,6 @@ def _grow(name: str, question: str, earlier: Sequence[str]) -> str:
     return re.sub(r"^[的の\s]+|[的の\s]+$", "", grown)
 
 
-_ASKING = re.compile("为什么|什么|哪|谁|几|多少|怎么|怎样|如何|为何|何时|吗|呢|"
-                     "いつ|どこ|どの|どう|どれ|どんな|なぜ|誰|何|いくら|いくつ|"
-                     f"(?<![{HANGUL}])(?:어디|무엇|뭐|무슨|누구|누가|언제|어떻게|어떤|어느|왜|몇|얼마)")
-"""Question words of Chinese, Japanese and Korean (Korean ones at a word's start): no subject holds one."""
 _COPULA = "是有为在"
 """Chinese verbs that stand between a subject and its question word: "…是什么", "…有哪些", "…在哪里"."""
 
@@ -151,7 +148,7 @@ def _before_asking(question: str, start: int, end: int, first: int, last: int) -
     """The span ``start:end`` of ``question``, grown around the name at ``first:last``, cut back to the name's side
     of the nearest question words and of a Chinese verb beside them: two questions that ask alike share "是什么时候
     发" after their subject ("…情况通报是什么时候发布的" and "…发现的"), and "谁是" before it."""
-    for found in _ASKING.finditer(question, start, end):
+    for found in ASKING_WORDS.finditer(question, start, end):
         if found.end() <= first:
             start = found.end()
         elif found.start() >= last:
