@@ -301,6 +301,32 @@ def first_person(answer: str, question: str) -> bool:
     return _FIRST_PERSON.search(_QUOTED.sub(" ", answer)) is not None
 
 
+_SECOND_PERSON = re.compile(r"你|您|あなた|당신|\b(?:you|your|yours)\b", re.IGNORECASE)
+_ASKING_TO_TELL = re.compile(r"(?:你|您)(?:能|可以)?(?:告诉我|知道)|请问|あなたは知っていますか|"
+                             r"\b(?:can|could|would) you (?:tell|show) me\b|\bdo you know\b", re.IGNORECASE)
+"""A request to the one asked that says nothing about them: "您能告诉我…", "do you know …"."""
+
+
+def without_address(question: str, name: str | None) -> str:
+    """``question`` without the persona's name spoken to, when nothing else in it speaks to the persona: "青岚茶业
+    公司经理，您能告诉我白茶的加工流程吗？" → "您能告诉我白茶的加工流程吗？", "Anna, what is the warranty on the K10?" →
+    "What is the warranty on the K10?". The small writer often calls the asker by name; the question it asks is still
+    the asker's own. A question that goes on to ask the persona about themselves ("李四，你平时的午休时间是怎样的？",
+    "…你对密封有什么看法？") is left as it is, for ``addresses`` to drop."""
+    if not name or not name.strip():
+        return question
+    called = re.escape(name.strip())
+    if found := re.match(rf"\s*{called}\s*[,，、:：]\s*", question):
+        rest = question[found.end():]
+        rest = rest[:1].upper() + rest[1:]
+    elif found := re.search(rf"\s*[,，、]\s*{called}\s*([?？.。!！]?)\s*$", question):
+        rest = question[:found.start()] + found.group(1)
+    else:
+        return question
+    spoken_to = _SECOND_PERSON.search(_ASKING_TO_TELL.sub(" ", rest))
+    return question if spoken_to or not rest.strip() else rest
+
+
 def addresses(question: str, name: str | None) -> bool:
     """True when ``question`` speaks to ``name``, the persona who asks it: "李四，你平时的午休时间是怎样的？", "Anna,
     what is …?", "… for you, Anna?". The writer took the persona for the one asked; the question is the persona's

@@ -74,7 +74,8 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
     out = await judge.structured(CHAT_PROMPT, data)
     if any(not t.question.strip() or not t.answer.strip() for t in out.turns):
         raise SkipScenario("empty_output", "the model returned an empty question or answer")
-    out.turns = [t.model_copy(update={"question": asked(t.question, scenario.language)}) for t in out.turns]
+    name = persona.name if persona else None
+    out.turns = [t.model_copy(update={"question": asked(t.question, scenario.language, name)}) for t in out.turns]
     return out
 
 

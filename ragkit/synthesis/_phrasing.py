@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from random import Random
 
+from ragkit.synthesis._checks import without_address
 from ragkit.text import CJK, IDEOGRAPHIC, UNDETERMINED, language_name, normalise_language, stop_words
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
@@ -33,10 +34,12 @@ def language_instruction(code: str) -> str:
 _KO_STATEMENT_END = re.compile(r"니다(\s*[?？])$")
 
 
-def asked(question: str, language: str) -> str:
-    """A Korean question written with the formal statement ending and a question mark ("어떻게 계산됩니다?", as
-    the small writer often does), given the question ending of the same register ("계산됩니까?")."""
-    question = question.strip()
+def asked(question: str, language: str, asker: str | None = None) -> str:
+    """The writer's question as its asker types it: without the asker's own name spoken to when nothing else
+    speaks to them (``without_address``), and a Korean question written with the formal statement ending and a
+    question mark ("어떻게 계산됩니다?", as the small writer often does) given the question ending of the same
+    register ("계산됩니까?")."""
+    question = without_address(question.strip(), asker).strip()
     return _KO_STATEMENT_END.sub(r"니까\1", question) if normalise_language(language) == "ko" else question
 
 

@@ -247,7 +247,7 @@ def make_sample(
     gen: Any, scenario: Scenario, qa: QAOutput, contexts: list[ContextRef], **metadata: Any
 ) -> TestSample:
     """A complete TestSample for ``scenario``."""
-    written = asked(qa.question, scenario.language)
+    written = asked(qa.question, scenario.language, scenario.persona.name if scenario.persona else None)
     question = written
     if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
         question = add_typos(question, sample_id(scenario))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from random import Random
 
 import pytest
@@ -68,6 +69,19 @@ async def test_generate_builds_a_complete_sample(bakery):
     assert "English (en)" in call.data.language and scenario.topic in call.data.topic
 
 
+def test_the_writer_calling_its_asker_by_name_is_not_kept_in_the_question(bakery):
+    scenario = SingleHop().plan(bakery, 1, Random(0)).scenarios[0].model_copy(
+        update={"persona": Persona(name="Bakery auditor", description="Checks facts."), "style": "formal"})
+
+    def called(question: str) -> str:
+        judge = ScriptedJudge(lambda call: {**qa_reply(call.data), "question": question})
+        return asyncio.run(SingleHop().generate(scenario, bakery, judge)).question
+
+    assert called("Bakery auditor, when did the Leeds bakery open?") == "When did the Leeds bakery open?"
+    # a question about the asker stays as written, for the critic's addresses_persona
+    assert called("Bakery auditor, when did you visit Leeds?") == "Bakery auditor, when did you visit Leeds?"
+
+
 async def test_chinese_chunks_ask_for_chinese(tea):
     scenario = SingleHop().plan(tea, 1, Random(0)).scenarios[0]
     judge = ScriptedJudge(default_script)
@@ -77,8 +91,6 @@ async def test_chinese_chunks_ask_for_chinese(tea):
 
 
 def test_typos_style_edits_the_question_deterministically(bakery):
-    import asyncio
-
     scenario = SingleHop().plan(bakery, 1, Random(0)).scenarios[0].model_copy(update={"style": "typos"})
     one = asyncio.run(SingleHop().generate(scenario, bakery, ScriptedJudge(default_script)))
     two = asyncio.run(SingleHop().generate(scenario, bakery, ScriptedJudge(default_script)))
