@@ -24,10 +24,10 @@ MAX_DROPS = {"acme": "4", "zh": "13"}
 """Dropped candidates allowed per chat asked (the default is 2; a run stops after more than that times the chats
 asked, plus one). On corpora/zh the 1.5B writer's chats pass the critic about one time in five (4 kept of 20 and
 of 22 candidates, -n 5, bench/README.md "Session 32"), and with -n 1 the plan holds six: at the default bound one
-kept chat was a coin toss (it failed in CI at stop 43, and again on session 32's code). At 13 the generator plans
-again and may try about 14 before it gives up. On corpora/acme about two in five pass; session 31's run kept its
-2 chats after 4 drops, right at the default bound. The bar a chat must pass is the critic's, unchanged; only how
-long the test may look is raised."""
+kept chat was a coin toss (CI failed on it before session 31, and it failed on session 32's code). At 13 the
+generator plans again and may try about 14 before it gives up. On corpora/acme about two in five pass; session
+31's run kept its 2 chats after 4 drops, right at the default bound. The bar a chat must pass is the critic's,
+unchanged; only how long the test may look is raised."""
 
 
 def conversations(corpus: str, n: int, tmp: Path) -> tuple[dict[str, list[TestSample]], Path, str]:
