@@ -49,10 +49,9 @@ def named(names: Iterable[str], text: str) -> list[str]:
     low, found = text.lower(), list[str]()
     for name in sorted(names, key=len, reverse=True):
         key = name.lower()
-        if any(key in f.lower() for f in found):
+        if key not in low or any(key in f.lower() for f in found):
             continue
-        pattern = rf"(?<![\w]){re.escape(key)}(?![\w])" if key.isascii() else re.escape(key)
-        if re.search(pattern, low):
+        if not key.isascii() or re.search(rf"(?<!\w){re.escape(key)}(?!\w)", low):
             found.append(name)
     return found
 
