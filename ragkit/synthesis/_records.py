@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ragkit.kg import mentioned_in
 from ragkit.text import units
 
 _ITEM = re.compile(r"^\s*(?:[-*•・·]|\d{1,2}[.)、])\s*\S")
@@ -44,14 +45,11 @@ def kind(line: str) -> str | None:
 
 
 def named(names: Iterable[str], text: str) -> list[str]:
-    """The ``names`` found in ``text``, longest first, leaving out one found inside a longer one ("Acme" inside
-    "Acme Robotics"); a Latin-script name only as whole words."""
-    low, found = text.lower(), list[str]()
+    """The ``names`` that ``text`` mentions (``mentioned_in``: a Latin-script name as whole words), longest first,
+    leaving out one found inside a longer one ("Acme" inside "Acme Robotics")."""
+    found = list[str]()
     for name in sorted(names, key=len, reverse=True):
-        key = name.lower()
-        if key not in low or any(key in f.lower() for f in found):
-            continue
-        if not key.isascii() or re.search(rf"(?<!\w){re.escape(key)}(?!\w)", low):
+        if not any(name.lower() in f.lower() for f in found) and mentioned_in(name, text):
             found.append(name)
     return found
 
