@@ -307,35 +307,37 @@ _ASKING_TO_TELL = re.compile(r"(?:你|您)(?:能|可以)?(?:告诉我|知道)|�
 """A request to the one asked that says nothing about them: "您能告诉我…", "do you know …"."""
 
 
+def _unaddressed(question: str, name: str | None) -> str | None:
+    """``question`` without ``name`` where it is spoken to, first ("Anna, what …") or last ("…, Anna?"); None when
+    it is not."""
+    if not name or not name.strip():
+        return None
+    called = re.escape(name.strip())
+    if found := re.match(rf"\s*{called}\s*[,，、:：]\s*", question):
+        rest = question[found.end():]
+        return rest[:1].upper() + rest[1:]
+    if found := re.search(rf"\s*[,，、]\s*{called}\s*([?？.。!！]?)\s*$", question):
+        return question[:found.start()] + found.group(1)
+    return None
+
+
 def without_address(question: str, name: str | None) -> str:
     """``question`` without the persona's name spoken to, when nothing else in it speaks to the persona: "青岚茶业
     公司经理，您能告诉我白茶的加工流程吗？" → "您能告诉我白茶的加工流程吗？", "Anna, what is the warranty on the K10?" →
     "What is the warranty on the K10?". The small writer often calls the asker by name; the question it asks is still
     the asker's own. A question that goes on to ask the persona about themselves ("李四，你平时的午休时间是怎样的？",
     "…你对密封有什么看法？") is left as it is, for ``addresses`` to drop."""
-    if not name or not name.strip():
+    rest = _unaddressed(question, name)
+    if rest is None or not rest.strip() or _SECOND_PERSON.search(_ASKING_TO_TELL.sub(" ", rest)):
         return question
-    called = re.escape(name.strip())
-    if found := re.match(rf"\s*{called}\s*[,，、:：]\s*", question):
-        rest = question[found.end():]
-        rest = rest[:1].upper() + rest[1:]
-    elif found := re.search(rf"\s*[,，、]\s*{called}\s*([?？.。!！]?)\s*$", question):
-        rest = question[:found.start()] + found.group(1)
-    else:
-        return question
-    spoken_to = _SECOND_PERSON.search(_ASKING_TO_TELL.sub(" ", rest))
-    return question if spoken_to or not rest.strip() else rest
+    return rest
 
 
 def addresses(question: str, name: str | None) -> bool:
     """True when ``question`` speaks to ``name``, the persona who asks it: "李四，你平时的午休时间是怎样的？", "Anna,
     what is …?", "… for you, Anna?". The writer took the persona for the one asked; the question is the persona's
     own, and a RAG system is not called by the user's name."""
-    if not name or not name.strip():
-        return False
-    called = re.escape(name.strip())
-    return re.match(rf"\s*{called}\s*[,，、:：]", question) is not None or \
-        re.search(rf"[,，、]\s*{called}\s*[?？.。!！]?\s*$", question) is not None
+    return _unaddressed(question, name) is not None
 
 
 Agreement = Literal["agree", "unsure", "disagree"]
