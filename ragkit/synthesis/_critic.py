@@ -153,6 +153,7 @@ class Critic:
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
     _typed_names: list[str] | None = field(default=None, repr=False)
+    _entity_names: list[str] | None = field(default=None, repr=False)
     _titles: list[str] | None = field(default=None, repr=False)
     _corpus: str | None = field(default=None, repr=False)
 
@@ -335,10 +336,12 @@ class Critic:
         return self._typed_names
 
     def entity_names(self) -> list[str]:
-        """The typed names in a CJK script: how a Chinese, Japanese or Korean question names something. A
-        Latin-script name is told by its capital letter instead; the graph's Latin names include common words a
-        tagger took for names ("Payload"), which would excuse "this payload"."""
-        return [n for n in self.typed_names() if CJK_CHAR.search(n)]
+        """The typed names in a CJK script (computed once): how a Chinese, Japanese or Korean question names
+        something. A Latin-script name is told by its capital letter instead; the graph's Latin names include common
+        words a tagger took for names ("Payload"), which would excuse "this payload"."""
+        if self._entity_names is None:
+            self._entity_names = [n for n in self.typed_names() if CJK_CHAR.search(n)]
+        return self._entity_names
 
     # -- near-duplicates ------------------------------------------------------------------------------
 
