@@ -20,14 +20,16 @@ pytestmark = pytest.mark.live
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 
 
-MAX_DROPS = {"acme": "4", "zh": "13"}
+MAX_DROPS = {"acme": "8", "zh": "13"}
 """Dropped candidates allowed per chat asked (the default is 2; a run stops after more than that times the chats
 asked, plus one). On corpora/zh the 1.5B writer's chats pass the critic about one time in five (4 kept of 20 and
 of 22 candidates, -n 5, bench/README.md "Session 32"), and with -n 1 the plan holds six: at the default bound one
 kept chat was a coin toss (CI failed on it before session 31, and it failed on session 32's code). At 13 the
 generator plans again and may try about 14 before it gives up. On corpora/acme about two in five pass; session
-31's run kept its 2 chats after 4 drops, right at the default bound. The bar a chat must pass is the critic's,
-unchanged; only how long the test may look is raised."""
+31's run kept its 2 chats after 4 drops, right at the default bound. The English test asks for one chat (two took
+about 1,050 s of CI's 90 minutes, which stop 44 used up to 5,088 s), so it may try ten: with two in five passing,
+all ten fail about one time in 170. The bar a chat must pass is the critic's, unchanged; only how long the test
+may look is raised."""
 
 
 def conversations(corpus: str, n: int, tmp: Path) -> tuple[dict[str, list[TestSample]], Path, str]:
@@ -57,9 +59,9 @@ def check_turns(chats: dict[str, list[TestSample]], n: int) -> None:
 
 
 def test_english_conversations_and_a_benchmark_of_them(tmp_path: Path) -> None:
-    chats, testset, report = conversations("acme", 2, tmp_path)
+    chats, testset, report = conversations("acme", 1, tmp_path)
     print(report)
-    check_turns(chats, 2)
+    check_turns(chats, 1)
     run = tmp_path / "run"
     result = CliRunner().invoke(cli, ["benchmark", str(CORPORA / "acme"), "--testset", str(testset), "--target",
                                       "baseline", "--extractor", "fast", "-m", "reference_resolution", "-m",
