@@ -17,7 +17,7 @@ from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._follow_up import shared_subject
 from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
-from ragkit.synthesis._writer import Quote, context_refs, quote_source
+from ragkit.synthesis._writer import Quote, answer_source, context_refs, quote_source
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -80,12 +80,18 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
 
 
 def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
-    """The passage each turn's quote is found in. A turn from the third on whose quote is in none ends the chat
-    before it (two turns still make a conversation, as when the critic cuts one); SkipScenario when the first or
-    second turn's quote is in none."""
+    """The passage each turn's quote is found in; when the quote is in none (a paraphrase, or the document's title
+    from the passage's header) but the turn's answer is copied from a passage, the answer is its quote
+    (``answer_source``, the critic's rule for its own answers). A turn from the third on with neither ends the
+    chat before it (two turns still make a conversation, as when the critic cuts one); SkipScenario when the first
+    or second turn has neither."""
     sources = []
     for k, t in enumerate(chat.turns, 1):
         source = quote_source(t.quote, passages)
+        if source is None:
+            source = answer_source(t.answer, t.question, passages, quoted=bool(t.quote.strip()))
+            if source is not None:
+                chat.turns[k - 1] = t.model_copy(update={"quote": t.answer})
         if source is None and k > 2:
             chat.turns = chat.turns[: k - 1]
             break

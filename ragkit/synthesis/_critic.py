@@ -55,7 +55,6 @@ from ragkit.synthesis._checks import (
     ambiguous_document,
     copies_context,
     distinct,
-    informative,
     mentions_context,
     pointing,
     points_without_naming,
@@ -64,7 +63,7 @@ from ragkit.synthesis._checks import (
 from ragkit.synthesis._premise import flat, unattested_name
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
-from ragkit.synthesis._writer import passage, quote_source, unlabelled
+from ragkit.synthesis._writer import answer_source, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, written_checks, written_forms
 from ragkit.text import CJK_CHAR, units
 from ragkit.types import TestSample
@@ -224,10 +223,8 @@ class Critic:
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=question))
         evidence = distinct([unlabelled(e) for e in out.evidence])  # "[0] The Leeds bakery…", or "[0]" alone
         cited = [(e, i) for e in evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
-        # an answer copied from a passage is its own evidence; beside evidence of its own words, only an answer with
-        # two words the question lacks, which a short span ("In 2010") would match by chance
-        if not cited and len(units(out.answer)) >= 2 and (not evidence or len(informative(out.answer, question)) >= 2):
-            source = quote_source(out.answer, passages)
+        if not cited:  # an answer copied from a passage is its own evidence
+            source = answer_source(out.answer, question, passages, quoted=bool(evidence))
             cited = [(out.answer.strip(), source)] if source is not None else []
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
                 "evidence_passages": sorted({i for _, i in cited})}

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
-from ragkit.synthesis._checks import distinct
+from ragkit.synthesis._checks import distinct, informative
 from ragkit.synthesis._phrasing import (
     add_typos,
     asked,
@@ -217,6 +217,15 @@ def quote_source(quote: str, passages: Sequence[str], min_score: float = 85.0) -
         if score > best_score:
             best, best_score = i, score
     return best if best_score >= min_score else None
+
+
+def answer_source(answer: str, question: str, passages: Sequence[str], *, quoted: bool) -> int | None:
+    """The passage an answer copied from it is found in: such an answer is its own evidence when no quote of the
+    model's is found. Only an answer of two words or more, and beside a quote of its own words (``quoted``), only
+    one with two words the question lacks, which a short span ("In 2010", a name) would match by chance."""
+    if len(units(answer)) < 2 or (quoted and len(informative(answer, question)) < 2):
+        return None
+    return quote_source(answer, passages)
 
 
 def check_quotes(out: QAOutput, passages: Sequence[str], *, need_passages: int = 1) -> list[int]:

@@ -25,13 +25,15 @@ class ChatScript:
     """Writes chats from the passages' sentences (turn k answers with sentence k) and answers the critic's
     questions with the sentence of the turn asked. ``stands_alone`` makes follow-ups name their topic;
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have), ``off_topic_turn`` a
-    question that does not name the topic, ``unquoted_turn`` a quote the passages do not have."""
+    question that does not name the topic, ``unquoted_turn`` a quote and an answer the passages do not have,
+    ``titled_turn`` the document's title (from the passage's header) as its quote."""
 
     def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
                  vague: bool = False, no_correction: bool = False, off_topic_turn: int | None = None,
-                 unquoted_turn: int | None = None) -> None:
+                 unquoted_turn: int | None = None, titled_turn: int | None = None) -> None:
         self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
         self.no_correction, self.off_topic_turn, self.unquoted_turn = no_correction, off_topic_turn, unquoted_turn
+        self.titled_turn = titled_turn
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -50,7 +52,11 @@ class ChatScript:
             self.answers[question] = answer
             if self.wrong_turn == k + 1:
                 answer = "It has 99999 staff." if lang == "en" else "它有99999名员工。"
-            quote = sentences[k][:40] if self.unquoted_turn != k + 1 else "a phrase no passage has"
+            quote = sentences[k][:40]
+            if self.unquoted_turn == k + 1:
+                quote, answer = "a phrase no passage has", "Loaves are baked by robots on the moon."
+            if self.titled_turn == k + 1:
+                quote = data.passages[0].split("\n")[0].removeprefix("(from: ").split(" > ")[0]
             turns.append({"question": question, "answer": answer, "quote": quote})
         return {"turns": turns}
 
@@ -222,6 +228,16 @@ async def test_a_quote_missing_from_turn_three_ends_the_chat_before_it(emb):
     assert [t.metadata["standalone_question"][-7:] for t in result.written()] == ["part 1?", "part 2?"]
     second = await _generate(kg, emb, ChatScript(unquoted_turn=2), n=1, min_questions=3, max_questions=3)
     assert not second.samples and second.dropped["quote_not_in_context"] >= 1
+
+
+async def test_an_answer_copied_from_a_passage_is_the_quote_the_writer_missed(emb):
+    kg = build_graph(BAKERY, emb)
+    script = ChatScript(titled_turn=2)
+    result = await _generate(kg, emb, script, n=1, min_questions=2, max_questions=2)
+    assert result.complete and not result.dropped
+    second = result.written()[1]
+    assert second.metadata["quotes"][1] == second.reference_answer  # the title is no evidence; the answer is
+    assert [r.text for r in second.reference_contexts][0].find(second.reference_answer) >= 0
 
 
 async def test_a_chinese_conversation(emb):
