@@ -26,6 +26,7 @@ from ragkit.synthesis import (
     write_conversation,
     write_correction,
 )
+from ragkit.text import language_matches
 from ragkit.types import Scenario, TestSample
 
 from .single_hop import plan_single
@@ -118,12 +119,16 @@ class Conversational:
     async def rewrite(self, judge: Judge, question: str, subject: str, earlier: list[str], language: str) -> str:
         """``question`` as the chat's next turn: Korean and Japanese leave the subject out (no call; on corpora/ko
         the rewrite call's every reply lost words or kept the name); other languages ask for a pronoun in one
-        short call, and replace the name only when the rewrite changed the question or kept the name."""
+        short call, and replace the name instead when the rewrite lost words of the question, kept the name, or is
+        not in the chat's language (on corpora/zh the 1.5B model once gave an English sentence for a Chinese
+        turn)."""
         if language[:2] in ELLIPSIS:
             return substitute(question, subject, language)
         rewritten = await follow_up(judge, question, subject)
         leans, lost = left_out(rewritten, question, earlier)
-        return substitute(question, subject, language) if lost or not leans else rewritten
+        if lost or not leans or not language_matches(language, rewritten):
+            return substitute(question, subject, language)
+        return rewritten
 
     async def correction(self, scenario: ConversationalScenario, chat: ChatOutput, subject: str,
                          kg: KnowledgeGraph, judge: Judge) -> Correction | None:

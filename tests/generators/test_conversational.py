@@ -26,14 +26,15 @@ class ChatScript:
     questions with the sentence of the turn asked. ``stands_alone`` makes follow-ups name their topic;
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have), ``off_topic_turn`` a
     question that does not name the topic, ``unquoted_turn`` a quote and an answer the passages do not have,
-    ``titled_turn`` the document's title (from the passage's header) as its quote."""
+    ``titled_turn`` the document's title (from the passage's header) as its quote; ``translated`` rewrites every
+    follow-up in English."""
 
     def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
                  vague: bool = False, no_correction: bool = False, off_topic_turn: int | None = None,
-                 unquoted_turn: int | None = None, titled_turn: int | None = None) -> None:
+                 unquoted_turn: int | None = None, titled_turn: int | None = None, translated: bool = False) -> None:
         self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
         self.no_correction, self.off_topic_turn, self.unquoted_turn = no_correction, off_topic_turn, unquoted_turn
-        self.titled_turn = titled_turn
+        self.titled_turn, self.translated = titled_turn, translated
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -66,6 +67,8 @@ class ChatScript:
             return self.chat(call.data)
         if call.prompt_name == "generate.follow_up":  # the standalone question, rewritten
             asked = call.messages[-1]["content"]
+            if self.translated:  # a Chinese turn in English, its number kept: it loses only what was said before
+                return f"And what about it, then, in part {asked[-2]} of the story?"
             return asked if self.unchanged else "And what else?" if self.vague else self.follow_ups[asked]
         if call.prompt_name == "generate.correction":  # the second turn asked about another thing
             sentences = [s for p in call.data.passages for s in split_sentences(body(p))]
@@ -246,6 +249,15 @@ async def test_a_chinese_conversation(emb):
     assert result.complete, result.dropped
     turns = result.written()
     assert all(t.language == "zh" for t in turns) and turns[1].question.startswith("它的情况")
+
+
+async def test_a_follow_up_rewritten_in_another_language_is_not_used(emb):
+    kg = build_graph(TEA_ZH, emb, language="zh")
+    script = ChatScript(translated=True)
+    result = await _generate(kg, emb, script, n=1)
+    assert result.complete, result.dropped
+    turns = result.written()
+    assert "generate.follow_up" in script.prompts and turns[1].question.startswith("它")  # the name replaced
 
 
 async def test_a_korean_follow_up_leaves_its_subject_out_without_a_call(emb):
