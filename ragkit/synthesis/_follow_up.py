@@ -206,12 +206,17 @@ def shared_names(earlier: Sequence[str], question: str, names: Sequence[str] = (
 
 def _inside_a_longer_name(part: str, question: str, names: Sequence[str]) -> bool:
     """Whether ``part`` stands in ``question`` only as a piece of a longer one of ``names``: "安吉" of "安吉白茶基地"
-    (replacing it would leave "它白茶基地"), "Porto" of "Porto Plant" when only "Porto" was said before."""
+    (replacing it would leave "它白茶基地"), "Porto" of "Porto Plant" when only "Porto" was said before. A CJK
+    ``part`` glued to one of ``names`` is a piece of a longer name too, one the graph lacks: "茶园" of "龙坞茶园"
+    after "自有茶园" was asked about (replacing it would leave "龙坞它")."""
     low, piece = question.lower(), part.lower()
     at = low.find(piece)
     for name in (n.lower() for n in names):
         start = low.find(name)
         if len(name) > len(piece) and piece in name and start >= 0 and start <= at < start + len(name):
+            return True
+        glued = start >= 0 and len(name) >= 2 and (start + len(name) == at or at + len(piece) == start)
+        if glued and CJK_CHAR.match(piece[0]) and CJK_CHAR.match(piece[-1]):
             return True
     return False
 

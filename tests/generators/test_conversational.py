@@ -276,6 +276,8 @@ def test_a_name_inside_a_longer_name_is_no_subject() -> None:
 
     names = ["安吉", "安吉白茶基地", "龙坞茶园"]
     assert shared_subject(["湖州市安吉县有哪些茶园？"], "龙坞茶园和安吉白茶基地的面积分别是多少？", names) is None
+    # "茶园" is glued to the graph's 龙坞 as the name 龙坞茶园, which the graph lacks: no subject to replace
+    assert shared_subject(["杭州市西湖区有哪些自有茶园？"], "龙坞茶园位于哪里？", ["龙坞", "杭州市西湖区"]) is None
     assert shared_subject(["What does Acme make in Porto?"], "How many staff does Porto Plant have?",
                           ["Porto", "Porto Plant"]) is None
     assert shared_subject(["When did Porto Plant open?"], "How many staff does Porto Plant have?",
