@@ -80,8 +80,8 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
 
 
 def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
-    """The passage each turn's quote is found in; when the quote is in none (a paraphrase, or the document's title
-    from the passage's header) but the turn's answer is copied from a passage, the answer is its quote
+    """The passage each turn's quote is found in; when the quote is in none (a paraphrase, or a title made from
+    the passage's headings) but the turn's answer is copied from a passage, the answer is its quote
     (``answer_source``, the critic's rule for its own answers). A turn from the third on with neither ends the
     chat before it (two turns still make a conversation, as when the critic cuts one); SkipScenario when the first
     or second turn has neither."""
