@@ -215,7 +215,7 @@ def _inside_a_longer_name(part: str, question: str, names: Sequence[str]) -> boo
         start = low.find(name)
         if len(name) > len(piece) and piece in name and start >= 0 and start <= at < start + len(name):
             return True
-        glued = start >= 0 and len(name) >= 2 and (start + len(name) == at or at + len(piece) == start)
+        glued = min(start, at) >= 0 and len(name) >= 2 and (start + len(name) == at or at + len(piece) == start)
         if glued and CJK_CHAR.match(piece[0]) and CJK_CHAR.match(piece[-1]):
             return True
     return False
