@@ -119,18 +119,33 @@ def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str
     return [sources[i] for i in keep], subjects
 
 
+def turn_chunks(turn: ChatTurn, source: int, passages: Sequence[str]) -> list[int]:
+    """The passages a turn stands on, in order: ``source``, where its quote was found, and, when its answer is not
+    in that passage, the one the answer is copied from (``answer_source``). The writer reads both passages of a
+    chat, and an answer may take its facts from the one after its quote's: the launch quoted, the pack size and
+    price copied from the product's highlights, which the reference check then found in no context of the turn.
+    An answer found in its quote's passage adds nothing ("560元" may be in the other passage too)."""
+    if quote_source(turn.answer, [passages[source]]) is not None:
+        return [source]
+    copied = answer_source(turn.answer, turn.question, passages, quoted=True)
+    return sorted({source} | ({copied} if copied is not None else set()))
+
+
 def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups: Sequence[str],
                       kg: KnowledgeGraph, sources: Sequence[int], *, goal: str | None = None,
                       correction_turn: int | None = None) -> TestSample:
     """The candidate: the last turn's sample, with the earlier turns in its history (the first turn asked as it
     stands, turn k as ``follow_ups[k - 2]``; the standalone forms in ``metadata["standalone_questions"]``). Each
-    turn's reference context is the chunk its quote was found in (``sources``, from ``check_chat_quotes``).
-    ``correction_turn`` is the turn that corrects the one before it (``metadata["correction_turn"]``)."""
+    turn's reference contexts are the chunk its quote was found in (``sources``, from ``check_chat_quotes``) and
+    the one its answer is copied from, when that is another (``turn_chunks``). ``correction_turn`` is the turn
+    that corrects the one before it (``metadata["correction_turn"]``)."""
     turns: list[Turn] = []
+    texts = [kg.chunk(c).text for c in scenario.chunk_ids]
     for k, (t, source) in enumerate(zip(chat.turns, sources, strict=True), 1):
         asked = t.question if k == 1 else follow_ups[k - 2]
+        chunks = [scenario.chunk_ids[i] for i in turn_chunks(t, source, texts)]
         turns.append(Turn(question=asked.strip(), reference_answer=t.answer.strip(),
-                          reference_contexts=context_refs(kg, [scenario.chunk_ids[source]])))
+                          reference_contexts=context_refs(kg, chunks)))
     quotes = [t.quote for t in chat.turns]  # each found in its passage by check_chat_quotes
     last = turns[-1]
     sid = sample_id(scenario)

@@ -27,14 +27,15 @@ class ChatScript:
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have), ``off_topic_turn`` a
     question that does not name the topic, ``unquoted_turn`` a quote and an answer the passages do not have,
     ``titled_turn`` the document's title (from the passage's header) as its quote; ``translated`` rewrites every
-    follow-up in English."""
+    follow-up in English; ``across_turn`` quotes the first passage and answers from the last."""
 
     def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
                  vague: bool = False, no_correction: bool = False, off_topic_turn: int | None = None,
-                 unquoted_turn: int | None = None, titled_turn: int | None = None, translated: bool = False) -> None:
+                 unquoted_turn: int | None = None, titled_turn: int | None = None, translated: bool = False,
+                 across_turn: int | None = None) -> None:
         self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
         self.no_correction, self.off_topic_turn, self.unquoted_turn = no_correction, off_topic_turn, unquoted_turn
-        self.titled_turn, self.translated = titled_turn, translated
+        self.titled_turn, self.translated, self.across_turn = titled_turn, translated, across_turn
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -56,6 +57,10 @@ class ChatScript:
             quote = sentences[k][:40]
             if self.unquoted_turn == k + 1:
                 quote, answer = "a phrase no passage has", "Loaves are baked by robots on the moon."
+            if self.across_turn == k + 1:  # quoted from the first passage, answered from the last
+                quote = split_sentences(body(data.passages[0]))[0][:40]
+                answer = split_sentences(body(data.passages[-1]))[-1]
+                self.answers[question] = answer
             if self.titled_turn == k + 1:
                 quote = data.passages[0].split("\n")[0].removeprefix("(from: ").split(" > ")[0]
             turns.append({"question": question, "answer": answer, "quote": quote})
@@ -241,6 +246,16 @@ async def test_an_answer_copied_from_a_passage_is_the_quote_the_writer_missed(em
     second = result.written()[1]
     assert second.metadata["quotes"][1] == second.reference_answer  # the title is no evidence; the answer is
     assert [r.text for r in second.reference_contexts][0].find(second.reference_answer) >= 0
+
+
+async def test_a_turn_answered_from_the_passage_after_its_quote_stands_on_both(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(across_turn=2), n=1, min_questions=2, max_questions=2)
+    assert result.complete and not result.dropped
+    first, second = result.written()
+    scenario = second.scenario["chunk_ids"]
+    assert len(scenario) == 2 and [r.chunk_id for r in second.reference_contexts] == scenario
+    assert [r.chunk_id for r in first.reference_contexts] == scenario[:1]
 
 
 async def test_a_chinese_conversation(emb):
