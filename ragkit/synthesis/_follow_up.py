@@ -211,13 +211,13 @@ def _inside_a_longer_name(part: str, question: str, names: Sequence[str]) -> boo
     after "自有茶园" was asked about (replacing it would leave "龙坞它")."""
     low, piece = question.lower(), part.lower()
     at = low.find(piece)
+    cjk = at >= 0 and CJK_CHAR.match(piece[0]) is not None and CJK_CHAR.match(piece[-1]) is not None
     for name in (n.lower() for n in names):
         start = low.find(name)
         if len(name) > len(piece) and piece in name and start >= 0 and start <= at < start + len(name):
             return True
-        glued = min(start, at) >= 0 and len(name) >= 2 and (start + len(name) == at or at + len(piece) == start)
-        if glued and CJK_CHAR.match(piece[0]) and CJK_CHAR.match(piece[-1]):
-            return True
+        if cjk and start >= 0 and len(name) >= 2 and (start + len(name) == at or at + len(piece) == start):
+            return True  # glued to the name
     return False
 
 
