@@ -96,7 +96,11 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
     cloze can only repeat the claim's own number or abstain, which tells nothing (a reference "12 kg" checked
     against an answer "12 kg"). A claim stating more than ``MAX_BLANKS`` numbers is left to the check: it is
     several facts the split did not take apart, and on the labelled test sets the judge's choices for three or
-    more blanks contradicted right claims ("2023년 말 기준 직원은 약 85명, 2023년 매출은 약 146억 원")."""
+    more blanks contradicted right claims ("2023년 말 기준 직원은 약 85명, 2023년 매출은 약 146억 원").
+
+    A value the claim states twice is one blank at both places. Given "清明（[2]月[3]日）" and a passage saying
+    "清明（4月4日）", the small judge filled [2] with 4 and [3] with 28, another of the options, as if no option
+    could be chosen twice, and so contradicted a claim the passage states word for word."""
     given = set(numbers(asked))
     statements: list[str] = []
     holes: list[Blank] = []
@@ -106,9 +110,13 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
         if not wanted or not chosen or len(chosen) > MAX_BLANKS or set(stated) <= own:
             continue
         text, end = "", 0
+        marks: dict[str, int] = {}
         for a, b in chosen:
-            text += claim[end:a] + mark(len(holes))
-            holes.append(Blank(i, number_value(claim[a:b])))
+            value = number_value(claim[a:b])
+            if value not in marks:  # a value stated twice is one blank: "清明（[2]月[2]日）"
+                marks[value] = len(holes)
+                holes.append(Blank(i, value))
+            text += claim[end:a] + mark(marks[value])
             end = b
         statements.append(text + claim[end:])
     return statements, holes

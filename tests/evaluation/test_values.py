@@ -123,3 +123,29 @@ async def test_a_rule_judge_abstains_when_several_numbers_fit() -> None:
                                                    label=lambda passage, claim: "supported"))
     (verdict,) = await ClaimStore(judge).check(HISTORY, ["The HS-5 came out in 2004."])
     assert judge.calls[-1].prompt_name == "claims.values" and verdict.label == "entailed"
+
+
+MEETING = "1. 龙坞茶园明前龙井预计于3月18日开采，清明（4月4日）前结束；\n2. 安吉白茶基地预计于3月28日前后开采。"
+
+
+def test_a_value_a_claim_states_twice_is_one_blank_at_both_places() -> None:
+    claims = ["安吉白茶基地预计于3月28日前后开采。", "龙坞茶园明前龙井预计清明（4月4日）前结束。"]
+    statements, holes = blanked(claims, [True, True], numbers(MEETING))
+    assert statements == ["安吉白茶基地预计于[0]月[1]日前后开采。", "龙坞茶园明前龙井预计清明（[2]月[2]日）前结束。"]
+    assert holes == [Blank(0, "3"), Blank(0, "28"), Blank(1, "4")]
+
+
+async def test_a_date_of_one_repeated_number_is_not_contradicted_by_a_judge_that_never_picks_an_option_twice() -> None:
+    # the embedded judge's reply to two blanks for 4月4日, in session 34: 4, then 28, another option
+    def reply(call: CallInfo) -> dict[str, str]:
+        if call.prompt_name == "claims.check":
+            return {"0": "supported", "1": "supported"}
+        marks = dict.fromkeys(re.findall(r"\[(\d+)\]", call.data.statements))  # type: ignore[union-attr]
+        return dict(zip(marks, ["4", "28"], strict=False))
+
+    judge = ScriptedJudge(reply)
+    started, ended = await ClaimStore(judge).check(
+        MEETING, ["龙坞茶园明前龙井预计于3月18日开采。", "龙坞茶园明前龙井预计清明（4月4日）前结束。"],
+        question="龙坞茶园明前龙井预计何时开采？")
+    assert ended.label == "entailed"
+    assert "清明（[2]月[2]日）" in judge.calls[-1].data.statements  # type: ignore[union-attr]
