@@ -20,6 +20,7 @@ from ragkit.text import (
     HAN,
     HANGUL,
     KANA,
+    chinese_tagged,
     leading_particles,
     trailing_particle,
     units,
@@ -37,6 +38,7 @@ _PRONOUN = {"zh": "它", "ja": "それ", "ko": "그것"}
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
 _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 _KANA_CHAR = re.compile(f"[{KANA}]")
+HAN_CHAR = re.compile(f"[{HAN}]")
 _LATIN_IN_NAME = re.compile(r"[A-Za-z0-9.-]")
 _EDGE = "?,.!;:()\"'？。，、"
 _WORD_REST = re.compile(r"[^\s?？.,!。、]*")
@@ -83,12 +85,34 @@ def _cjk_names(earlier: str, question: str) -> list[str]:
         for size in range(len(part), max(len(best), 1), -1):
             hit = next((h for i in range(len(part) - size + 1)
                         if (h := part[i:i + size]).strip() == h and h in earlier and not ASKING_WORDS.search(h)
-                        and _a_korean_noun(question, h)), None)
+                        and _a_korean_noun(question, h) and _a_chinese_noun(question, h)), None)
             if hit and len(hit) >= 2:
                 best = hit
                 break
     best = best.strip("的の ")
     return [best] if len(best) >= 2 else []
+
+
+def _a_chinese_noun(question: str, stretch: str) -> bool:
+    """Whether ``stretch`` (any text of a question with kana or Hangul always is) stands in a Chinese ``question``
+    as whole words, the last a noun by jieba's tags ("茶园"; "冷泡系列", "春茶生产" end a longer one in a measure word
+    or a verbal noun): what a question is about. Two
+    questions that ask alike share their predicate too: "…预计何时开采？" and "…预计何时开采？" share "时开采", which
+    begins inside 何时 and ends in a verb, and putting 它 there gave "安吉白茶基地预计何它？"."""
+    if not HAN_CHAR.search(stretch) or _KANA_CHAR.search(question) or _HANGUL_CHAR.search(question):
+        return True
+    tagged = chinese_tagged(question)
+    if not tagged:  # no jieba: nothing to tell words by
+        return True
+    start, at, bounds = question.find(stretch), 0, {}
+    for word, flag in tagged:
+        bounds[at + len(word)] = (at, flag)
+        at += len(word)
+    first, flag = bounds.get(start + len(stretch), (-1, ""))
+    if first < start or start not in {a for a, _ in bounds.values()} | {0}:
+        return False
+    # one word must be a noun ("预计" is tagged a verbal noun); several may end in one, or in a measure word (系列)
+    return flag.startswith("n") or (first > start and flag in ("vn", "q"))
 
 
 def _a_korean_noun(question: str, stretch: str) -> bool:
