@@ -191,7 +191,7 @@ def shortened(sample: TestSample, k: int) -> TestSample:
     assert sample.conversation is not None
     last = turn_sample(sample, k)
     metadata = {**sample.metadata, "standalone_questions": sample.metadata.get("standalone_questions", [])[:k],
-                "turns_written": sample.metadata.get("turns_written", sample.conversation.turn)}
+                "turns_written": sample.conversation.turn}
     return last.model_copy(update={"id": sample.id, "metadata": metadata})
 
 
@@ -202,25 +202,3 @@ def conversation_turns(sample: TestSample) -> list[TestSample]:
     total = sample.conversation.turn
     whole = sample.model_copy(update={"conversation": sample.conversation.model_copy(update={"turns": total})})
     return [turn_sample(whole, k) for k in range(1, total + 1)]
-
-
-def without_first(sample: TestSample) -> TestSample | None:
-    """A conversation candidate from its second turn on, that turn asked in its standalone form: what is left of a
-    chat of three turns or more whose first turn failed. None for a shorter chat, or when the second turn
-    corrects the first. The later turns keep the follow-up forms they were written in; the critic checks again
-    that each leaves out only what the turns now before it say."""
-    conv = sample.conversation
-    standalone = list(sample.metadata.get("standalone_questions") or [])
-    correction = sample.metadata.get("correction_turn")
-    if conv is None or conv.turn < 3 or len(standalone) < conv.turn or correction == 2:
-        return None
-    second = sample.history[1].model_copy(update={"question": standalone[1]})
-    metadata = {**sample.metadata, "standalone_questions": standalone[1:],
-                "quotes": list(sample.metadata.get("quotes") or [])[1:],
-                "first_turn_left_out": sample.history[0].question,
-                "turns_written": sample.metadata.get("turns_written", conv.turn)}
-    if correction:
-        metadata["correction_turn"] = correction - 1
-    return sample.model_copy(update={"conversation": conv.model_copy(update={"turn": conv.turn - 1}),
-                                     "history": [second, *sample.history[2:]], "metadata": metadata})
-

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
-from ragkit.synthesis._conversation import conversation_turns, shortened, without_first
+from ragkit.synthesis._conversation import conversation_turns, shortened
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput
 from ragkit.synthesis._follow_up import left_out, shared_names, shared_subject
 from ragkit.synthesis._written import Verdict, written_checks
@@ -151,25 +151,7 @@ async def review_turn(critic: Critic, turn: TestSample, k: int) -> Verdict:
 
 
 async def review_conversation(critic: Critic, sample: TestSample, compare_with: int | None = None) -> Verdict:
-    """Every check of a conversation candidate (see the module docstring). When the first turn fails, a chat of
-    three turns or more is reviewed again from its second turn on (``without_first``): on corpora/zh most dropped
-    chats failed at their first turn, and half of those had two more turns. The drop reported is the first
-    turn's."""
-    verdict = await _review_turns(critic, sample, compare_with)
-    if verdict.ok or not verdict.detail.startswith("turn 1:"):
-        return verdict
-    rest = without_first(sample)
-    if rest is None:
-        return verdict
-    again = await review_conversation(critic, rest, compare_with)
-    if not again.ok:
-        return verdict
-    checks = {**again.checks, "first_turn_left_out": {"reason": verdict.reason, "detail": verdict.detail}}
-    return Verdict(True, checks=checks, kept=again.kept or rest)
-
-
-async def _review_turns(critic: Critic, sample: TestSample, compare_with: int | None) -> Verdict:
-    """Every check of a conversation candidate, turn by turn; a failing turn from the third on cuts the chat."""
+    """Every check of a conversation candidate (see the module docstring)."""
     turns = conversation_turns(sample)
     verdict, passed = cheap_conversation_checks(critic, turns, compare_with)
     if passed >= 2 and not verdict.ok:  # a later turn failed: the turns before it may still make a conversation

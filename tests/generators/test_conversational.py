@@ -216,45 +216,6 @@ async def test_a_conversation_that_fails_at_turn_three_keeps_its_first_two(emb):
     assert len(kept.metadata["standalone_questions"]) == 2
 
 
-async def test_a_chat_of_three_whose_first_turn_fails_is_kept_from_its_second(emb):
-    kg = build_graph(BAKERY, emb)
-    result = await _generate(kg, emb, ChatScript(wrong_turn=1), n=1, min_questions=3, max_questions=3)
-    assert result.complete and not result.dropped
-    kept = result.samples[0]
-    assert kept.metadata["critic"]["first_turn_left_out"]["detail"].startswith("turn 1: the judge answers")
-    assert kept.metadata["turns_written"] == 3 and kept.metadata["first_turn_left_out"].endswith("part 1?")
-    first, second = result.written()
-    assert first.question == first.metadata["standalone_question"] and first.question.endswith("part 2?")
-    assert first.question.startswith("What does") and "it say" not in first.question
-    assert second.history[0].question == first.question and second.question.startswith("What does it")
-    two = await _generate(kg, emb, ChatScript(wrong_turn=1), n=1, min_questions=2, max_questions=2)
-    assert not two.samples and two.dropped["wrong_answer"] >= 1
-
-
-async def test_a_third_turn_that_leans_on_the_first_alone_fails_without_it(emb):
-    from ragkit.synthesis._conversation import conversation_turns, without_first
-    from ragkit.synthesis._conversation_review import _cheap_later_turn
-    from ragkit.synthesis._critic import Critic
-    from ragkit.types import Conversation, Turn
-
-    critic = Critic(build_graph(BAKERY, emb), ScriptedJudge(ChatScript()), emb)
-    standalone = ["Did Priya Nand open the Leeds bakery?", "When did Priya Nand join the guild?",
-                  "How many staff does the Leeds bakery have?"]
-    chat = TestSample(id="c", question="How many staff does it have?", reference_answer="48.",
-                      conversation=Conversation(id="c", turn=3),
-                      history=[Turn(question=standalone[0], reference_answer="Yes."),
-                               Turn(question="When did she join the guild?", reference_answer="In 2004.")],
-                      metadata={"standalone_questions": standalone, "quotes": ["a", "b", "c"]})
-    assert _cheap_later_turn(critic, conversation_turns(chat)[2]).ok  # "it": the bakery of turn 1
-    rest = without_first(chat)
-    first, last = conversation_turns(rest)
-    assert first.question == standalone[1] and rest.metadata["quotes"] == ["b", "c"]
-    verdict = _cheap_later_turn(critic, last)
-    assert verdict.reason == "follow_up_changed" and "Leeds" in verdict.detail  # the bakery is no longer said
-    assert without_first(rest) is None  # two turns are the fewest a chat has
-    assert without_first(chat.model_copy(update={"metadata": {**chat.metadata, "correction_turn": 2}})) is None
-
-
 async def test_a_later_turn_that_names_nothing_said_before_is_left_out(emb):
     kg = build_graph(BAKERY, emb)
     result = await _generate(kg, emb, ChatScript(off_topic_turn=2), n=1, min_questions=3, max_questions=3)
