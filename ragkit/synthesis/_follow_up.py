@@ -72,7 +72,8 @@ def _latin_names(earlier: str, question: str) -> list[str]:
     for run in runs:  # every sub-run, longest first: "Sheffield Plant" of "ISO ... Sheffield Plant 2023"
         subs = sorted(({" ".join(run[i:j]) for i in range(len(run)) for j in range(i + 1, len(run) + 1)}),
                       key=len, reverse=True)
-        found += [sub for sub in subs if f" {sub.lower()} " in said][:1]
+        # a number alone names nothing: "2024" of "2024年…会议纪要中" gave "它年…会议纪要中"
+        found += [sub for sub in subs if f" {sub.lower()} " in said and any(c.isalpha() for c in sub)][:1]
     return found
 
 

@@ -336,6 +336,8 @@ def test_a_name_inside_a_longer_name_is_no_subject() -> None:
     ("龙坞茶园明前龙井预计何时开采？", "安吉白茶基地预计何时开采？", None),
     ("春茶生产有哪些准备？", "春茶生产的目标是什么？", "春茶生产"),
     ("冷泡系列有哪些产品？", "冷泡系列的价格是多少？", "冷泡系列"),
+    ("Who ran the Porto Plant in 2023?", "What did the plant make in 2023?", None),  # a year names nothing
+    ("What did the HM-1 motor sell in 2023?", "How much does the HM-1 motor weigh?", "HM-1"),
     ("What is the room rate in London?", "What does a private car cost for a long journey?", None),
     ("What is the code for the route blocked light?", "What is the code for the battery light?", None),
 ])
