@@ -10,7 +10,7 @@ import logging
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -40,6 +40,9 @@ _SECRET_PARTS = ("key", "secret", "token", "password", "headers", "mock_")
 
 # One gate per event loop and judge; weak keys so that a closed loop never hands out a stale semaphore.
 _Gates = weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+# The asks in flight per event loop and judge, by cache key: the leader's reply, or None when it failed.
+_Pending = weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[str, "asyncio.Future[tuple[BaseModel, Completion] | None]"]]
 
 
 class Judge:
@@ -83,6 +86,7 @@ class Judge:
         self.last_failure: str | None = None
         """The last call's error after every retry and re-ask (redacted, one line), for a run's closing message."""
         self._gates: _Gates = weakref.WeakKeyDictionary()
+        self._pending: _Pending = weakref.WeakKeyDictionary()
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A Judge pickles as its recipe (model, settings, parameters): a copy sent to another process (a Ray
@@ -162,12 +166,38 @@ class Judge:
     async def _structured(
         self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None, top_logprobs: int
     ) -> tuple[Out, Completion]:
+        """One validated reply; an ask already in flight with the same key is waited for, not made again.
+
+        The same prompt asked twice at once (validity's context relevance rates one distractor in three retrieved
+        sets) got two replies from the embedded model that differ in their label probabilities (0.185 and 0.223:
+        a prompt resumed from a saved state is evaluated in other batches), while the cache keeps one of them, so
+        a run and its replay from the cache scored differently. A follower gets a copy of the leader's reply
+        (counted as a cache hit); when the leader fails, it asks on its own."""
         messages = prompt.render(data)
-        schema = prompt.schema()
         limit = max_tokens or prompt.max_tokens
+        key = self._cache_key(messages, prompt.schema(), self._params(limit, top_logprobs))
+        pending = self._pending.setdefault(asyncio.get_running_loop(), {})
+        leader = pending.get(key)
+        if leader is not None and (shared := await asyncio.shield(leader)) is not None:
+            self.usage.stage(_STAGE.get()).cache_hits += 1
+            out = cast(Out, shared[0].model_copy(deep=True))  # a caller may change its reply; the leader's stays
+            return out, shared[1]
+        mine: asyncio.Future[tuple[BaseModel, Completion] | None] = asyncio.get_running_loop().create_future()
+        pending[key] = mine
+        result: tuple[Out, Completion] | None = None
+        try:
+            result = await self._ask(prompt, data, messages, key, limit, top_logprobs)
+            return result
+        finally:
+            if pending.get(key) is mine:
+                del pending[key]
+            mine.set_result(result)  # None when the ask failed
+
+    async def _ask(self, prompt: Prompt[In, Out], data: In, messages: list[dict[str, str]], key: str, limit: int,
+                   top_logprobs: int) -> tuple[Out, Completion]:
         # Only a reply that validates is cached, under the first ask's key (also when a re-ask produced it), and a
         # cached entry is validated again on read: an invalid reply never replays, a valid one costs nothing twice.
-        key = self._cache_key(messages, schema, self._params(limit, top_logprobs))
+        schema = prompt.schema()
         found: list[Out] = []
 
         def accept(done: Completion) -> bool:

@@ -175,6 +175,24 @@ async def test_timeout_is_per_attempt_not_per_queue() -> None:
 # -- cache --------------------------------------------------------------------------------------------------------
 
 
+async def test_the_same_ask_in_flight_twice_is_one_call_and_one_reply() -> None:
+    # two replies to one prompt: the second caller gets the first's, as a replay of the cache would give it
+    judge = ScriptedJudge([Delayed(GOOD, 0.1), Answer(answer="Lyon", confidence=2)], settings=settings(), cache=False)
+    first, second = await asyncio.gather(*(judge.structured(ASK, Question(text="Capital?")) for _ in range(2)))
+    assert first == second == GOOD and first is not second  # a copy: a caller may change its own
+    assert len(judge.calls) == 1 and judge.usage.stage("default").cache_hits == 1
+    assert await judge.structured(ASK, Question(text="Capital?")) == Answer(answer="Lyon", confidence=2)  # not kept
+
+
+async def test_a_caller_waiting_on_a_failed_ask_asks_on_its_own() -> None:
+    broken = Delayed('{"answer": ', 0.1)
+    judge = ScriptedJudge([broken, broken, broken, GOOD], settings=settings(), cache=False)
+    failed, asked = await asyncio.gather(*(judge.structured(ASK, Question(text="Capital?")) for _ in range(2)),
+                                         return_exceptions=True)
+    assert isinstance(failed, JudgeOutputError) and asked == GOOD and len(judge.calls) == 4
+
+
+
 async def test_identical_rerun_on_the_same_cache_file_makes_no_model_calls(tmp_path: Path) -> None:
     path = tmp_path / "llm.sqlite"
     questions = [Question(text=f"question {i}") for i in range(5)]
