@@ -38,7 +38,7 @@ _PRONOUN = {"zh": "它", "ja": "それ", "ko": "그것"}
 _CJK_RUN = re.compile(f"[{HAN}{KANA}{HANGUL}][{HAN}{KANA}{HANGUL} ]*")
 _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 _KANA_CHAR = re.compile(f"[{KANA}]")
-HAN_CHAR = re.compile(f"[{HAN}]")
+_HAN_CHAR = re.compile(f"[{HAN}]")
 _LATIN_IN_NAME = re.compile(r"[A-Za-z0-9.-]")
 _EDGE = "?,.!;:()\"'？。，、"
 _WORD_REST = re.compile(r"[^\s?？.,!。、]*")
@@ -100,7 +100,7 @@ def _a_chinese_noun(question: str, stretch: str) -> bool:
     or a verbal noun): what a question is about. Two
     questions that ask alike share their predicate too: "…预计何时开采？" and "…预计何时开采？" share "时开采", which
     begins inside 何时 and ends in a verb, and putting 它 there gave "安吉白茶基地预计何它？"."""
-    if not HAN_CHAR.search(stretch) or _KANA_CHAR.search(question) or _HANGUL_CHAR.search(question):
+    if not _HAN_CHAR.search(stretch) or _KANA_CHAR.search(question) or _HANGUL_CHAR.search(question):
         return True
     tagged = chinese_tagged(question)
     if not tagged:  # no jieba: nothing to tell words by
