@@ -175,7 +175,8 @@ class Judge:
         (counted as a cache hit); when the leader fails, it asks on its own."""
         messages = prompt.render(data)
         limit = max_tokens or prompt.max_tokens
-        key = self._cache_key(messages, prompt.schema(), self._params(limit, top_logprobs))
+        schema = prompt.schema()
+        key = self._cache_key(messages, schema, self._params(limit, top_logprobs))
         pending = self._pending.setdefault(asyncio.get_running_loop(), {})
         leader = pending.get(key)
         if leader is not None and (shared := await asyncio.shield(leader)) is not None:
@@ -186,18 +187,17 @@ class Judge:
         pending[key] = mine
         result: tuple[Out, Completion] | None = None
         try:
-            result = await self._ask(prompt, data, messages, key, limit, top_logprobs)
+            result = await self._ask(prompt, data, messages, schema, key, limit, top_logprobs)
             return result
         finally:
             if pending.get(key) is mine:
                 del pending[key]
             mine.set_result(result)  # None when the ask failed
 
-    async def _ask(self, prompt: Prompt[In, Out], data: In, messages: list[dict[str, str]], key: str, limit: int,
-                   top_logprobs: int) -> tuple[Out, Completion]:
+    async def _ask(self, prompt: Prompt[In, Out], data: In, messages: list[dict[str, str]], schema: dict[str, Any],
+                   key: str, limit: int, top_logprobs: int) -> tuple[Out, Completion]:
         # Only a reply that validates is cached, under the first ask's key (also when a re-ask produced it), and a
         # cached entry is validated again on read: an invalid reply never replays, a valid one costs nothing twice.
-        schema = prompt.schema()
         found: list[Out] = []
 
         def accept(done: Completion) -> bool:
