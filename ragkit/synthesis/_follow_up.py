@@ -82,11 +82,12 @@ def _cjk_names(earlier: str, question: str) -> list[str]:
     question word in it; in Korean, whole words before a particle ("서울 공장" of "서울 공장의 직원 수는"), never a
     shared ending ("어떻게 신청합니까")."""
     best = ""
+    nouns = _chinese_noun_spans(question)
     for part in _CJK_RUN.findall(question):
         for size in range(len(part), max(len(best), 1), -1):
             hit = next((h for i in range(len(part) - size + 1)
                         if (h := part[i:i + size]).strip() == h and h in earlier and not ASKING_WORDS.search(h)
-                        and _a_korean_noun(question, h) and _a_chinese_noun(question, h)), None)
+                        and _a_korean_noun(question, h) and _a_chinese_noun(question, h, nouns)), None)
             if hit and len(hit) >= 2:
                 best = hit
                 break
@@ -94,26 +95,32 @@ def _cjk_names(earlier: str, question: str) -> list[str]:
     return [best] if len(best) >= 2 else []
 
 
-def _a_chinese_noun(question: str, stretch: str) -> bool:
-    """Whether ``stretch`` (any text of a question with kana or Hangul always is) stands in a Chinese ``question``
-    as whole words, the last a noun by jieba's tags ("茶园"; "冷泡系列", "春茶生产" end a longer one in a measure word
-    or a verbal noun): what a question is about. Two
-    questions that ask alike share their predicate too: "…预计何时开采？" and "…预计何时开采？" share "时开采", which
-    begins inside 何时 and ends in a verb, and putting 它 there gave "安吉白茶基地预计何它？"."""
-    if not _HAN_CHAR.search(stretch) or _KANA_CHAR.search(question) or _HANGUL_CHAR.search(question):
-        return True
+def _chinese_noun_spans(question: str) -> set[tuple[int, int]] | None:
+    """The (start, end) offsets of the runs of whole words of a Chinese ``question`` that can be what it is about,
+    by jieba's words and tags: one noun ("茶园"), or several words ending in a noun, a verbal noun or a measure word
+    ("春茶生产", "冷泡系列"); "预计" alone is tagged a verbal noun and is no subject. None when the question has kana
+    or Hangul, or jieba is missing: nothing to tell Chinese words by."""
+    if _KANA_CHAR.search(question) or _HANGUL_CHAR.search(question):
+        return None
     tagged = chinese_tagged(question)
-    if not tagged:  # no jieba: nothing to tell words by
-        return True
-    start, at, bounds = question.find(stretch), 0, {}
+    if not tagged:
+        return None
+    words, at = [], 0
     for word, flag in tagged:
-        bounds[at + len(word)] = (at, flag)
+        words.append((at, at + len(word), flag))
         at += len(word)
-    first, flag = bounds.get(start + len(stretch), (-1, ""))
-    if first < start or start not in {a for a, _ in bounds.values()} | {0}:
-        return False
-    # one word must be a noun ("预计" is tagged a verbal noun); several may end in one, or in a measure word (系列)
-    return flag.startswith("n") or (first > start and flag in ("vn", "q"))
+    return {(words[i][0], end) for j, (_, end, flag) in enumerate(words) for i in range(j + 1)
+            if flag.startswith("n") or (i < j and flag in ("vn", "q"))}
+
+
+def _a_chinese_noun(question: str, stretch: str, nouns: set[tuple[int, int]] | None) -> bool:
+    """Whether a Han ``stretch`` is one of ``nouns`` (``_chinese_noun_spans`` of ``question``; None lets every
+    stretch through). Two questions that ask alike share their predicate too: "…预计何时开采？" and "…预计何时开采？"
+    share "时开采", which begins inside 何时 and ends in a verb, and putting 它 there gave "安吉白茶基地预计何它？"."""
+    if nouns is None or not _HAN_CHAR.search(stretch):
+        return True
+    start = question.find(stretch)
+    return (start, start + len(stretch)) in nouns
 
 
 def _a_korean_noun(question: str, stretch: str) -> bool:

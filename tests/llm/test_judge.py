@@ -192,7 +192,6 @@ async def test_a_caller_waiting_on_a_failed_ask_asks_on_its_own() -> None:
     assert isinstance(failed, JudgeOutputError) and asked == GOOD and len(judge.calls) == 4
 
 
-
 async def test_identical_rerun_on_the_same_cache_file_makes_no_model_calls(tmp_path: Path) -> None:
     path = tmp_path / "llm.sqlite"
     questions = [Question(text=f"question {i}") for i in range(5)]
