@@ -14,6 +14,7 @@ from ragkit.synthesis import (
     ChatOutput,
     Correction,
     Plan,
+    SkipScenario,
     about_a_person,
     check_chat_quotes,
     follow_up,
@@ -25,6 +26,7 @@ from ragkit.synthesis import (
     substitute,
     write_conversation,
     write_correction,
+    written_chat,
 )
 from ragkit.text import language_matches
 from ragkit.types import Scenario, TestSample
@@ -91,10 +93,14 @@ class Conversational:
                                         questions=scenario.questions)
         chat.turns = chat.turns[: scenario.questions]
         texts = [kg.chunk(c).text for c in scenario.chunk_ids]
-        sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
-        sources, subjects = on_one_subject(chat, sources, names)
+        written = written_chat(self, scenario, chat, kg)
+        try:
+            sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
+            sources, subjects = on_one_subject(chat, sources, names)
+        except SkipScenario as exc:
+            raise SkipScenario(exc.reason, exc.detail, candidate=written) from None
         people = {e.name for e in entities if e.type == "person"}
         correction = await self.correction(scenario, chat, subjects[-1], kg, judge)
         follow_ups = []

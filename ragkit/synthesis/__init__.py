@@ -10,6 +10,7 @@ from ragkit.synthesis._conversation import (
     make_conversation,
     on_one_subject,
     write_conversation,
+    written_chat,
 )
 from ragkit.synthesis._correction import Correction, write_correction
 from ragkit.synthesis._follow_up import ELLIPSIS, about_a_person, follow_up, left_out, shared_subject, substitute
@@ -79,4 +80,5 @@ __all__ = [
     "write_conversation",
     "write_correction",
     "write_qa",
+    "written_chat",
 ]

@@ -160,6 +160,22 @@ def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups
     )
 
 
+def written_chat(gen: Any, scenario: Scenario, chat: ChatOutput, kg: KnowledgeGraph) -> TestSample:
+    """A chat as its writer wrote it, for the record of a chat dropped before it became a candidate
+    (``SkipScenario.candidate``): each turn's standalone question and answer, on every passage the writer read."""
+    contexts = context_refs(kg, list(scenario.chunk_ids))
+    turns = [Turn(question=t.question.strip(), reference_answer=t.answer.strip(), reference_contexts=contexts)
+             for t in chat.turns]
+    sid = sample_id(scenario)
+    return TestSample(
+        id=sid, question=turns[-1].question, reference_answer=turns[-1].reference_answer,
+        reference_contexts=contexts, generator=generator_spec(gen), scenario=scenario.model_dump(mode="json"),
+        persona=scenario.persona.name if scenario.persona else None, style=scenario.style, length=scenario.length,
+        language=scenario.language, conversation=Conversation(id=sid, turn=len(turns)), history=turns[:-1],
+        metadata={"quotes": [t.quote for t in chat.turns], "as_written": True},
+    )
+
+
 def turn_sample(sample: TestSample, k: int) -> TestSample:
     """Turn ``k`` (from 1) of a conversation candidate as a sample of its own: its question, references and
     history, the conversation's generator, persona, style and language."""

@@ -36,10 +36,12 @@ VAGUE_TYPES = frozenset({"other", "misc", "unknown", ""})
 
 
 class SkipScenario(Exception):  # noqa: N818  (a control-flow signal, not an error)
-    """Raised by ``generate`` when one scenario cannot give a usable sample; the runner counts ``reason``."""
+    """Raised by ``generate`` when one scenario cannot give a usable sample; the runner counts ``reason``.
+    ``candidate`` is what the model wrote, when there is something to show: ``ragkit generate --dropped`` keeps it
+    with the reason, as it keeps the candidates the critic drops."""
 
-    def __init__(self, reason: str, detail: str = "") -> None:
-        self.reason, self.detail = reason, detail
+    def __init__(self, reason: str, detail: str = "", *, candidate: TestSample | None = None) -> None:
+        self.reason, self.detail, self.candidate = reason, detail, candidate
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 

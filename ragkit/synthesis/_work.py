@@ -53,7 +53,8 @@ class CandidateWork:
                 verdict = await review_candidate(self.critic, sample, compare_with=kept_before)
                 sample = verdict.kept or sample
             except SkipScenario as exc:
-                return None, exc.reason, exc.detail
+                written = complete(exc.candidate, gen, scenario) if exc.candidate is not None else None
+                return written, exc.reason, exc.detail
             except JudgeError as exc:
                 if exc.fatal:
                     raise  # the model cannot be used at all: stop, rather than drop every candidate

@@ -227,6 +227,10 @@ async def test_a_later_turn_that_names_nothing_said_before_is_left_out(emb):
     short = await _generate(kg, emb, script, n=1, min_questions=2, max_questions=2)
     assert not short.samples and short.dropped["follow_up_stands_alone"] >= 1
     assert "generate.critic" not in script.prompts  # known before any check is paid for
+    record = short.dropped_samples[0]  # the chat as written is kept for --dropped, with the reason
+    assert record.metadata["dropped"]["reason"] == "follow_up_stands_alone" and record.metadata["as_written"]
+    assert record.conversation.turn == 2 and record.question.endswith("part 2?")
+    assert record.history[0].question.endswith("part 1?") and record.history[0].reference_answer
 
 
 async def test_a_quote_missing_from_turn_three_ends_the_chat_before_it(emb):
@@ -236,6 +240,7 @@ async def test_a_quote_missing_from_turn_three_ends_the_chat_before_it(emb):
     assert [t.metadata["standalone_question"][-7:] for t in result.written()] == ["part 1?", "part 2?"]
     second = await _generate(kg, emb, ChatScript(unquoted_turn=2), n=1, min_questions=3, max_questions=3)
     assert not second.samples and second.dropped["quote_not_in_context"] >= 1
+    assert second.dropped_samples[0].metadata["dropped"]["detail"].startswith("turn 2: its quote")
 
 
 async def test_an_answer_copied_from_a_passage_is_the_quote_the_writer_missed(emb):
