@@ -104,19 +104,32 @@ def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
 def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str]) -> tuple[list[int], list[str]]:
     """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``): it cannot
     be asked as a follow-up ("What does a private car cost per mile?" after a hotel's room rate), but the turns
-    after it still can ("What is its reach?" after "Who makes the Heron H6?"). The sources of the turns kept, and
-    the subject each kept later turn shares with those before it; SkipScenario when no later turn is left."""
-    keep, subjects = [0], []
-    for k in range(1, len(chat.turns)):
+    after it still can ("What is its reach?" after "Who makes the Heron H6?"). When no later turn shares a subject
+    with the first, the chat starts at the first turn a later one does: the writer asked about the topic once and
+    went on to a subject of its own ("龙坞茶园位于哪里？", "龙坞茶园的采摘标准是什么？" after
+    "杭州市西湖区有哪些自有茶园？").
+    Those turns name nothing the first named, so they carry nothing of it, and the critic reviews the new first
+    turn as any first turn. The sources of the turns kept, and the subject each kept later turn shares with those
+    before it; SkipScenario when no two turns share a subject."""
+    for start in range(len(chat.turns) - 1):
+        keep, subjects = _following(chat, start, names)
+        if subjects:
+            chat.turns = [chat.turns[i] for i in keep]
+            return [sources[i] for i in keep], subjects
+    raise SkipScenario("follow_up_stands_alone", f"turn 2: no later question names what the first one did: "
+                       f"{chat.turns[1].question[:80]!r}")
+
+
+def _following(chat: ChatOutput, start: int, names: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Turn ``start`` and the later turns that each name something the turns kept before them named, and those
+    subjects."""
+    keep, subjects = [start], []
+    for k in range(start + 1, len(chat.turns)):
         subject = shared_subject([chat.turns[i].question for i in keep], chat.turns[k].question, names)
         if subject is not None:
             keep.append(k)
             subjects.append(subject)
-    if not subjects:
-        raise SkipScenario("follow_up_stands_alone", f"turn 2: no later question names what the first one did: "
-                           f"{chat.turns[1].question[:80]!r}")
-    chat.turns = [chat.turns[i] for i in keep]
-    return [sources[i] for i in keep], subjects
+    return keep, subjects
 
 
 def turn_chunks(turn: ChatTurn, source: int, passages: Sequence[str]) -> list[int]:

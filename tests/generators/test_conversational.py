@@ -233,6 +233,18 @@ async def test_a_later_turn_that_names_nothing_said_before_is_left_out(emb):
     assert record.history[0].question.endswith("part 1?") and record.history[0].reference_answer
 
 
+async def test_a_chat_whose_first_turn_shares_nothing_starts_at_the_next(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(off_topic_turn=1), n=1, min_questions=3, max_questions=3)
+    assert result.complete and not result.dropped
+    first, second = result.written()  # turns 2 and 3 share the topic; turn 1 names nothing they name
+    assert first.question.endswith("part 2?") and not first.history
+    assert second.metadata["standalone_question"].endswith("part 3?") and second.question.startswith("What does it")
+    assert first.reference_answer != second.reference_answer
+    short = await _generate(kg, emb, ChatScript(off_topic_turn=1), n=1, min_questions=2, max_questions=2)
+    assert not short.samples and short.dropped["follow_up_stands_alone"] >= 1  # one turn left is no chat
+
+
 async def test_a_quote_missing_from_turn_three_ends_the_chat_before_it(emb):
     kg = build_graph(BAKERY, emb)
     result = await _generate(kg, emb, ChatScript(unquoted_turn=3), n=1, min_questions=3, max_questions=3)
