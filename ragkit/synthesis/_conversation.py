@@ -224,6 +224,22 @@ def shortened(sample: TestSample, k: int) -> TestSample:
     return last.model_copy(update={"id": sample.id, "metadata": metadata})
 
 
+def without_second(sample: TestSample) -> TestSample:
+    """A conversation candidate of three turns or more as its first and third turns: the third is turn 2 now, with
+    the first alone as its history (what the critic reviews when the second turn failed)."""
+    assert sample.conversation is not None
+    written = sample.conversation.turn
+    third = shortened(sample, 3) if written > 3 else sample
+    assert third.conversation is not None
+    metadata = {key: v for key, v in third.metadata.items() if key != "correction_turn"}
+    for key in ("standalone_questions", "quotes"):
+        if len(values := third.metadata.get(key) or []) >= 3:
+            metadata[key] = [values[0], values[2]]
+    metadata.update(turns_written=written, left_out_turn=2)
+    return third.model_copy(update={"history": third.history[:1], "metadata": metadata,
+                                    "conversation": third.conversation.model_copy(update={"turn": 2})})
+
+
 def conversation_turns(sample: TestSample) -> list[TestSample]:
     """A kept sample as the samples it is written as: itself, or each turn of a conversation."""
     if sample.conversation is None:

@@ -13,7 +13,8 @@
    no call when the patterns already see it pointing back at something it does not name); the turn's reference
    answer must be supported by its contexts (``unsupported_reference``).
 A drop names the turn: "turn 2: …". When turn 3 or later fails, the turns before it are kept: a conversation of
-two turns or more is still one (``Verdict.kept``; the cut is in the critic's checks).
+two turns or more is still one (``Verdict.kept``; the cut is in the critic's checks). When turn 2 fails, the first
+and third turns are reviewed again as a chat of two (``_second_left_out``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 from typing import Any
 
 from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
-from ragkit.synthesis._conversation import conversation_turns, shortened
+from ragkit.synthesis._conversation import conversation_turns, shortened, without_second
 from ragkit.synthesis._critic import QUESTION_CHECK_PROMPT, Critic, QuestionCheckInput
 from ragkit.synthesis._follow_up import left_out, shared_names, shared_subject
 from ragkit.synthesis._written import Verdict, written_checks
@@ -157,7 +158,7 @@ async def review_conversation(critic: Critic, sample: TestSample, compare_with: 
     if passed >= 2 and not verdict.ok:  # a later turn failed: the turns before it may still make a conversation
         turns = turns[:passed]
     elif not verdict.ok:
-        return verdict
+        return await _second_left_out(critic, sample, compare_with, verdict) if passed == 1 else verdict
     if not critic.llm_check or critic.judge is None:
         return _kept(sample, len(turns), verdict)
     per_turn: list[dict[str, Any]] = []
@@ -165,10 +166,30 @@ async def review_conversation(critic: Critic, sample: TestSample, compare_with: 
         checked = await review_turn(critic, turn, k)
         per_turn.append(checked.checks)
         if not checked.ok:
-            if k <= 2:
+            if k == 2:
+                return await _second_left_out(critic, sample, compare_with, _at(k, checked, {"turns": per_turn}))
+            if k < 2:
                 return _at(k, checked, {"turns": per_turn})
             return _kept(sample, k - 1, _at(k, checked), {"turns": per_turn[:-1]})
     return _kept(sample, len(turns), verdict, {"turns": per_turn})
+
+
+async def _second_left_out(critic: Critic, sample: TestSample, compare_with: int | None,
+                           failed: Verdict) -> Verdict:
+    """A chat whose second turn ``failed``, reviewed again as its first and third turns when it has a third that is
+    no correction: the third may lean on the first alone ("它的业务上接受谁的指导？" after "河坊街旗舰店的店长是谁？",
+    when "它的负责人是谁？" → 孙悦 in between was wrong). The later turn's checks then see that it leaves out only
+    what the first turn said. Unlike a chat whose first turn failed, the first turn here passed: the topic holds.
+    ``failed`` is the verdict when the shorter chat fails too."""
+    assert sample.conversation is not None
+    if sample.conversation.turn < 3 or sample.metadata.get("correction_turn") == 3:
+        return failed
+    shorter = without_second(sample)
+    verdict = await review_conversation(critic, shorter, compare_with)
+    if not verdict.ok:
+        return failed
+    checks = {**verdict.checks, "left_out": {"turn": 2, "reason": failed.reason, "detail": failed.detail}}
+    return Verdict(True, checks=checks, kept=verdict.kept or shorter)
 
 
 def _kept(sample: TestSample, k: int, failed: Verdict, checks: dict[str, Any] | None = None) -> Verdict:

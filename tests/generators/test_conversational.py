@@ -199,9 +199,22 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
 
 async def test_a_wrong_reference_in_a_later_turn_is_dropped(emb):
     kg = build_graph(BAKERY, emb)
-    result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1)
+    result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1, min_questions=2, max_questions=2)
     assert not result.samples and result.dropped["wrong_answer"] >= 1
     assert result.dropped_samples[0].metadata["dropped"]["detail"].startswith("turn 2:")
+
+
+async def test_a_failed_second_turn_is_left_out_when_the_third_leans_on_the_first(emb):
+    kg = build_graph(BAKERY, emb)
+    result = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1, min_questions=3, max_questions=3)
+    assert result.complete and not result.dropped
+    kept = result.samples[0]
+    assert kept.metadata["left_out_turn"] == 2 and kept.metadata["turns_written"] == 3
+    assert kept.metadata["critic"]["left_out"]["detail"].startswith("turn 2: the judge answers")
+    first, second = result.written()
+    assert second.metadata["standalone_question"].endswith("part 3?") and second.question.startswith("What does it")
+    assert [t.question for t in second.history] == [first.question] and "99999" not in second.reference_answer
+    assert len(kept.metadata["quotes"]) == 2 and len(kept.metadata["critic"]["turns"]) == 2
 
 
 async def test_a_conversation_that_fails_at_turn_three_keeps_its_first_two(emb):
@@ -477,6 +490,9 @@ async def test_a_chat_of_three_can_end_with_a_correction_of_its_second_question(
                             max_questions=3)  # the passages do not answer it: the chat as written
     assert "correction_turn" not in plain.samples[0].metadata
     assert plain.written()[2].question.startswith("What does it say about the bread and the bakeries, part 3")
+    wrong = await _generate(kg, emb, ChatScript(wrong_turn=2), n=1, corrections=1.0, min_questions=3,
+                            max_questions=3)  # a correction of a wrong turn cannot follow the first turn alone
+    assert not wrong.samples and wrong.dropped["wrong_answer"] >= 1
 
 
 def test_the_other_thing_is_an_entity_of_the_same_kind():
