@@ -224,10 +224,16 @@ class GenerationRun:
         """The last resort, once per run, when samples are missing and every generator was stopped or ran out: the
         stopped generator that keeps the most of its candidates gets its scenarios back, and the missing samples
         may cost it as many drops as a generator asked for them would (``drops_per_sample`` each). Without it a run
-        on a corpus where most candidates fail ends short though planned scenarios remain."""
+        on a corpus where most candidates fail ends short though planned scenarios remain. A generator whose plan ran
+        out as its drops reached the allowance was never stopped, so it plans more first (``out_of_plan``): which of the
+        two came first is an accident of timing, and both are the same shortfall."""
         missing = self.missing()
+        if self.reopened is not None or missing <= 0:
+            return False
+        for name in self.out_of_plan(spent=True):
+            self.stopped[name] = self.grow(name)
         left = {k: v for k, v in self.stopped.items() if v}
-        if self.reopened is not None or missing <= 0 or not left:
+        if not left:
             return False
         report = self.result.report
         name = max(left, key=lambda k: (report[k].kept + 1) / (report[k].kept + report[k].dropped_total + 2))
@@ -246,22 +252,31 @@ class GenerationRun:
         25-chunk corpus's samples to a generator that kept none of its candidates, while single_hop, which kept
         them, had 36 of its 50 scenarios unplanned.)"""
         added = 0
-        used_up = [k for k, v in self.need.items() if v - self.inflight[k] > 0 and not self.queues[k]
-                   and k in self.planned and k not in self.stopped and k not in self.exhausted
-                   and self.result.report[k].dropped_total < self.allowance(k)]
-        for name in used_up:
-            want, seen = self.planned[name]
-            new = [s for s in self.plan_one(name, 2 * want, self.seed) if s.model_dump_json() not in seen]
-            self.planned[name] = (2 * want, seen | {s.model_dump_json() for s in new})
-            if not new:
-                self.exhausted.add(name)  # the plan cannot grow on this graph: its owed samples go elsewhere
-                continue
+        for name in self.out_of_plan(spent=False):
+            new = self.grow(name)
             self.queues[name].extend(new)
-            self.result.report[name].planned += len(new)
-            self.result.report[name].notes.append(f"planned {len(new)} more scenarios: the first {len(seen)} were "
-                                                  "used up with samples missing")
             added += len(new)
         return added > 0
+
+    def out_of_plan(self, *, spent: bool) -> list[str]:
+        """Generators still owed samples, not stopped, whose plan ran out and could grow: those with drops left
+        (``spent=False``) or those whose drops reached the allowance as the plan ran out (``spent=True``)."""
+        return [k for k, v in self.need.items() if v - self.inflight[k] > 0 and not self.queues[k]
+                and k in self.planned and k not in self.stopped and k not in self.exhausted
+                and (self.result.report[k].dropped_total >= self.allowance(k)) == spent]
+
+    def grow(self, name: str) -> list[Scenario]:
+        """Generator ``name``'s plan, twice as long: the scenarios it had not planned yet (none: it is exhausted)."""
+        want, seen = self.planned[name]
+        new = [s for s in self.plan_one(name, 2 * want, self.seed) if s.model_dump_json() not in seen]
+        self.planned[name] = (2 * want, seen | {s.model_dump_json() for s in new})
+        if not new:
+            self.exhausted.add(name)  # the plan cannot grow on this graph: its owed samples go elsewhere
+            return []
+        self.result.report[name].planned += len(new)
+        self.result.report[name].notes.append(f"planned {len(new)} more scenarios: the first {len(seen)} were used "
+                                              "up with samples missing")
+        return new
 
     async def loop(self, pool: Pool[tuple[str, Scenario, int], Outcome]) -> None:
         """Run candidates on ``pool``, as many at a time as it holds; results are committed in start order, so that

@@ -383,6 +383,26 @@ async def test_a_generator_that_used_up_its_plan_plans_more(bakery, emb):
     assert all((tuple(s.scenario["chunk_ids"]), s.scenario.get("topic")) not in first_keys for s in result.samples)
 
 
+async def test_a_plan_that_runs_out_at_the_drop_allowance_is_reopened_like_a_stopped_one(bakery, emb):
+    """The first plan's 7 candidates all fail, and the 7th drop reaches the allowance (3 x 2 + 1) as the plan runs
+    out: the generator was never stopped, yet it gets the last resort a stopped one gets (plan more, reopen)."""
+    critic_calls = Counter[str]()
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            critic_calls["n"] += 1
+            if critic_calls["n"] <= 7:
+                return critic_reply(call.data, answerable=False)
+        return default_script(call)
+
+    options = GenerateOptions(progress=False, distribution={"single_hop": 1.0}, max_drops_per_sample=3)
+    result = await generate(bakery, 2, options, judge=_one_at_a_time(script), embeddings=emb)
+    report = result.report["single_hop"]
+    assert len(result.samples) == 2 and report.dropped == {"not_answerable": 7} and report.planned > 7
+    assert any(n.startswith("planned ") for n in report.notes)
+    assert any("reopened for the last 2 missing samples" in n for n in report.notes), report.notes
+
+
 async def test_a_generator_plans_again_while_its_plan_grows_and_drops_are_left(bakery, emb):
     """The first plan (7 scenarios) and the second (14: 7 new) all fail; the third (28 asked, the bakery's 16 given:
     2 new) passes, and the run ends with n. Then the plan cannot grow: no fourth."""
