@@ -95,12 +95,13 @@ class Conversational:
         texts = [kg.chunk(c).text for c in scenario.chunk_ids]
         entities = [e for c in scenario.chunk_ids for e in kg.entities_of(c)]
         names = [e.name for e in entities]
-        written = written_chat(self, scenario, chat, kg)
+        written = list(chat.turns)  # the checks below replace turns; a chat they drop is kept for --dropped as written
         try:
             sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
             sources, subjects = on_one_subject(chat, sources, names)
         except SkipScenario as exc:
-            raise SkipScenario(exc.reason, exc.detail, candidate=written) from None
+            exc.candidate = written_chat(self, scenario, written, kg)
+            raise
         people = {e.name for e in entities if e.type == "person"}
         correction = await self.correction(scenario, chat, subjects[-1], kg, judge)
         follow_ups = []

@@ -160,32 +160,31 @@ def make_conversation(gen: Any, scenario: Scenario, chat: ChatOutput, follow_ups
         turns.append(Turn(question=asked.strip(), reference_answer=t.answer.strip(),
                           reference_contexts=context_refs(kg, chunks)))
     quotes = [t.quote for t in chat.turns]  # each found in its passage by check_chat_quotes
-    last = turns[-1]
-    sid = sample_id(scenario)
+    return _chat_sample(gen, scenario, turns, goal=goal, metadata={
+        "quotes": quotes, "standalone_questions": [t.question.strip() for t in chat.turns],
+        **({"correction_turn": correction_turn} if correction_turn else {})})
+
+
+def written_chat(gen: Any, scenario: Scenario, written: Sequence[ChatTurn], kg: KnowledgeGraph) -> TestSample:
+    """A chat as its writer wrote it (``written``, its turns before any check), for the record of a chat dropped
+    before it became a candidate (``SkipScenario.candidate``): each turn's standalone question and answer, on every
+    passage the writer read."""
+    contexts = context_refs(kg, list(scenario.chunk_ids))
+    turns = [Turn(question=t.question.strip(), reference_answer=t.answer.strip(), reference_contexts=contexts)
+             for t in written]
+    return _chat_sample(gen, scenario, turns, metadata={"quotes": [t.quote for t in written], "as_written": True})
+
+
+def _chat_sample(gen: Any, scenario: Scenario, turns: list[Turn], *, metadata: dict[str, Any],
+                 goal: str | None = None) -> TestSample:
+    """The sample of a chat's last turn, with the earlier turns in its history."""
+    last, sid = turns[-1], sample_id(scenario)
     return TestSample(
         id=sid, question=last.question, reference_answer=last.reference_answer,
         reference_contexts=last.reference_contexts, generator=generator_spec(gen),
         scenario=scenario.model_dump(mode="json"), persona=scenario.persona.name if scenario.persona else None,
         style=scenario.style, length=scenario.length, language=scenario.language,
-        conversation=Conversation(id=sid, turn=len(turns), goal=goal), history=turns[:-1],
-        metadata={"quotes": quotes, "standalone_questions": [t.question.strip() for t in chat.turns],
-                  **({"correction_turn": correction_turn} if correction_turn else {})},
-    )
-
-
-def written_chat(gen: Any, scenario: Scenario, chat: ChatOutput, kg: KnowledgeGraph) -> TestSample:
-    """A chat as its writer wrote it, for the record of a chat dropped before it became a candidate
-    (``SkipScenario.candidate``): each turn's standalone question and answer, on every passage the writer read."""
-    contexts = context_refs(kg, list(scenario.chunk_ids))
-    turns = [Turn(question=t.question.strip(), reference_answer=t.answer.strip(), reference_contexts=contexts)
-             for t in chat.turns]
-    sid = sample_id(scenario)
-    return TestSample(
-        id=sid, question=turns[-1].question, reference_answer=turns[-1].reference_answer,
-        reference_contexts=contexts, generator=generator_spec(gen), scenario=scenario.model_dump(mode="json"),
-        persona=scenario.persona.name if scenario.persona else None, style=scenario.style, length=scenario.length,
-        language=scenario.language, conversation=Conversation(id=sid, turn=len(turns)), history=turns[:-1],
-        metadata={"quotes": [t.quote for t in chat.turns], "as_written": True},
+        conversation=Conversation(id=sid, turn=len(turns), goal=goal), history=turns[:-1], metadata=metadata,
     )
 
 
