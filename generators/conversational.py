@@ -98,20 +98,23 @@ class Conversational:
         written = list(chat.turns)  # the checks below replace turns; a chat they drop is kept for --dropped as written
         try:
             sources = check_chat_quotes(chat, texts)  # before paying for the follow-ups
-            sources, subjects = on_one_subject(chat, sources, names)
+            sources, links = on_one_subject(chat, sources, names, scenario.language)
         except SkipScenario as exc:
             exc.candidate = written_chat(self, scenario, written, kg)
             raise
         people = {e.name for e in entities if e.type == "person"}
-        correction = await self.correction(scenario, chat, subjects[-1], kg, judge)
+        correction = None if links[-1].asked else await self.correction(scenario, chat, links[-1].subject, kg, judge)
         follow_ups = []
-        for k, (turn, subject) in enumerate(zip(chat.turns[1:], subjects, strict=True), 1):
+        for k, (turn, link) in enumerate(zip(chat.turns[1:], links, strict=True), 1):
             if correction is not None and k == len(chat.turns) - 1:
                 follow_ups.append(correction.message)
                 break
+            if link.asked is not None:  # asked of another thing by ellipsis: written already, no call
+                follow_ups.append(link.asked)
+                continue
             earlier = [t.question for t in chat.turns[:k]]
-            rewritten = await self.rewrite(judge, turn.question, subject, earlier, scenario.language)
-            if names_a_person(subject, people):
+            rewritten = await self.rewrite(judge, turn.question, link.subject, earlier, scenario.language)
+            if names_a_person(link.subject, people):
                 rewritten = about_a_person(rewritten, scenario.language)
             follow_ups.append(rewritten)
         if correction is not None:

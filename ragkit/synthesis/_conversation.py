@@ -8,12 +8,13 @@ run counts it as one sample; ``conversation_turns`` then writes it out as one sa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
+from ragkit.synthesis._ellipsis import frame_follow_up
 from ragkit.synthesis._follow_up import shared_subject
 from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
@@ -101,35 +102,46 @@ def check_chat_quotes(chat: ChatOutput, passages: Sequence[str]) -> list[int]:
     return sources
 
 
-def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str]) -> tuple[list[int], list[str]]:
-    """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``): it cannot
-    be asked as a follow-up ("What does a private car cost per mile?" after a hotel's room rate), but the turns
-    after it still can ("What is its reach?" after "Who makes the Heron H6?"). When no later turn shares a subject
-    with the first, the chat starts at the first turn a later one does: the writer asked about the topic once and
-    went on to a subject of its own ("龙坞茶园位于哪里？", "龙坞茶园的采摘标准是什么？" after
-    "杭州市西湖区有哪些自有茶园？").
+class Link(NamedTuple):
+    """How a later turn leans on the turns kept before it: the ``subject`` it shares with them, or, when it shares
+    none, the question it is asked as (``asked``): the turn before's question of another thing, by ellipsis
+    (``frame_follow_up``), with ``subject`` that thing's question."""
+
+    subject: str
+    asked: str | None = None
+
+
+def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str],
+                   language: str = "") -> tuple[list[int], list[Link]]:
+    """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``) and does not
+    ask what the turn before asked of another thing (``frame_follow_up``): it cannot be asked as a follow-up ("What
+    does a private car cost per mile?" after a hotel's room rate), but the turns after it still can ("What is its
+    reach?" after "Who makes the Heron H6?"). When no later turn leans on the first, the chat starts at the first
+    turn a later one does: the writer asked about the topic once and went on to a subject of its own
+    ("龙坞茶园位于哪里？", "龙坞茶园的采摘标准是什么？" after "杭州市西湖区有哪些自有茶园？").
     Those turns name nothing the first named, so they carry nothing of it, and the critic reviews the new first
-    turn as any first turn. The sources of the turns kept, and the subject each kept later turn shares with those
-    before it; SkipScenario when no two turns share a subject."""
+    turn as any first turn. The sources of the turns kept, and how each kept later turn leans on those before it;
+    SkipScenario when no two turns do."""
     for start in range(len(chat.turns) - 1):
-        keep, subjects = _following(chat, start, names)
-        if subjects:
+        keep, links = _following(chat, start, names, language)
+        if links:
             chat.turns = [chat.turns[i] for i in keep]
-            return [sources[i] for i in keep], subjects
+            return [sources[i] for i in keep], links
     raise SkipScenario("follow_up_stands_alone", f"turn 2: no later question names what the first one did: "
                        f"{chat.turns[1].question[:80]!r}")
 
 
-def _following(chat: ChatOutput, start: int, names: Sequence[str]) -> tuple[list[int], list[str]]:
-    """Turn ``start`` and the later turns that each name something the turns kept before them named, and those
-    subjects."""
-    keep, subjects = [start], []
+def _following(chat: ChatOutput, start: int, names: Sequence[str], language: str) -> tuple[list[int], list[Link]]:
+    """Turn ``start`` and the later turns that each lean on the turns kept before them, and how."""
+    keep, links = [start], []
     for k in range(start + 1, len(chat.turns)):
-        subject = shared_subject([chat.turns[i].question for i in keep], chat.turns[k].question, names)
-        if subject is not None:
+        question = chat.turns[k].question
+        subject = shared_subject([chat.turns[i].question for i in keep], question, names)
+        asked = None if subject else frame_follow_up(chat.turns[keep[-1]].question, question, language)
+        if subject is not None or asked is not None:
             keep.append(k)
-            subjects.append(subject)
-    return keep, subjects
+            links.append(Link(subject or question, asked))
+    return keep, links
 
 
 def turn_chunks(turn: ChatTurn, source: int, passages: Sequence[str]) -> list[int]:

@@ -27,15 +27,17 @@ class ChatScript:
     ``wrong_turn`` gives that turn a wrong reference (a number the passages do not have), ``off_topic_turn`` a
     question that does not name the topic, ``unquoted_turn`` a quote and an answer the passages do not have,
     ``titled_turn`` the document's title (from the passage's header) as its quote; ``translated`` rewrites every
-    follow-up in English; ``across_turn`` quotes the first passage and answers from the last."""
+    follow-up in English; ``across_turn`` quotes the first passage and answers from the last; ``framed`` asks
+    every turn one question of a different part, naming no topic."""
 
     def __init__(self, *, stands_alone: bool = False, wrong_turn: int | None = None, unchanged: bool = False,
                  vague: bool = False, no_correction: bool = False, off_topic_turn: int | None = None,
                  unquoted_turn: int | None = None, titled_turn: int | None = None, translated: bool = False,
-                 across_turn: int | None = None) -> None:
+                 across_turn: int | None = None, framed: bool = False) -> None:
         self.stands_alone, self.wrong_turn, self.unchanged, self.vague = stands_alone, wrong_turn, unchanged, vague
         self.no_correction, self.off_topic_turn, self.unquoted_turn = no_correction, off_topic_turn, unquoted_turn
         self.titled_turn, self.translated, self.across_turn = titled_turn, translated, across_turn
+        self.framed = framed
         self.answers: dict[str, str] = {}
         self.follow_ups: dict[str, str] = {}
         self.prompts: list[str] = []
@@ -47,6 +49,8 @@ class ChatScript:
         for k in range(min(data.questions, len(sentences))):
             question = QUESTION[lang].format(topic=data.topic, k=k + 1) if self.off_topic_turn != k + 1 else \
                 f"What does a loaf cost in part {k + 1}?"
+            if self.framed:
+                question = f"What is the main point of the bakery notes for part {k + 1} of the file?"
             self.follow_ups[question] = question.replace(data.topic, PRONOUN.get(lang, "")) \
                 if not self.stands_alone else \
                 f"So what does {data.topic} say about the bread and the bakeries in part {k + 1}?"
@@ -256,6 +260,21 @@ async def test_a_chat_whose_first_turn_shares_nothing_starts_at_the_next(emb):
     assert first.reference_answer != second.reference_answer
     short = await _generate(kg, emb, ChatScript(off_topic_turn=1), n=1, min_questions=2, max_questions=2)
     assert not short.samples and short.dropped["follow_up_stands_alone"] >= 1  # one turn left is no chat
+
+
+async def test_turns_asking_one_question_of_different_things_are_asked_by_ellipsis(emb):
+    kg = build_graph(BAKERY, emb)
+    script = ChatScript(framed=True)
+    result = await _generate(kg, emb, script, n=1, min_questions=3, max_questions=3)
+    assert result.complete and not result.dropped
+    first, second, third = result.written()
+    assert first.question == "What is the main point of the bakery notes for part 1 of the file?"
+    assert second.question == "What about part 2 of the file?" and third.question == "What about part 3 of the file?"
+    assert third.metadata["standalone_question"].endswith("part 3 of the file?")
+    assert "generate.follow_up" not in script.prompts  # asked by ellipsis: no rewrite call
+    needs = [t["needs_history"] for t in result.samples[0].metadata["critic"]["turns"][1:]]
+    assert needs == ["leaves out main point bakery notes"] * 2  # the frame the chat said, no judge call
+    assert "generate.question_check" not in script.prompts
 
 
 async def test_a_quote_missing_from_turn_three_ends_the_chat_before_it(emb):

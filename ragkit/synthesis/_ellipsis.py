@@ -1,0 +1,99 @@
+"""Ellipsis: a chat's later question that asks what the turn before asked, of another thing ("What about the
+battery below 15% light?" after "What is the code for the route blocked light?").
+
+The writer often asks the same question of several things a passage lists, and such turns share no name, so no
+pronoun can stand for one (``shared_subject``). What they share is the question's frame, and a chat asks the next
+one by naming only the new thing: "What about …?" in English, "那…呢？" in Chinese. The frame must say something
+(a word that is no function word: "code", "负责人"), or "What about X?" would lean on nothing but "What is".
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragkit.synthesis._checks import ASKING_WORDS
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, chinese_tagged
+
+_ARTICLES = frozenset("the a an".split())
+_PREPOSITIONS = frozenset("of for in at on to with by from about between during under per after before".split())
+_MAX_WORDS = 10
+"""The longest English thing asked about: longer, and the rest of the question is a clause of its own."""
+_MAX_CHARS = 12
+_END = "?？.。!！ "
+
+
+def frame_follow_up(earlier: str, question: str, language: str) -> str | None:
+    """``question`` as a chat asks it right after ``earlier`` when both ask one thing of different things, else
+    None. English: the two share their words up to a preposition, after a word that says something ("What is the
+    code for the …"), and the question asks about what follows it. Chinese: they share the end after the thing
+    asked about ("…的负责人是谁？"), and that end says something besides its question words. Other languages: None
+    (no form of theirs is written yet)."""
+    if language[:2] == "en" and not CJK_CHAR.search(question):
+        return _english(earlier, question)
+    if language[:2] == "zh":
+        return _chinese(earlier, question)
+    return None
+
+
+def _key(word: str) -> str:
+    return word.strip("?,.!;:()\"'").lower()
+
+
+def _english(earlier: str, question: str) -> str | None:
+    """"What about X?", X being what ``question`` asks about after the last preposition both questions share."""
+    said, asked = earlier.split(), question.split()
+    shared = 0
+    while shared < min(len(said), len(asked)) and _key(said[shared]) == _key(asked[shared]):
+        shared += 1
+    at = next((i for i in range(shared - 1, 0, -1) if _key(asked[i]) in _PREPOSITIONS), None)
+    if at is None or shared == len(asked) or shared == len(said):
+        return None
+    frame = [_key(w) for w in asked[:at]]
+    rest = asked[at + 1:]
+    if not any(w.isalpha() and w not in FUNCTION_WORDS for w in frame) or len(rest) > _MAX_WORDS:
+        return None
+    if [_key(w) for w in said[at + 1:]] == [_key(w) for w in rest]:
+        return None
+    thing = " ".join(rest).rstrip(_END)
+    return f"What about {thing}?" if any(c.isalnum() for c in thing) else None
+
+
+def _nounish(flag: str) -> bool:
+    """A jieba tag that can end what a question is about: a noun, a verbal noun, a measure word ("冷泡系列", "第二
+    季度")."""
+    return flag.startswith("n") or flag in ("vn", "q", "mq")
+
+
+def _chinese(earlier: str, question: str) -> str | None:
+    """"那X呢？", X being the words of ``question`` (ending in a noun) between what it shares with ``earlier`` at
+    its start and at its end; the end shared must say something besides question words and particles."""
+    said, asked = earlier.rstrip(_END), question.rstrip(_END)
+    tagged = chinese_tagged(asked)
+    if not tagged:
+        return None
+    words, at = [], 0
+    for word, flag in tagged:
+        words.append((at, at + len(word), flag))
+        at += len(word)
+    tail = 0
+    while tail < min(len(said), len(asked)) and said[-1 - tail] == asked[-1 - tail]:
+        tail += 1
+    head = 0
+    while head < min(len(said), len(asked)) - tail and said[head] == asked[head]:
+        head += 1
+    # whole words: the thing asked about starts where a word does and runs on over the nouns after it
+    # ("西溪" + "店" of "西溪店的负责人是谁", when "河坊街旗舰店" ends in "店" too)
+    start = max((s for s, _, _ in words if s <= head), default=0)
+    end = min((e for _, e, _ in words if e >= len(asked) - tail), default=len(asked))
+    for s, e, flag in words:
+        if s == end and _nounish(flag) and flag != "vn":  # "预计" of "…基地预计何时开采" is the frame's
+            end = e
+    thing, rest = asked[start:end], asked[end:]
+    if not thing or len(thing) > _MAX_CHARS or thing in said or ASKING_WORDS.search(thing) \
+            or re.search(r"[，、,\s]", thing):
+        return None
+    last = next((flag for s, e, flag in words if e == end), "")
+    body = re.sub(r"[的了吗呢么是在和与有为\s，、]", "", ASKING_WORDS.sub("", rest))
+    if not _nounish(last) or len(body) < 2 or not said.endswith(rest):
+        return None
+    return f"那{thing}呢？"
