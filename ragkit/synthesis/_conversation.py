@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._ellipsis import frame_follow_up
-from ragkit.synthesis._follow_up import shared_subject
+from ragkit.synthesis._follow_up import shared_subject, shared_thing
 from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, answer_source, context_refs, quote_source
@@ -113,8 +113,9 @@ class Link(NamedTuple):
 
 def on_one_subject(chat: ChatOutput, sources: Sequence[int], names: Sequence[str],
                    language: str = "") -> tuple[list[int], list[Link]]:
-    """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``) and does not
-    ask what the turn before asked of another thing (``frame_follow_up``): it cannot be asked as a follow-up ("What
+    """Leave out each later turn that names nothing the turns kept before it named (``shared_subject``), does not
+    ask what the turn before asked of another thing (``frame_follow_up``) and calls nothing "the …" that they did
+    (``shared_thing``): it cannot be asked as a follow-up ("What
     does a private car cost per mile?" after a hotel's room rate), but the turns after it still can ("What is its
     reach?" after "Who makes the Heron H6?"). When no later turn leans on the first, the chat starts at the first
     turn a later one does: the writer asked about the topic once and went on to a subject of its own
@@ -136,8 +137,11 @@ def _following(chat: ChatOutput, start: int, names: Sequence[str], language: str
     keep, links = [start], []
     for k in range(start + 1, len(chat.turns)):
         question = chat.turns[k].question
-        subject = shared_subject([chat.turns[i].question for i in keep], question, names)
-        asked = None if subject else frame_follow_up(chat.turns[keep[-1]].question, question, language)
+        earlier = [chat.turns[i].question for i in keep]
+        subject = shared_subject(earlier, question, names)
+        asked = None if subject else frame_follow_up(earlier[-1], question, language)
+        if subject is None and asked is None:
+            subject = shared_thing(earlier, question)
         if subject is not None or asked is not None:
             keep.append(k)
             links.append(Link(subject or question, asked))

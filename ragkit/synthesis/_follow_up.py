@@ -2,9 +2,9 @@
 
 The writer gives every turn a standalone question. ``shared_subject`` finds what a later one shares with the
 earlier ones (a graph entity, a run of name-like words, or a stretch of CJK text, cut to whole words and without
-its particles); English and Chinese replace it with a pronoun (one short rewrite call, or ``substitute``), Korean
-and Japanese leave it out (``ELLIPSIS``). ``left_out`` tells what a follow-up leans on the chat for, and what it
-lost.
+its particles; failing those, what both call "the …" in English, ``shared_thing``). English and Chinese replace it
+with a pronoun (one short rewrite call, or ``substitute``), Korean and Japanese leave it out (``ELLIPSIS``).
+``left_out`` tells what a follow-up leans on the chat for, and what it lost.
 """
 
 from __future__ import annotations
@@ -223,6 +223,30 @@ def shared_subject(earlier: Sequence[str], question: str, names: Sequence[str] =
     elif cjk and not runs:
         runs = [name for e in earlier for name in _cjk_names(e, question)]
     found = [f for f in named + runs if not _inside_a_longer_name(f, question, names)]
+    return max(found, key=len) if found else None
+
+
+def shared_thing(earlier: Sequence[str], question: str) -> str | None:
+    """What an English ``question`` and an earlier one both call "the …", with no name in it: the longest run of
+    words after "the" that holds no function word ("timing race" of "What were the contributing factors to the
+    timing race?" after "What was the root cause of the timing race in the joint controller?"). The last resort
+    after a shared name and a shared frame: a thing the chat named by a common noun is still the chat's subject.
+    None when there is none, or in text with CJK characters."""
+    if CJK_CHAR.search(question):
+        return None
+    words = [_word(w) for w in question.split()]
+    said = [f" {' '.join(_word(w).lower() for w in e.split())} " for e in earlier]
+    found = []
+    for i, word in enumerate(words[:-1]):
+        run: list[str] = []
+        for w in words[i + 1:] if word.lower() == "the" else []:
+            if not w or w.lower() in FUNCTION_WORDS:
+                break
+            run.append(w)
+        while run and not any(f" the {' '.join(run).lower()} " in s for s in said):
+            run.pop()
+        if run:
+            found.append(" ".join(run))
     return max(found, key=len) if found else None
 
 
