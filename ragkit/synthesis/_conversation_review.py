@@ -116,7 +116,7 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
         again = None if corrects(turn) else shared_subject(earlier, turn.question, critic.entity_names(), cjk=False)
         # one shared name left out is enough: "沈嘉禾担任它的总经理吗？" after
         # "沈嘉禾是杭州青岚茶业有限公司的创始人吗？" needs the chat for 它, though it names 沈嘉禾 again
-        if again and all(name.lower() in turn.question.lower()
+        if again and all(_still_named(name, again, turn.question)
                          for name in shared_names(earlier, standalone, critic.entity_names(), cjk=False)):
             return Verdict(False, "follow_up_stands_alone", f"the follow-up names {again!r} again: "
                            f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})
@@ -134,6 +134,14 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
         return Verdict(False, "follow_up_stands_alone", f"the question is clear without the chat: "
                        f"{turn.question[:80]!r}", checks)
     return Verdict(True, checks=checks)
+
+
+def _still_named(name: str, again: str, question: str) -> bool:
+    """Whether ``question`` still names ``name``: whole, or by ``again``, a name it shares with the earlier
+    questions that is most of ``name``: "the Kestrel Firmware 4.0 release notes" left out only "'Lark'" of "the
+    Kestrel Firmware 4.0 'Lark' release notes", and needs no chat ("Acme" is not "Acme Robotics Sheffield Plant")."""
+    name, again = name.lower(), again.lower()
+    return name in question.lower() or (again in name and 2 * len(again) > len(name))
 
 
 async def review_turn(critic: Critic, turn: TestSample, k: int) -> Verdict:

@@ -178,6 +178,12 @@ async def test_the_critic_on_follow_ups_that_are_no_follow_ups(emb):
     verdict = await follows_on(critic, named, {})
     assert verdict.reason == "follow_up_stands_alone" and not script.prompts  # known from the rewrite: no call
     assert "names 'Leeds' again" in verdict.detail
+    # most of the name kept ("'Lark'" left out of it): the follow-up still stands alone
+    shorter = _turn("What changed in the Kestrel Firmware 4.0 release notes?",
+                    "What changed in the Kestrel Firmware 4.0 'Lark' release notes?",
+                    "What was improved in the Kestrel Firmware 4.0 'Lark' release notes?")
+    verdict = await follows_on(critic, shorter, {})
+    assert verdict.reason == "follow_up_stands_alone" and "names 'Kestrel Firmware 4.0' again" in verdict.detail
     # the subject left out, another name the chat shares kept: "it" still needs the chat
     person = _turn("Does Priya Nand still manage it?", "Does Priya Nand still manage the Leeds bakery?",
                    "Did Priya Nand open the Leeds bakery?")
