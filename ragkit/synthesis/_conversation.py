@@ -138,14 +138,25 @@ def _following(chat: ChatOutput, start: int, names: Sequence[str], language: str
     for k in range(start + 1, len(chat.turns)):
         question = chat.turns[k].question
         earlier = [chat.turns[i].question for i in keep]
-        subject = shared_subject(earlier, question, names)
-        asked = None if subject else frame_follow_up(earlier[-1], question, language)
-        if subject is None and asked is None:
-            subject = shared_thing(earlier, question)
-        if subject is not None or asked is not None:
+        link = _link(earlier, question, names, language)
+        if link is not None:
             keep.append(k)
-            links.append(Link(subject or question, asked))
+            links.append(link)
     return keep, links
+
+
+def _link(earlier: list[str], question: str, names: Sequence[str], language: str) -> Link | None:
+    """How ``question`` leans on the ``earlier`` ones, if it does. In Chinese, Japanese and Korean, a frame shared
+    with the last one wins over a shared "subject" outside the thing asked about: a stretch of CJK text both
+    questions have is then the frame itself ("店的负责人" of "西溪店的负责人是谁？" after "河坊街旗舰店的负责人是谁？",
+    which a pronoun made "西溪它是谁？"). A subject in English is a name, and a pronoun keeps the question as asked."""
+    subject = shared_subject(earlier, question, names)
+    framed = frame_follow_up(earlier[-1], question, language)
+    cjk = language[:2] in ("zh", "ja", "ko")
+    if framed is not None and (subject is None or (cjk and subject.lower() not in framed[0].lower())):
+        return Link(question, framed[1])
+    subject = subject or shared_thing(earlier, question)
+    return Link(subject) if subject is not None else None
 
 
 def turn_chunks(turn: ChatTurn, source: int, passages: Sequence[str]) -> list[int]:

@@ -16,7 +16,7 @@ from ragkit.synthesis._ellipsis import frame_follow_up
     ("What is the capital of France?", "What is the capital of Spain?", "What about Spain?"),
 ])
 def test_english_asks_of_the_thing_after_the_shared_preposition(earlier, question, asked):
-    assert frame_follow_up(earlier, question, "en") == asked
+    assert frame_follow_up(earlier, question, "en") == (asked.removeprefix("What about ").rstrip("?"), asked)
 
 
 @pytest.mark.parametrize(("earlier", "question"), [
@@ -39,7 +39,7 @@ def test_english_questions_that_ask_no_shared_frame(earlier, question):
     ("河坊街旗舰店有多少员工？", "西溪店有多少员工？", "那西溪店呢？"),
 ])
 def test_chinese_asks_of_the_thing_before_the_shared_end(earlier, question, asked):
-    assert frame_follow_up(earlier, question, "zh") == asked
+    assert frame_follow_up(earlier, question, "zh") == (asked[1:-2], asked)
 
 
 @pytest.mark.parametrize(("earlier", "question"), [
@@ -51,5 +51,23 @@ def test_chinese_questions_that_ask_no_shared_frame(earlier, question):
     assert frame_follow_up(earlier, question, "zh") is None
 
 
-def test_other_languages_are_not_asked_by_ellipsis_yet():
-    assert frame_follow_up("서울 공장의 직원 수는 몇 명입니까?", "부산 공장의 직원 수는 몇 명입니까?", "ko") is None
+@pytest.mark.parametrize(("earlier", "question", "language", "asked"), [
+    ("서울 공장의 직원 수는 몇 명입니까?", "부산 공장의 직원 수는 몇 명입니까?", "ko", "부산 공장은요?"),
+    ("서울 공장은 언제 문을 열었습니까?", "부산 공장은 언제 문을 열었습니까?", "ko", "부산 공장은요?"),
+    ("한빛커피 취업규칙에서 리프레시 휴가는 며칠입니까?", "한빛커피 취업규칙에서 경조 휴가는 며칠입니까?", "ko",
+     "경조 휴가는요?"),
+    ("東京工場の従業員数は何人ですか？", "大阪工場の従業員数は何人ですか？", "ja", "大阪工場は？"),
+])
+def test_japanese_and_korean_ask_of_the_words_before_the_shared_particle(earlier, question, language, asked):
+    framed = frame_follow_up(earlier, question, language)
+    assert framed is not None and framed[1] == asked
+
+
+@pytest.mark.parametrize(("earlier", "question", "language"), [
+    ("東京タワーの高さは何メートルですか？", "東京タワーの重さは何トンですか？", "ja"),  # two questions of one thing
+    ("서울 공장은 무엇입니까?", "부산 공장은 무엇입니까?", "ko"),  # the end shared is a question word only
+    ("HB-100의 무게는 얼마입니까?", "HB-200의 무게는 얼마입니까?", "ko"),  # no Hangul to choose 은 or 는 by
+    ("Quel est le code du voyant A ?", "Quel est le code du voyant B ?", "fr"),  # no form written yet
+])
+def test_japanese_korean_and_other_questions_that_are_not_asked_by_ellipsis(earlier, question, language):
+    assert frame_follow_up(earlier, question, language) is None

@@ -40,3 +40,15 @@ def test_a_chat_whose_turns_call_one_thing_the_same_keeps_them():
     lights = ChatOutput(turns=written[2:])
     assert on_one_subject(lights, [1, 0], [], "en") == ([1, 0], [
         Link("What is the code for the safety scanner fault light?", "What about the safety scanner fault light?")])
+
+
+def test_a_shared_frame_wins_over_a_subject_outside_the_thing_asked_about():
+    chat = ChatOutput(turns=[ChatTurn(question="河坊街旗舰店的负责人是谁？", answer="黄婷", quote="黄婷"),
+                             ChatTurn(question="西溪店的负责人是谁？", answer="孙悦", quote="孙悦")])
+    assert on_one_subject(chat, [0, 0], [], "zh")[1] == [Link("西溪店的负责人是谁？", "那西溪店呢？")]
+    named = ChatOutput(turns=[  # the shared name is inside the thing asked about: a pronoun for it
+        ChatTurn(question="What is the purpose of the 'ProtectiveStop' error in the acme-motion SDK?", answer="A",
+                 quote="A"),
+        ChatTurn(question="What is the purpose of the 'SpeedLimitExceeded' error in the acme-motion SDK?",
+                 answer="B", quote="B")])
+    assert on_one_subject(named, [0, 0], [], "en")[1] == [Link("acme-motion SDK")]
