@@ -23,11 +23,11 @@ from ragkit.text import (
     word_bounds,
 )
 
-_ARTICLES = frozenset("the a an".split())
 _PREPOSITIONS = frozenset("of for in at on to with by from about between during under per after before".split())
 _MAX_WORDS = 10
 """The longest English thing asked about: longer, and the rest of the question is a clause of its own."""
 _MAX_CHARS = 12
+"""The longest CJK thing asked about, in characters."""
 _END = "?？.。!！ "
 
 
