@@ -19,6 +19,7 @@ from ragkit.synthesis._follow_up import shared_subject, shared_thing
 from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, answer_source, context_refs, quote_source
+from ragkit.text import CJK
 from ragkit.types import Conversation, Scenario, TestSample, Turn
 
 
@@ -152,7 +153,7 @@ def _link(earlier: list[str], question: str, names: Sequence[str], language: str
     which a pronoun made "西溪它是谁？"). A subject in English is a name, and a pronoun keeps the question as asked."""
     subject = shared_subject(earlier, question, names)
     framed = frame_follow_up(earlier[-1], question, language)
-    cjk = language[:2] in ("zh", "ja", "ko")
+    cjk = language[:2] in CJK
     if framed is not None and (subject is None or (cjk and subject.lower() not in framed[0].lower())):
         return Link(question, framed[1])
     subject = subject or shared_thing(earlier, question)

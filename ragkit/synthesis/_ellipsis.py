@@ -16,7 +16,7 @@ from ragkit.synthesis._checks import ASKING_WORDS
 from ragkit.text import (
     CJK_CHAR,
     FUNCTION_WORDS,
-    chinese_tagged,
+    chinese_spans,
     leading_particles,
     morphemes,
     trailing_particle,
@@ -93,13 +93,9 @@ def _chinese(earlier: str, question: str) -> str | None:
     """The words of ``question`` (ending in a noun) between what it shares with ``earlier`` at its start and at its
     end ("那X呢？"); the end shared must say something besides question words and particles."""
     said, asked = earlier.rstrip(_END), question.rstrip(_END)
-    tagged = chinese_tagged(asked)
-    if not tagged:
+    words = chinese_spans(asked)
+    if not words:
         return None
-    words, at = [], 0
-    for word, flag in tagged:
-        words.append((at, at + len(word), flag))
-        at += len(word)
     head, tail = _shared_ends(said, asked)
     # whole words: the thing asked about starts where a word does and runs on over the nouns after it
     # ("西溪" + "店" of "西溪店的负责人是谁", when "河坊街旗舰店" ends in "店" too)
@@ -109,8 +105,7 @@ def _chinese(earlier: str, question: str) -> str | None:
         if s == end and _nounish(flag) and flag != "vn":  # "预计" of "…基地预计何时开采" is the frame's
             end = e
     thing, rest = asked[start:end], asked[end:]
-    if not thing or len(thing) > _MAX_CHARS or thing in said or ASKING_WORDS.search(thing) \
-            or re.search(r"[，、,\s]", thing):
+    if not _plain_thing(thing, said, r"[，、,\s]"):
         return None
     last = next((flag for s, e, flag in words if e == end), "")
     body = re.sub(r"[的了吗呢么是在和与有为\s，、]", "", ASKING_WORDS.sub("", rest))
@@ -144,10 +139,16 @@ def _particled(earlier: str, question: str, language: str) -> str | None:
             break
     else:
         return None
-    if not thing or len(thing) > _MAX_CHARS or thing in said or ASKING_WORDS.search(thing) \
-            or re.search(r"[、，,]", thing) or not _says_something(rest, language) or not said.endswith(rest):
+    if not _plain_thing(thing, said, r"[、，,]") or not _says_something(rest, language) or not said.endswith(rest):
         return None
     return thing
+
+
+def _plain_thing(thing: str, said: str, marks: str) -> bool:
+    """Whether ``thing`` can be asked about by itself: short, not in the earlier question ``said``, with no
+    question word and none of ``marks`` (a list's commas; in Chinese, a space too)."""
+    return bool(thing) and len(thing) <= _MAX_CHARS and thing not in said and not ASKING_WORDS.search(thing) \
+        and not re.search(marks, thing)
 
 
 _CONTENT = {"ko": ("NNG", "NNP", "VV", "VA"), "ja": ("名詞,一般", "名詞,固有名詞", "名詞,サ変接続", "名詞,形容動詞語幹",

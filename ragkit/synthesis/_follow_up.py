@@ -20,7 +20,7 @@ from ragkit.text import (
     HAN,
     HANGUL,
     KANA,
-    chinese_tagged,
+    chinese_spans,
     leading_particles,
     trailing_particle,
     units,
@@ -102,13 +102,9 @@ def _chinese_noun_spans(question: str) -> set[tuple[int, int]] | None:
     or Hangul, or jieba is missing: nothing to tell Chinese words by."""
     if _KANA_CHAR.search(question) or _HANGUL_CHAR.search(question):
         return None
-    tagged = chinese_tagged(question)
-    if not tagged:
+    words = chinese_spans(question)
+    if not words:
         return None
-    words, at = [], 0
-    for word, flag in tagged:
-        words.append((at, at + len(word), flag))
-        at += len(word)
     return {(words[i][0], end) for j, (_, end, flag) in enumerate(words) for i in range(j + 1)
             if flag.startswith("n") or (i < j and flag in ("vn", "q"))}
 

@@ -70,6 +70,16 @@ def chinese_tagged(text: str) -> list[tuple[str, str]]:
     return [(pair.word, pair.flag) for pair in jieba.posseg.cut(text)]
 
 
+def chinese_spans(text: str) -> list[tuple[int, int, str]]:
+    """``chinese_tagged`` with each word's start and end offsets in ``text``: "西溪店" → [(0, 2, "ns"), (2, 3, "n")];
+    empty without jieba."""
+    out, at = [], 0
+    for word, flag in chinese_tagged(text):
+        out.append((at, at + len(word), flag))
+        at += len(word)
+    return out
+
+
 def chinese_keywords(text: str, limit: int) -> list[str]:
     """The ``limit`` words of Chinese text with the highest TF-IDF by jieba's own frequencies; empty without
     jieba."""
