@@ -18,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from ragkit.llm._sampling import grammar_last
+
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     n = 0
@@ -89,13 +91,17 @@ def states_class() -> type:
 
 
 def lean_llama() -> type:
-    """A ``llama_cpp.Llama`` whose saved states leave out the (unused) logits buffer."""
+    """A ``llama_cpp.Llama`` whose saved states leave out the (unused) logits buffer, and whose greedy decoding
+    under a grammar asks the grammar last (``_sampling``)."""
     import llama_cpp
     import numpy as np
     from llama_cpp import Llama
     from llama_cpp.llama import LlamaState
 
     class LeanLlama(Llama):
+        def _init_sampler(self, **options: Any) -> Any:  # type: ignore[override]  # always called by keyword
+            return grammar_last(self, super()._init_sampler, options)
+
         def save_state(self) -> LlamaState:
             size = llama_cpp.llama_state_get_size(self._ctx.ctx)
             buffer = (ctypes.c_uint8 * int(size))()

@@ -77,3 +77,40 @@ def test_a_reply_caught_in_a_loop_is_stopped_long_before_its_token_limit(tmp_pat
     assert choice["finish_reason"] == "length"
     assert out["usage"]["completion_tokens"] < 150, out["usage"]  # 600 without the stop
     assert LOOP_CHARS <= len(choice["message"]["content"]) < 2 * LOOP_CHARS
+
+
+SCHEMA = {"type": "object", "properties": {
+    "answer": {"type": "string", "maxLength": 80},
+    "year": {"type": "integer"},
+    "labels": {"type": "array", "items": {"enum": ["supported", "contradicted", "not_mentioned"]}, "maxItems": 3}},
+    "required": ["answer", "year", "labels"]}
+
+
+def test_greedy_decoding_under_a_grammar_asks_the_grammar_last_and_replies_the_same(tmp_path: Path,
+                                                                                     monkeypatch) -> None:
+    """The grammar tests only the token the model prefers, and chooses under the grammar only when it rejects it
+    (``_sampling``): the reply is the stock chain's, token for token, and the rejections were taken."""
+    import ragkit.llm._states as states
+    from ragkit.llm._sampling import GrammarLast
+
+    model = _model(tmp_path, 0)
+    fmt = {"type": "json_object", "schema": SCHEMA}
+    asks = [PASSAGE + "\nWhen was Acme founded, and by whom?", "Label: the K10 reaches 1,300 mm.", "Say hello."]
+
+    def reply(user: str) -> str:
+        out = model.chat([{"role": "system", "content": INSTRUCTION + "Reply in JSON."},
+                          {"role": "user", "content": user}], max_tokens=120, response_format=fmt)
+        return str(out["choices"][0]["message"]["content"])
+
+    with monkeypatch.context() as stock:
+        stock.setattr(states, "grammar_last", lambda llama, init_sampler, options: init_sampler(**options))
+        expected = [reply(u) for u in asks]
+        assert not isinstance(model.llama._sampler, GrammarLast)
+    rejected = proposals = 0
+    for user, want in zip(asks, expected, strict=True):
+        assert reply(user) == want
+        sampler = model.llama._sampler
+        assert isinstance(sampler, GrammarLast)
+        rejected, proposals = rejected + sampler.rejected, proposals + sampler.proposals
+    assert 0 < rejected < proposals, (rejected, proposals)  # both paths were taken
+    assert all(text.lstrip().startswith('{ "answer"') for text in expected), expected  # the grammar held

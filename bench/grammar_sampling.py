@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The grammar asked last (``ragkit/llm/_sampling.py``) against llama-cpp-python's own sampler chain (issue 16).
+
+Runs real ragkit prompts on the embedded model, each twice in a row: with the stock chain (every token of the
+vocabulary tested against the JSON grammar at every step) and with the grammar asked last. The prompts are the
+claim split of each validity case's reference, the check of its right, wrong and unsupported answers against its
+gold passage, and the critic's own answer from its passages (``bench/validity_cases.json``: English, Chinese,
+Japanese and Korean). It reports the generation time of each (from the first generated token to the last, so
+that the prompt evaluation, which the second run of a prompt would reuse, is left out), the generated tokens,
+whether the two replies are the same text, and how often the grammar rejected the unconstrained choice.
+
+    .venv/bin/python bench/grammar_sampling.py [--cases N] [--out rows.jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def prompts(cases: list[dict[str, Any]]) -> list[tuple[str, Any, Any]]:
+    """(name, prompt, input) for each case: split, check, critic."""
+    from ragkit.evaluation._claim_prompts import SPLIT, CheckInput, SplitInput, check_prompt
+    from ragkit.synthesis._critic import CRITIC_PROMPT, CriticInput
+
+    out: list[tuple[str, Any, Any]] = []
+    for case in cases:
+        claims = [case[k] for k in ("right", "wrong", "unsupported") if case.get(k)]
+        out.append((f"{case['id']}/split", SPLIT, SplitInput(question=case["question"], text=case["reference"])))
+        out.append((f"{case['id']}/check", check_prompt(len(claims)),
+                    CheckInput(question=case["question"], passage="\n".join(case["gold"]), claims=claims)))
+        out.append((f"{case['id']}/critic", CRITIC_PROMPT,
+                    CriticInput(passages=[*case["gold"], *case.get("distractors", [])], question=case["question"])))
+    return out
+
+
+def run(llama: Any, prompt: Any, data: Any) -> dict[str, Any]:
+    """One streamed call: its text, generated tokens and generation seconds (first token to last)."""
+    stream = llama.create_chat_completion(
+        messages=prompt.render(data), max_tokens=prompt.max_tokens, temperature=0.0,
+        response_format={"type": "json_object", "schema": prompt.schema()}, stream=True)
+    first = last = None
+    parts: list[str] = []
+    for chunk in stream:
+        now = time.perf_counter()
+        first = first if first is not None else now
+        last = now
+        parts.append(chunk["choices"][0]["delta"].get("content") or "")
+    text = "".join(parts)
+    sampler = getattr(llama, "_sampler", None)
+    return {"text": text, "tokens": len(llama.tokenize(text.encode(), add_bos=False, special=False)),
+            "seconds": (last or 0.0) - (first or 0.0), "rejected": getattr(sampler, "rejected", None),
+            "proposals": getattr(sampler, "proposals", None)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=0, help="only the first N validity cases (default: all)")
+    parser.add_argument("--out", type=Path, help="one JSON row per prompt")
+    args = parser.parse_args()
+
+    import ragkit.llm._states as states
+    from ragkit.llm._local import LocalModel
+    from ragkit.settings import Settings
+
+    settings = Settings.load()
+    model = LocalModel.get(settings.model.removeprefix("local/"), model_dir=Path(settings.model_dir),
+                           threads=settings.threads, context_size=settings.context_size, prompt_cache_mb=0)
+    cases = json.loads((REPO / "bench" / "validity_cases.json").read_text(encoding="utf-8"))
+    cases = cases[: args.cases] if args.cases else cases
+    grammar_last = states.grammar_last
+
+    def stock(llama: Any, init_sampler: Any, options: dict[str, Any]) -> Any:
+        return init_sampler(**options)
+
+    rows = []
+    for name, prompt, data in prompts(cases):
+        states.grammar_last = stock  # type: ignore[assignment]
+        before = run(model.llama, prompt, data)
+        states.grammar_last = grammar_last
+        after = run(model.llama, prompt, data)
+        row = {"prompt": name, "same": before["text"] == after["text"], "tokens": after["tokens"],
+               "stock_s": round(before["seconds"], 3), "grammar_last_s": round(after["seconds"], 3),
+               "rejected": after["rejected"], "proposals": after["proposals"]}
+        rows.append(row)
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+    if args.out:
+        args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    stock_s = sum(r["stock_s"] for r in rows)
+    last_s = sum(r["grammar_last_s"] for r in rows)
+    tokens = sum(r["tokens"] for r in rows)
+    print(f"{len(rows)} prompts, {sum(r['same'] for r in rows)} identical replies, {tokens} generated tokens")
+    print(f"stock chain: {stock_s:.1f} s ({tokens / stock_s:.1f} tokens/s); grammar last: {last_s:.1f} s "
+          f"({tokens / last_s:.1f} tokens/s); rejected proposals {sum(r['rejected'] or 0 for r in rows)} of "
+          f"{sum(r['proposals'] or 0 for r in rows)}")
+    return 0 if all(r["same"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
