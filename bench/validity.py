@@ -264,7 +264,8 @@ class MultilingualE5:
 
 
 def raw_call_seconds(judge: Judge) -> float | None:
-    """One raw llama.cpp call (a claim check of typical size) timed in this run, for machine speed."""
+    """One raw llama.cpp call (a claim check of typical size, under llama-cpp-python's own sampler chain) timed in
+    this run, for machine speed."""
     if not judge.is_local:
         return None
     from ragkit.llm._local import LocalModel  # a bench may time the engine under the Judge directly
@@ -277,10 +278,19 @@ def raw_call_seconds(judge: Judge) -> float | None:
                 {"role": "user", "content": "Passage: The Harlow Footbridge was designed by Mara Quill and "
                  "opened in 1932.\nClaim: Mara Quill designed the Harlow Footbridge."}]
     fmt = {"type": "json_object", "schema": {"type": "object", "properties": {"verdict": {"type": "string"}}}}
-    model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)  # warm
-    started = time.monotonic()
-    model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)
-    return time.monotonic() - started
+    import ragkit.llm._states as states
+
+    # llama-cpp-python's own sampler chain, not ragkit's grammar-last one (session 37): the yardstick stays the
+    # call it was in every earlier figure
+    chosen = states.grammar_last
+    states.grammar_last = lambda llama, init_sampler, options: init_sampler(**options)
+    try:
+        model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)  # warm
+        started = time.monotonic()
+        model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)
+        return time.monotonic() - started
+    finally:
+        states.grammar_last = chosen
 
 
 def main() -> None:
