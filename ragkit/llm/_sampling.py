@@ -22,9 +22,10 @@ __all__ = ["GrammarLast", "grammar_last"]
 
 class GrammarLast:
     """``free`` (the chain without the grammar, greedy) proposes; ``constrained`` (grammar, then greedy) tests the
-    proposal and chooses again only when it rejects it. Both chains accept the token chosen, so that the grammar
-    follows the reply; ``free`` holds no state that a rejected proposal could leave wrong (it is built only when
-    the penalties are neutral)."""
+    proposal and chooses again only when it rejects it. The grammar accepts the token chosen, so that it follows
+    the reply. ``free`` accepts its own proposal, even a rejected one, which is harmless: it is built only when the
+    penalties are neutral, so the past tokens it keeps change no score. llama-cpp-python asks a sampler only for
+    ``sample``, and builds a new one for each reply."""
 
     def __init__(self, free: Any, constrained: Any) -> None:
         self.free, self.constrained = free, constrained
@@ -48,14 +49,6 @@ class GrammarLast:
         array = llama_cpp.llama_token_data_array(data=ctypes.pointer(one), size=1, selected=-1, sorted=False)
         llama_cpp.llama_sampler_apply(self.constrained.sampler, ctypes.byref(array))
         return not math.isinf(one.logit)
-
-    def accept(self, token: int) -> None:
-        self.free.accept(token)
-        self.constrained.accept(token)
-
-    def reset(self) -> None:
-        self.free.reset()
-        self.constrained.reset()
 
 
 def grammar_last(llama: Any, init_sampler: Any, options: dict[str, Any]) -> Any:
