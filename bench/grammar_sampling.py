@@ -71,7 +71,6 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="one JSON row per prompt")
     args = parser.parse_args()
 
-    import ragkit.llm._states as states
     from ragkit.llm._local import LocalModel
     from ragkit.settings import Settings
 
@@ -80,17 +79,13 @@ def main() -> int:
                            threads=settings.threads, context_size=settings.context_size, prompt_cache_mb=0)
     cases = json.loads((REPO / "bench" / "validity_cases.json").read_text(encoding="utf-8"))
     cases = cases[: args.cases] if args.cases else cases
-    grammar_last = states.grammar_last
-
-    def stock(llama: Any, init_sampler: Any, options: dict[str, Any]) -> Any:
-        return init_sampler(**options)
 
     rows = []
     for name, prompt, data in prompts(cases):
-        states.grammar_last = stock
+        model.llama.ask_grammar_last = False
         first = run(model.llama, prompt, data)
         before = run(model.llama, prompt, data)
-        states.grammar_last = grammar_last
+        model.llama.ask_grammar_last = True
         after = run(model.llama, prompt, data)
         row = {"prompt": name, "same": before["text"] == after["text"], "tokens": after["tokens"],
                "first_run_same": first["text"] == before["text"],

@@ -278,19 +278,16 @@ def raw_call_seconds(judge: Judge) -> float | None:
                 {"role": "user", "content": "Passage: The Harlow Footbridge was designed by Mara Quill and "
                  "opened in 1932.\nClaim: Mara Quill designed the Harlow Footbridge."}]
     fmt = {"type": "json_object", "schema": {"type": "object", "properties": {"verdict": {"type": "string"}}}}
-    import ragkit.llm._states as states
-
     # llama-cpp-python's own sampler chain, not ragkit's grammar-last one (session 37): the yardstick stays the
     # call it was in every earlier figure
-    chosen = states.grammar_last
-    states.grammar_last = lambda llama, init_sampler, options: init_sampler(**options)
+    chosen, model.llama.ask_grammar_last = model.llama.ask_grammar_last, False
     try:
         model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)  # warm
         started = time.monotonic()
         model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)
         return time.monotonic() - started
     finally:
-        states.grammar_last = chosen
+        model.llama.ask_grammar_last = chosen
 
 
 def main() -> None:

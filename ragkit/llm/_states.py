@@ -99,7 +99,12 @@ def lean_llama() -> type:
     from llama_cpp.llama import LlamaState
 
     class LeanLlama(Llama):
+        ask_grammar_last = True
+        """False: llama-cpp-python's own sampler chain (the benches' raw-call yardstick, the tests' reference)."""
+
         def _init_sampler(self, **options: Any) -> Any:  # type: ignore[override]  # always called by keyword
+            if not self.ask_grammar_last:
+                return super()._init_sampler(**options)
             return grammar_last(self, super()._init_sampler, options)
 
         def save_state(self) -> LlamaState:

@@ -90,7 +90,6 @@ def test_greedy_decoding_under_a_grammar_asks_the_grammar_last_and_replies_the_s
                                                                                      monkeypatch) -> None:
     """The grammar tests only the token the model prefers, and chooses under the grammar only when it rejects it
     (``_sampling``): the reply is the stock chain's, token for token, and the rejections were taken."""
-    import ragkit.llm._states as states
     from ragkit.llm._sampling import GrammarLast
 
     model = _model(tmp_path, 0)
@@ -103,7 +102,7 @@ def test_greedy_decoding_under_a_grammar_asks_the_grammar_last_and_replies_the_s
         return str(out["choices"][0]["message"]["content"])
 
     with monkeypatch.context() as stock:
-        stock.setattr(states, "grammar_last", lambda llama, init_sampler, options: init_sampler(**options))
+        stock.setattr(model.llama, "ask_grammar_last", False)
         expected = [reply(u) for u in asks]
         assert not isinstance(model.llama._sampler, GrammarLast)
     rejected = proposals = 0
