@@ -20,6 +20,7 @@ from typing import Any
 
 from ragkit._atomic import write_atomic
 from ragkit.errors import JudgeTimeoutError, JudgeUnavailableError
+from ragkit.llm._grammar import json_grammar
 
 log = logging.getLogger("ragkit")
 
@@ -273,6 +274,9 @@ class LocalModel:
         """
         from llama_cpp import LogitsProcessorList
 
+        grammar = _schema_grammar(response_format)
+        if grammar is not None:
+            response_format = None  # decoded under ragkit's grammar of the same schema
         with self.lock:
             started = time.monotonic()
             if cancel is not None and cancel.is_set():
@@ -284,6 +288,7 @@ class LocalModel:
                 max_tokens=max_tokens,
                 temperature=temperature,
                 response_format=response_format,
+                grammar=grammar,
                 logits_processor=LogitsProcessorList([recorder]),
                 stream=True,  # streamed so that a deadline or a cancellation can stop it between tokens
             )
@@ -293,6 +298,16 @@ class LocalModel:
                 stream.close()
             reused = self.states.reused
         return _completion(text, finish, recorder, logprobs, reused)
+
+
+def _schema_grammar(response_format: dict[str, Any] | None) -> Any:
+    """The grammar of a JSON-schema ``response_format`` (``_grammar``: no raw control character in a string), or
+    None for any other, which llama-cpp-python decodes as it would."""
+    if not response_format or response_format.get("type") != "json_object" or "schema" not in response_format:
+        return None
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    return LlamaGrammar.from_string(json_grammar(response_format["schema"]), verbose=False)
 
 
 _LOOP = re.compile(r"(.{2,24}?)\1{19,}$", re.DOTALL)

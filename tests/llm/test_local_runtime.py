@@ -113,3 +113,40 @@ def test_greedy_decoding_under_a_grammar_asks_the_grammar_last_and_replies_the_s
         rejected, proposals = rejected + sampler.rejected, proposals + sampler.proposals
     assert 0 < rejected < proposals, (rejected, proposals)  # both paths were taken
     assert all(text.lstrip().startswith('{ "answer"') for text in expected), expected  # the grammar held
+
+
+def test_a_string_in_a_reply_holds_no_raw_line_break_and_the_other_replies_are_the_same(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """Under llama-cpp-python's own grammar of the schema smollm2 breaks a line inside the "answer" string, which
+    JSON forbids (the Judge would ask again: a whole call). Under ragkit's (``_grammar``) that reply is valid JSON,
+    and the replies that were valid are the same."""
+    import json
+
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    from ragkit.llm import _local
+
+    model = _model(tmp_path, 0)
+    fmt = {"type": "json_object", "schema": SCHEMA}
+    asks = [PASSAGE + "\nWhen was Acme founded, and by whom?", "Label: the K10 reaches 1,300 mm.", "Say hello."]
+
+    def reply(user: str) -> str:
+        out = model.chat([{"role": "system", "content": INSTRUCTION + "Reply in JSON."},
+                          {"role": "user", "content": user}], max_tokens=120, response_format=fmt)
+        return str(out["choices"][0]["message"]["content"])
+
+    def valid(text: str) -> bool:
+        try:
+            json.loads(text)
+        except ValueError:
+            return False
+        return True
+
+    ours = [reply(u) for u in asks]
+    with monkeypatch.context() as patch:
+        patch.setattr(_local, "json_grammar", lambda schema: json_schema_to_gbnf(json.dumps(schema)))
+        theirs = [reply(u) for u in asks]
+    assert all(valid(text) for text in ours), ours
+    assert not all(valid(text) for text in theirs), theirs  # the case is met: a raw line break in a string
+    assert any("\n" in text for text in theirs if not valid(text))
+    assert [a for a, b in zip(ours, theirs, strict=True) if valid(b)] == [b for b in theirs if valid(b)]
