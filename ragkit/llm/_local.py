@@ -200,6 +200,9 @@ class _TokenRecorder:
 class LocalModel:
     """One llama.cpp model, loaded once per process; calls are serialised by a lock."""
 
+    ragkit_grammar = True
+    """Decode a JSON-schema reply under ragkit's grammar of the schema (``_grammar``); False: llama-cpp-python's
+    own, the yardstick of bench/validity.py --stock-grammar."""
     _instances: dict[str, LocalModel] = {}
     _instances_lock = threading.Lock()
     _warned: set[tuple[str, tuple[tuple[str, int], ...]]] = set()
@@ -274,7 +277,7 @@ class LocalModel:
         """
         from llama_cpp import LogitsProcessorList
 
-        grammar = _schema_grammar(response_format)
+        grammar = _schema_grammar(response_format) if self.ragkit_grammar else None
         if grammar is not None:
             response_format = None  # decoded under ragkit's grammar of the same schema
         with self.lock:

@@ -122,10 +122,6 @@ def test_a_string_in_a_reply_holds_no_raw_line_break_and_the_other_replies_are_t
     and the replies that were valid are the same."""
     import json
 
-    from llama_cpp.llama_grammar import json_schema_to_gbnf
-
-    from ragkit.llm import _local
-
     model = _model(tmp_path, 0)
     fmt = {"type": "json_object", "schema": SCHEMA}
     asks = [PASSAGE + "\nWhen was Acme founded, and by whom?", "Label: the K10 reaches 1,300 mm.", "Say hello."]
@@ -143,8 +139,8 @@ def test_a_string_in_a_reply_holds_no_raw_line_break_and_the_other_replies_are_t
         return True
 
     ours = [reply(u) for u in asks]
-    with monkeypatch.context() as patch:
-        patch.setattr(_local, "json_grammar", lambda schema: json_schema_to_gbnf(json.dumps(schema)))
+    with monkeypatch.context() as stock:
+        stock.setattr(model, "ragkit_grammar", False)
         theirs = [reply(u) for u in asks]
     assert all(valid(text) for text in ours), ours
     assert not all(valid(text) for text in theirs), theirs  # the case is met: a raw line break in a string
