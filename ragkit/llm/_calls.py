@@ -43,6 +43,8 @@ class CallInfo:
     messages: list[dict[str, str]]
     attempt: int
     """1 for the first ask, 2+ for re-asks after invalid output (retries of one ask share the number)."""
+    schema: dict[str, Any] | None = None
+    """The JSON schema the reply is decoded under (with the call's ``choices``); None for free text."""
 
 
 @dataclass(frozen=True)

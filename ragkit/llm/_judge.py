@@ -8,7 +8,7 @@ import contextvars
 import json
 import logging
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar, cast
 
@@ -119,13 +119,20 @@ class Judge:
         finally:
             _STAGE.reset(token)
 
-    async def structured(self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None = None) -> Out:
-        """Ask ``prompt`` about ``data`` and return a validated ``prompt.output`` object."""
-        out, _ = await self._structured(prompt, data, max_tokens=max_tokens, top_logprobs=0)
+    async def structured(self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None = None,
+                         choices: Mapping[str, Sequence[str]] | None = None) -> Out:
+        """Ask ``prompt`` about ``data`` and return a validated ``prompt.output`` object.
+
+        ``choices`` names string fields of the reply and the values each is decoded among: the schema the model
+        is decoded under lists them (an ``enum``), the one the prompt shows does not. The embedded model and
+        providers that enforce a JSON schema keep to them; others may not, so a caller checks what it relies on.
+        """
+        out, _ = await self._structured(prompt, data, max_tokens=max_tokens, top_logprobs=0, choices=choices)
         return out
 
     async def structured_scored(
-        self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None = None, top_logprobs: int = 20
+        self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None = None, top_logprobs: int = 20,
+        choices: Mapping[str, Sequence[str]] | None = None,
     ) -> Scored[Out]:
         """Like :meth:`structured`, plus token log-probabilities and the probability of every label field.
 
@@ -133,7 +140,8 @@ class Judge:
         :mod:`ragkit.llm._logprobs`. When the provider returns no log-probabilities, ``tokens`` is None and
         ``labels`` empty. Cached like every call (under its own key).
         """
-        out, done = await self._structured(prompt, data, max_tokens=max_tokens, top_logprobs=max(1, top_logprobs))
+        out, done = await self._structured(prompt, data, max_tokens=max_tokens, top_logprobs=max(1, top_logprobs),
+                                           choices=choices)
         tokens = tokens_from_plain(done.logprobs)
         return Scored(output=out, tokens=tokens, labels=label_probs(out, done.text, tokens))
 
@@ -164,7 +172,8 @@ class Judge:
             raise
 
     async def _structured(
-        self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None, top_logprobs: int
+        self, prompt: Prompt[In, Out], data: In, *, max_tokens: int | None, top_logprobs: int,
+        choices: Mapping[str, Sequence[str]] | None = None,
     ) -> tuple[Out, Completion]:
         """One validated reply; an ask already in flight with the same key is waited for, not made again.
 
@@ -175,7 +184,7 @@ class Judge:
         (counted as a cache hit); when the leader fails, it asks on its own."""
         messages = prompt.render(data)
         limit = max_tokens or prompt.max_tokens
-        schema = prompt.schema()
+        schema = prompt.schema(choices)
         key = self._cache_key(messages, schema, self._params(limit, top_logprobs))
         pending = self._pending.setdefault(asyncio.get_running_loop(), {})
         leader = pending.get(key)
@@ -215,7 +224,7 @@ class Judge:
             for attempt in range(1, attempts + 1):
                 if attempt > 1:
                     self.usage.stage(_STAGE.get()).reasks += 1
-                info = CallInfo(prompt.name, data, messages, attempt)
+                info = CallInfo(prompt.name, data, messages, attempt, schema)
                 done = await self._complete(info, schema=schema, max_tokens=limit, top_logprobs=top_logprobs)
                 raw = done.text
                 try:

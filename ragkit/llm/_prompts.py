@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -81,8 +82,17 @@ class Prompt(Generic[In, Out]):
     max_tokens: int = 512
     """Completion budget: bounds runaway outputs of small models."""
 
-    def schema(self) -> dict[str, Any]:
-        return self.output.model_json_schema()
+    def schema(self, choices: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
+        """The reply's JSON schema; with ``choices``, each named top-level string field is one of its values (an
+        ``enum``): what the model is decoded under, while the prompt shows the plain schema."""
+        schema = self.output.model_json_schema()
+        for name, values in (choices or {}).items():
+            props = schema.get("properties", {})
+            if name not in props or props[name].get("type") != "string":
+                raise ValueError(f"prompt {self.name!r}: choices for {name!r}, which is no string field of its reply")
+            if values:
+                props[name] = {**props[name], "enum": list(dict.fromkeys(values))}
+        return schema
 
     def render(self, data: In) -> list[dict[str, str]]:
         # The schema stays before the data although it varies with the data's size (n claims, m passages), which

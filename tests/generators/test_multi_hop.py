@@ -74,3 +74,49 @@ async def test_generate_needs_quotes_from_both_passages(bakery):
     with pytest.raises(SkipScenario) as info:
         await MultiHop().generate(scenario, bakery, ScriptedJudge(invented))
     assert info.value.reason == "quote_not_in_context"
+
+
+def test_each_fact_is_decoded_among_its_own_passage_s_sentences_that_name_the_bridge():
+    from ragkit.synthesis._writer import fact_choices
+
+    passages = ["(from: Guide > Arms)\nThe Heron H6 has a reach of 850 mm. The Heron H6 lifts 6 kg. Acme sells "
+                "grippers.", "The Heron H6 runs on the CB-2 controller. Reach: 850 mm. Orders close in March."]
+    choices = fact_choices(passages, "Heron H6")
+    # the heading is no fact; the reach is in both passages (one would answer the question); only sentences that
+    # name the bridge are offered
+    assert choices["fact_from_passage_0"] == ["The Heron H6 lifts 6 kg."]
+    assert choices["fact_from_passage_1"] == ["The Heron H6 runs on the CB-2 controller."]
+    # a passage that never names the bridge offers its sentences, but those that state the other's fact again
+    loose = fact_choices(passages, "Kestrel K10")
+    assert loose["fact_from_passage_1"] == ["The Heron H6 runs on the CB-2 controller.", "Orders close in March."]
+    # a passage whose every sentence is too long or repeats the other's leaves its fact free
+    assert "fact_from_passage_0" not in fact_choices(["Reach: 850 mm.", passages[1]], "Heron H6")
+    assert "fact_from_passage_1" not in fact_choices([passages[0], "x" * 201 + "."], "Heron H6")
+
+
+def test_the_chinese_bridge_facts_are_sentences_of_each_passage():
+    from ragkit.synthesis._writer import fact_choices
+
+    passages = ["龙井茶产自杭州西湖。它的采摘期在清明前后。", "青岚茶业每年收购龙井茶五百斤。公司位于杭州。"]
+    choices = fact_choices(passages, "龙井茶")
+    assert choices == {"fact_from_passage_0": ["龙井茶产自杭州西湖。"],
+                       "fact_from_passage_1": ["青岚茶业每年收购龙井茶五百斤。"]}
+
+
+async def test_the_bridge_writer_is_decoded_under_the_choices_and_the_prompt_shows_the_plain_schema(bakery):
+    scenario = MultiHop().plan(bakery, 1, Random(0)).scenarios[0]
+    seen = []
+
+    def script(call):
+        if call.prompt_name == "generate.bridge_qa":
+            seen.append(call)
+        return default_script(call)
+
+    await MultiHop().generate(scenario, bakery, ScriptedJudge(script))
+    (call,) = seen
+    props = call.schema["properties"]
+    for k in (0, 1):
+        options = props[f"fact_from_passage_{k}"]["enum"]
+        assert options and all(o in call.data.model_dump()[f"passage_{k}"] for o in options)
+    assert "enum" not in call.messages[0]["content"]  # the prompt shows the plain schema (and its hash stays)
+    assert "enum" not in props["question"]

@@ -342,3 +342,34 @@ async def test_scripted_judge_refuses_unscripted_calls() -> None:
     await judge.structured(ASK, Question(text="a"))
     with pytest.raises(AssertionError, match="called more often than scripted"):
         await judge.structured(ASK, Question(text="b"))
+
+
+async def test_choices_narrow_the_schema_a_string_field_is_decoded_under_and_the_cache_keeps_them_apart(tmp_path):
+    from pydantic import BaseModel
+
+    from ragkit.llm import Cache, Prompt
+    from ragkit.testing import ScriptedJudge
+
+    class In(BaseModel):
+        text: str
+
+    class Out(BaseModel):
+        fact: str
+        count: int
+
+    prompt = Prompt("pick", "Pick a fact.", In, Out)
+    schemas = []
+
+    def script(call):
+        schemas.append(call.schema)
+        return {"fact": "b", "count": 1}
+
+    judge = ScriptedJudge(script, cache=Cache(tmp_path / "c.sqlite"))
+    await judge.structured(prompt, In(text="x"), choices={"fact": ["a", "b", "a"]})
+    await judge.structured(prompt, In(text="x"))
+    await judge.structured(prompt, In(text="x"), choices={"fact": ["a", "b"]})  # cached under its own key
+    assert [s["properties"]["fact"].get("enum") for s in schemas] == [["a", "b"], None]
+    assert prompt.schema() == Out.model_json_schema()
+    assert prompt.schema({"fact": []}) == Out.model_json_schema()  # no values: the field stays free
+    with pytest.raises(ValueError, match="'count', which is no string field"):
+        prompt.schema({"count": ["1"]})
