@@ -90,3 +90,12 @@ def test_the_fields_keep_the_schema_order() -> None:
 
     assert rules(json_grammar(Reply.model_json_schema()))["root"].index("zeta") < \
         rules(json_grammar(Reply.model_json_schema()))["root"].index("alpha")
+
+
+def test_a_constant_with_quotes_and_backslashes_is_a_literal_of_its_json_text() -> None:
+    from ragkit.llm._grammar import gbnf_literal
+
+    assert gbnf_literal('"a \\"b\\""') == '"\\"a \\\\\\"b\\\\\\"\\""'
+    assert gbnf_literal("x\ny") == '"x\\ny"'
+    grammar = rules(json_grammar({"type": "object", "properties": {"f": {"enum": ['say "hi"', "C:\\tmp"]}}}))
+    assert grammar["f"] == '"\\"say \\\\\\"hi\\\\\\"\\"" | "\\"C:\\\\\\\\tmp\\""'

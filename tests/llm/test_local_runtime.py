@@ -146,3 +146,24 @@ def test_a_string_in_a_reply_holds_no_raw_line_break_and_the_other_replies_are_t
     assert not all(valid(text) for text in theirs), theirs  # the case is met: a raw line break in a string
     assert any("\n" in text for text in theirs if not valid(text))
     assert [a for a, b in zip(ours, theirs, strict=True) if valid(b)] == [b for b in theirs if valid(b)]
+
+
+def test_a_value_with_quotes_and_a_backslash_is_a_choice_and_a_grammar_that_does_not_parse_ends_no_process(
+        tmp_path: Path, caplog) -> None:
+    """An enum value's JSON text holds escapes ("new \\"reflective zone\\" map"); llama-cpp-python wrote them into the
+    grammar unescaped, llama.cpp could not parse it, and the null sampler ended the process (a multi-hop run on
+    corpora/acme). Now the value is a choice like any other; a grammar that still does not parse is said, and its
+    call decoded as plain JSON."""
+    import json
+
+    from ragkit.llm._local import _parses
+
+    model = _model(tmp_path, 0)
+    values = ['Acme Conductor 2.3: new "reflective zone" map feature.', "C:\\robots\\wren.cfg", "Done, 22 January."]
+    schema = {"type": "object", "properties": {"fact": {"type": "string", "enum": values}}, "required": ["fact"]}
+    out = model.chat([{"role": "user", "content": "Which line is about the map feature? Reply in JSON."}],
+                     max_tokens=60, response_format={"type": "json_object", "schema": schema})
+    assert json.loads(out["choices"][0]["message"]["content"])["fact"] in values
+    with caplog.at_level("WARNING", logger="ragkit"):
+        assert not _parses(model.llama, 'root ::= "\\"a \\"b\\"" | oops')
+    assert "cannot parse the grammar" in caplog.text
