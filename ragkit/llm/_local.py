@@ -326,7 +326,6 @@ def _parses(llama: Any, grammar: str) -> bool:
 
         if len(_PARSED) >= 256:  # a grammar with per-call choices seldom recurs
             _PARSED.clear()
-
         sampler = llama_cpp.llama_sampler_init_grammar(llama._model.vocab, grammar.encode("utf-8"), b"root")
         _PARSED[grammar] = bool(sampler)
         if sampler:
