@@ -315,25 +315,19 @@ def _schema_grammar(response_format: dict[str, Any] | None) -> Any:
     return LlamaGrammar.from_string(json_grammar(response_format["schema"]), verbose=False)
 
 
-_PARSED: dict[str, bool] = {}
-
-
+@functools.lru_cache(maxsize=256)  # a grammar with per-call choices seldom recurs
 def _parses(llama: Any, grammar: str) -> bool:
     """Whether llama.cpp parses ``grammar``: a grammar it cannot parse gives a null sampler, which ends the process.
     One that does not parse is logged, and its call decoded under plain JSON (the Judge validates the reply)."""
-    if grammar not in _PARSED:
-        import llama_cpp
+    import llama_cpp
 
-        if len(_PARSED) >= 256:  # a grammar with per-call choices seldom recurs
-            _PARSED.clear()
-        sampler = llama_cpp.llama_sampler_init_grammar(llama._model.vocab, grammar.encode("utf-8"), b"root")
-        _PARSED[grammar] = bool(sampler)
-        if sampler:
-            llama_cpp.llama_sampler_free(sampler)
-        else:
-            log.warning("llama.cpp cannot parse the grammar of a reply schema (%s…); that call is decoded as plain "
-                        "JSON", " ".join(grammar.split())[:120])
-    return _PARSED[grammar]
+    sampler = llama_cpp.llama_sampler_init_grammar(llama._model.vocab, grammar.encode("utf-8"), b"root")
+    if not sampler:
+        log.warning("llama.cpp cannot parse the grammar of a reply schema (%s…); that call is decoded as plain JSON",
+                    " ".join(grammar.split())[:120])
+        return False
+    llama_cpp.llama_sampler_free(sampler)
+    return True
 
 
 _LOOP = re.compile(r"(.{2,24}?)\1{19,}$", re.DOTALL)
