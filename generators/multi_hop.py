@@ -103,8 +103,8 @@ class MultiHop:
         passages = [passage(kg, c) for c in scenario.chunk_ids]
         qa = await write_bridge_qa(
             judge, scenario, passages, topic=scenario.bridge,
-            task=(f"Both passages mention {scenario.bridge}. Ask one question whose answer needs a fact from "
-                  "passage_0 AND a fact from passage_1; it cannot be answered from either passage alone."),
+            task=(f"Both passages mention {scenario.bridge}. Ask about a fact of passage_0 and a different fact "
+                  "of passage_1, so that the question cannot be answered from either passage alone."),
         )
         used = check_quotes(qa, passages, need_passages=2)
         return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), passages_quoted=used,

@@ -39,6 +39,7 @@ class QAInput(BaseModel):
 
 
 _QUOTE_CHARS = 200
+_SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question (300)
 Quote = Annotated[str, StringConstraints(max_length=_QUOTE_CHARS)]
 
 
@@ -89,33 +90,33 @@ class BridgeQAInput(BaseModel):
 
 
 class BridgeQAOutput(BaseModel):
-    """Facts first, then the question: a small model that has copied one fact from each passage writes a question
-    that needs both."""
+    """Facts first, then a question on each, then the answer to both. Asked for one question that needs both
+    facts, the 1.5B writer asked about one of them (9 of the critic's 10 multi-hop drops on corpora/acme, session
+    38); a question on each fact, asked together (``both_asked``), needs both passages by its making."""
 
     fact_from_passage_0: Quote
     """A short phrase copied exactly from passage_0 that states a fact about the topic."""
     fact_from_passage_1: Quote
     """A short phrase copied exactly from passage_1 that states another fact about the topic."""
-    question: str = Field(max_length=300)
+    question_about_fact_0: str = Field(max_length=_SUB_QUESTION_CHARS)
+    question_about_fact_1: str = Field(max_length=_SUB_QUESTION_CHARS)
     answer: str = Field(max_length=500)
-
-    def to_qa(self) -> QAOutput:
-        quotes = [self.fact_from_passage_0, self.fact_from_passage_1]
-        return QAOutput(question=self.question, answer=self.answer, quotes=quotes)
 
 
 BRIDGE_QA_PROMPT = Prompt(
     name="generate.bridge_qa",
     instruction=(
-        "You write one test question for a question-answering assistant, and its correct answer, that needs facts "
-        "from two passages (passage_0 and passage_1) which both mention the topic.\n"
+        "You write a test question for a question-answering assistant, and its correct answer, that needs facts "
+        "from two passages (passage_0 and passage_1) which both mention the topic. The question is two questions "
+        "asked together, one on a fact of each passage.\n"
         "Steps:\n"
         "1. fact_from_passage_0: copy exactly a short phrase of passage_0 that states a fact about the topic.\n"
         "2. fact_from_passage_1: copy exactly a short phrase of passage_1 that states a different fact about the "
         "topic.\n"
-        "3. question: one question that can only be answered by combining the two facts (for example, ask about "
-        "both facts, or about how they relate). Name the topic in the question.\n"
-        "4. answer: states both facts, in one or two sentences.\n"
+        "3. question_about_fact_0: a question that fact_from_passage_0 answers. Name the topic in it.\n"
+        "4. question_about_fact_1: a question that fact_from_passage_1 answers and fact_from_passage_0 does not. "
+        "Name the topic in it.\n"
+        "5. answer: the answer to both questions, in one or two sentences.\n"
         "Rules:\n"
         f"- {_QA_RULES}"
     ),
@@ -164,12 +165,32 @@ async def write_qa(
 
 async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,
                           topic: str) -> QAOutput:
-    """One LLM call: a question over two passages, written after copying one fact about ``topic`` from each; each
-    fact is decoded among its passage's sentences (``fact_choices``)."""
+    """One LLM call: a fact about ``topic`` copied from each of two passages, each decoded among its passage's
+    sentences (``fact_choices``), a question on each, asked together (``both_asked``), and the answer to both."""
     first, second = passages
     data = BridgeQAInput(passage_0=first, passage_1=second, **asker_fields(scenario, task=task, topic=topic))
     out = await judge.structured(BRIDGE_QA_PROMPT, data, choices=fact_choices(passages, topic))
-    return non_empty(out.to_qa())
+    questions = [asked(q, scenario.language) for q in (out.question_about_fact_0, out.question_about_fact_1)]
+    if not all(questions):
+        raise SkipScenario("empty_output", "the model returned an empty question")
+    if not informative(questions[0], questions[1]) and not informative(questions[1], questions[0]):
+        raise SkipScenario("single_passage", f"both questions ask the same: {questions[1][:80]!r}")
+    quotes = [out.fact_from_passage_0, out.fact_from_passage_1]
+    return non_empty(QAOutput(question=both_asked(*questions), answer=out.answer, quotes=quotes))
+
+
+_FULL_WIDTH_ENDS = ("？", "。", "！")
+_ENDS = (*QUESTION_MARKS, *_FULL_WIDTH_ENDS, ".", "!")
+
+
+def both_asked(first: str, second: str) -> str:
+    """Two questions asked together, in any language: "What does the Wren W300 carry? Where is the Wren W300
+    built?", "龙井茶产自哪里？青岚茶业每年收购多少龙井茶？". The first takes the second's question mark when it
+    has none; keywords ("Wren W300 payload", "Wren W300 factory") are run together, for ``search_keywords``."""
+    first, second = first.strip(), second.strip()
+    if second.endswith(QUESTION_MARKS) and not first.endswith(_ENDS):
+        first += second[-1]
+    return first + ("" if first.endswith(_FULL_WIDTH_ENDS) else " ") + second
 
 
 def fact_choices(passages: Sequence[str], topic: str) -> dict[str, list[str]]:

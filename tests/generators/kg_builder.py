@@ -187,10 +187,12 @@ def qa_reply(data: Any) -> dict[str, Any]:
 
 
 def bridge_reply(data: Any) -> dict[str, Any]:
-    """``qa_reply`` in the multi-hop prompt's shape: one fact copied from each of the two passages first."""
+    """``qa_reply`` in the multi-hop prompt's shape: one fact copied from each of the two passages first, then a
+    question on each."""
     reply = qa_reply(SimpleNamespace(**{**vars(data), "passages": [data.passage_0, data.passage_1]}))
+    second = f"{data.topic}还有什么情况？" if "(zh)" in data.language else f"What else is said about {data.topic}?"
     return {"fact_from_passage_0": reply["quotes"][0], "fact_from_passage_1": reply["quotes"][-1],
-            "question": reply["question"],
+            "question_about_fact_0": reply["question"], "question_about_fact_1": second,
             "answer": reply["answer"]}
 
 

@@ -54,10 +54,26 @@ def test_no_entities_at_all():
 
 async def test_generate_needs_quotes_from_both_passages(bakery):
     scenario = MultiHop().plan(bakery, 1, Random(0)).scenarios[0]
-    sample = await MultiHop().generate(scenario, bakery, ScriptedJudge(default_script))
+    replies = []
+
+    def script(call):
+        replies.append(default_script(call))
+        return replies[-1]
+
+    sample = await MultiHop().generate(scenario, bakery, ScriptedJudge(script))
     assert [c.chunk_id for c in sample.reference_contexts] == scenario.chunk_ids
     assert len({c.source for c in sample.reference_contexts}) == 2
     assert sample.metadata["passages_quoted"] == [0, 1]
+    (reply,) = replies  # the question on each fact, asked together
+    assert sample.question == f"{reply['question_about_fact_0']} {reply['question_about_fact_1']}"
+
+    def same_twice(call):  # the second question asks the first again
+        reply = bridge_reply(call.data)
+        return {**reply, "question_about_fact_1": reply["question_about_fact_0"]}
+
+    with pytest.raises(SkipScenario) as info:
+        await MultiHop().generate(scenario, bakery, ScriptedJudge(same_twice))
+    assert info.value.reason == "single_passage" and "both questions ask the same" in info.value.detail
 
     def one_sided(call):  # both facts copied from passage [0]
         reply = bridge_reply(call.data)
@@ -119,4 +135,20 @@ async def test_the_bridge_writer_is_decoded_under_the_choices_and_the_prompt_sho
         options = props[f"fact_from_passage_{k}"]["enum"]
         assert options and all(o in call.data.model_dump()[f"passage_{k}"] for o in options)
     assert "enum" not in call.messages[0]["content"]  # the prompt shows the plain schema (and its hash stays)
-    assert "enum" not in props["question"]
+    assert "enum" not in props["question_about_fact_0"]
+
+
+@pytest.mark.parametrize(("first", "second", "joined"), [
+    ("What does the Wren W300 carry?", "Where is the Wren W300 built?",
+     "What does the Wren W300 carry? Where is the Wren W300 built?"),
+    ("What does the Wren W300 carry", "Where is it built?", "What does the Wren W300 carry? Where is it built?"),
+    ("龙井茶产自哪里", "青岚茶业每年收购多少龙井茶？", "龙井茶产自哪里？青岚茶业每年收购多少龙井茶？"),
+    ("浜松工場では何を作りますか。", "従業員は何人ですか？", "浜松工場では何を作りますか。従業員は何人ですか？"),
+    ("성수점은 어디에 있나요?", "성수점의 영업시간은 언제인가요?",
+     "성수점은 어디에 있나요? 성수점의 영업시간은 언제인가요?"),
+    ("Wren W300 payload", "Wren W300 factory", "Wren W300 payload Wren W300 factory"),  # keywords, run together
+])
+def test_two_questions_are_asked_together_in_any_language(first, second, joined):
+    from ragkit.synthesis._writer import both_asked
+
+    assert both_asked(f" {first} ", second) == joined
