@@ -14,6 +14,7 @@ from ragkit.synthesis import (
     check_quotes,
     context_refs,
     entity_documents,
+    headings_of,
     make_sample,
     passage,
     scenario_language,
@@ -102,7 +103,7 @@ class MultiHop:
     async def generate(self, scenario: MultiHopScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
         passages = [passage(kg, c) for c in scenario.chunk_ids]
         qa = await write_bridge_qa(
-            judge, scenario, passages, topic=scenario.bridge,
+            judge, scenario, passages, topic=scenario.bridge, headings=headings_of(kg, scenario.chunk_ids),
             task=(f"Both passages mention {scenario.bridge}. Ask about a fact of passage_0 and a different fact "
                   "of passage_1, so that the question cannot be answered from either passage alone."),
         )

@@ -7,7 +7,7 @@ quotes against its passages (``check_quotes``) and returns ``make_sample(...)``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -164,12 +164,13 @@ async def write_qa(
 
 
 async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,
-                          topic: str) -> QAOutput:
+                          topic: str, headings: Collection[str] = ()) -> QAOutput:
     """One LLM call: a fact about ``topic`` copied from each of two passages, each decoded among its passage's
-    sentences (``fact_choices``), a question on each, asked together (``both_asked``), and the answer to both."""
+    sentences other than ``headings`` (``fact_choices``), a question on each, asked together (``both_asked``),
+    and the answer to both."""
     first, second = passages
     data = BridgeQAInput(passage_0=first, passage_1=second, **asker_fields(scenario, task=task, topic=topic))
-    out = await judge.structured(BRIDGE_QA_PROMPT, data, choices=fact_choices(passages, topic))
+    out = await judge.structured(BRIDGE_QA_PROMPT, data, choices=fact_choices(passages, topic, headings))
     questions = [asked(q, scenario.language) for q in (out.question_about_fact_0, out.question_about_fact_1)]
     if not all(questions):
         raise SkipScenario("empty_output", "the model returned an empty question")
@@ -193,7 +194,7 @@ def both_asked(first: str, second: str) -> str:
     return first + ("" if first.endswith(_FULL_WIDTH_ENDS) else " ") + second
 
 
-def fact_choices(passages: Sequence[str], topic: str) -> dict[str, list[str]]:
+def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] = ()) -> dict[str, list[str]]:
     """The sentences each ``fact_from_passage_k`` of the bridge writer is decoded among.
 
     Told to copy a fact from each passage, the small writer often did not: of 17 bridge replies on corpora/acme, 4
@@ -201,15 +202,31 @@ def fact_choices(passages: Sequence[str], topic: str) -> dict[str, list[str]]:
     Decoded among passage k's sentences, its fact is from passage k. The sentences are those that name ``topic``
     (all, when none does), short enough for a quote, and not the same fact as the other passage: a sentence with
     no informative word the other passage lacks ("Reach: 850 mm" beside "a reach of 850 mm") would give a
-    question that one passage answers. A passage with no such sentence leaves its fact free."""
+    question that one passage answers. A line that is one of ``headings`` (the documents' titles and section
+    headings: "Milestones", "2. Main specifications") names a section and states no fact; it is never offered."""
     out: dict[str, list[str]] = {}
+    titles = {_bare(part) for h in headings for part in (h, *split_sentences(h))}  # "2.", "Main specifications"
     for k, text in enumerate(passages):
         other = "\n".join(p for i, p in enumerate(passages) if i != k)
-        sentences = [s for s in split_sentences(_body(text)) if len(s) <= _QUOTE_CHARS and informative(s, other)]
+        sentences = [s for s in split_sentences(_body(text)) if len(s) <= _QUOTE_CHARS and informative(s, other)
+                     and _bare(s) not in titles]
         named = [s for s in sentences if mentioned_in(topic, s)]
         if named or sentences:
             out[f"fact_from_passage_{k}"] = named or sentences
     return out
+
+
+def headings_of(kg: KnowledgeGraph, chunk_ids: Iterable[str]) -> set[str]:
+    """The titles and section headings of the documents that hold ``chunk_ids``: a chunk's text repeats its
+    section's heading as a line of its own."""
+    docs = {kg.chunk(c).doc_id for c in chunk_ids}
+    out = {kg.document(d).title for d in docs if d in kg.g}
+    out.update(h for d in docs for chunk in kg.chunks_of(d) for h in chunk.heading_path)
+    return {h for h in out if h}
+
+
+def _bare(line: str) -> str:
+    return line.strip().strip("#*-:：. ").casefold()
 
 
 def _body(passage_text: str) -> str:

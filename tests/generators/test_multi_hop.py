@@ -110,6 +110,25 @@ def test_each_fact_is_decoded_among_its_own_passage_s_sentences_that_name_the_br
     assert "fact_from_passage_1" not in fact_choices([passages[0], "x" * 201 + "."], "Heron H6")
 
 
+def test_a_heading_is_never_offered_as_a_fact(bakery):
+    from ragkit.synthesis import headings_of
+    from ragkit.synthesis._writer import fact_choices
+
+    passages = ["Milestones\n- 2015 – The Heron H6 is unveiled in Hannover.",
+                "2. Main specifications\n\nReach | 850 mm"]
+    # a bridge named in neither passage: every sentence is offered, but no heading
+    choices = fact_choices(passages, "Acme", headings={"Milestones", "2. Main specifications"})
+    assert choices == {"fact_from_passage_0": ["- 2015 – The Heron H6 is unveiled in Hannover."],
+                       "fact_from_passage_1": ["Reach | 850 mm"]}
+    before = fact_choices(passages, "Acme")
+    assert "Milestones" in before["fact_from_passage_0"] and "Main specifications" in before["fact_from_passage_1"]
+    # the graph's documents give their titles and section headings
+    chunk = bakery.chunks()[0]
+    headings = headings_of(bakery, [chunk.id])
+    assert bakery.document(chunk.doc_id).title in headings
+    assert set(chunk.heading_path) <= headings
+
+
 def test_the_chinese_bridge_facts_are_sentences_of_each_passage():
     from ragkit.synthesis._writer import fact_choices
 
