@@ -80,7 +80,8 @@ async def review(paths: list[str], graphs: dict[str, str], good: dict[tuple[str,
             try:
                 verdict = await critic.review(s)
                 row.update(kept=verdict.ok, reason=verdict.reason, detail=verdict.detail,
-                           judge_answer=verdict.checks.get("judge_answer"))
+                           judge_answer=verdict.checks.get("judge_answer"),
+                           reference_claims=verdict.checks.get("reference_claims"))
             except JudgeError as exc:
                 row.update(kept=None, reason=None, error=str(exc))
             shown = "error" if row["kept"] is None else "KEPT" if row["kept"] else "dropped"
