@@ -1,4 +1,5 @@
-"""multi_hop: a question that needs two chunks, usually of different documents, bridged by a shared entity."""
+"""multi_hop: a question that needs two chunks, usually of different documents, bridged by a shared entity: a
+question on a fact of each, asked together ("What does the Wren W300 carry? Where is the Wren W300 built?")."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def entity_pairs(by_doc: dict[str, list[str]], rng: Random, limit: int) -> list[
 @generator(passages=2)
 @dataclass(frozen=True)
 class MultiHop:
-    """A question whose answer combines a fact from each of two chunks linked by a shared entity."""
+    """Two questions asked together, one on a fact of each of two chunks linked by a shared entity."""
 
     same_document: bool = True
     """Fall back to two distant chunks of one document when no entity spans two documents."""
