@@ -87,27 +87,20 @@ def add_typos(text: str, seed: str, count: int = 2) -> str:
 
 
 _WORD = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
-_QUESTION_END = re.compile(r"[?？]")
 
 
 def search_keywords(question: str, language: str, max_words: int = 8) -> str:
     """A question cut to its content words, as typed into a search engine ("How many days of study leave do UK
-    staff get?" → "days study leave UK staff"). Several questions asked together keep each its words, up to
-    ``max_words`` each, and a word once ("Where is the CB-3 made? Where is the CB-2 made?" → "CB-3 made, CB-2"):
-    cut as one, the second lost its words to the first's limit. Unchanged for CJK languages, languages without a
-    stop-word list, and questions with fewer than two content words."""
+    staff get?" → "days study leave UK staff"). Unchanged for CJK languages, languages without a stop-word list,
+    and questions with fewer than two content words."""
     language = normalise_language(language)
     stop = frozenset() if language in CJK else stop_words(language)
     if not stop:
         return question
+    kept: list[str] = []
     seen = set(stop)
-    parts: list[list[str]] = []
-    for asked_one in _QUESTION_END.split(re.sub(r"['’]s\b", "", question)):
-        kept = []
-        for word in _WORD.findall(asked_one):
-            if word.lower() not in seen:
-                seen.add(word.lower())
-                kept.append(word)
-        if kept:
-            parts.append(kept[:max_words])
-    return ", ".join(" ".join(p) for p in parts) if sum(map(len, parts)) >= 2 else question
+    for word in _WORD.findall(re.sub(r"['’]s\b", "", question)):
+        if word.lower() not in seen:
+            seen.add(word.lower())
+            kept.append(word)
+    return " ".join(kept[:max_words]) if len(kept) >= 2 else question

@@ -117,11 +117,6 @@ async def test_web_search_style_keeps_the_content_words(bakery, tea):
     ("What is it?", "en", "What is it?"),
     ("龙坞茶园建于哪一年？", "zh", "龙坞茶园建于哪一年？"),
     ("What is it about?", "xx", "What is it about?"),
-    # two questions asked together (multi_hop) keep each its words, and a word once
-    ("Where do spare parts for arms and grippers come from? Where is the software development for the Wren and "
-     "Conductor based?", "en", "spare parts arms grippers come, software development Wren Conductor based"),
-    ("What protocols does the CB-3 controller support? What protocols does the CB-2 controller support?", "en",
-     "protocols CB-3 controller support, CB-2"),
 ])
 def test_search_keywords(question, language, keywords):
     from ragkit.synthesis._phrasing import search_keywords
