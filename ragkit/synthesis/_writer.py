@@ -194,6 +194,16 @@ def both_asked(first: str, second: str) -> str:
     return first + ("" if first.endswith(_FULL_WIDTH_ENDS) else " ") + second
 
 
+_ASKED_APART = re.compile(r"(?<=[?？])\s*")
+
+
+def questions_of(question: str) -> list[str]:
+    """The questions ``both_asked`` joined, each with its mark ("Where is X made? Who runs it?" → two); a question
+    with one mark or none is one question."""
+    parts = [p.strip() for p in _ASKED_APART.split(question.strip()) if p.strip()]
+    return parts if len(parts) >= 2 else [question]
+
+
 def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] = ()) -> dict[str, list[str]]:
     """The sentences each ``fact_from_passage_k`` of the bridge writer is decoded among.
 

@@ -106,13 +106,13 @@ async def test_review_keeps_a_good_sample_after_three_checks(bakery, embeddings)
 
 
 def _script(critic=None, question_check=None, claims=None):
-    """default_script, with the critic's reply, the question check's and the reference's claims replaced where
-    given."""
+    """default_script, with the critic's reply (or a function of the call), the question check's and the
+    reference's claims replaced where given."""
     from ragkit.testing import claim_reply
 
     def reply(call):
         if call.prompt_name == "generate.critic" and critic is not None:
-            return critic
+            return critic(call) if callable(critic) else critic
         if call.prompt_name == "generate.question_check" and question_check is not None:
             return question_check
         if call.prompt_name.startswith("claims.") and claims is not None:
@@ -421,6 +421,36 @@ async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
     # the reference's claims are checked against both passages read together
     assert leeds.text in both.calls_for("claims.check")[0].data.passage
     assert rye.text in both.calls_for("claims.check")[0].data.passage
+
+
+async def test_questions_asked_together_are_answered_one_per_call(bakery, embeddings):
+    leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
+    rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)
+    sample = TestSample(id="m", question="How many staff work at the Leeds bakery? How much does the Harvest Rye "
+                        "weigh?", language="en", reference_answer="48 staff; the Harvest Rye weighs 800 g.",
+                        metadata={"needs_passages": 2},
+                        reference_contexts=[ContextRef(chunk_id=c.id, text=c.text, source=c.source)
+                                            for c in (leeds, rye)])
+    staff = {"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
+             "answer": "48 staff"}
+    weight = {"evidence": ["The Harvest Rye weighs 800 g, keeps for six days and costs 4.20 pounds."],
+              "answer": "800 g"}
+
+    def each(call):  # a judge that answers the question it is asked, from one passage
+        return staff if "staff" in call.data.question else weight
+
+    judge = _script(critic=each, question_check={"self_contained": True}, claims=["48 staff", "weighs 800 g"])
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert verdict.ok, verdict
+    assert [c.data.question for c in judge.calls_for("generate.critic")] == [
+        "How many staff work at the Leeds bakery?", "How much does the Harvest Rye weigh?"]
+    assert verdict.checks["evidence_passages"] == [0, 1] and verdict.checks["judge_answer"] == "48 staff; 800 g"
+
+    def first_only(call):  # the second question finds nothing: the whole is not answerable
+        return staff if "staff" in call.data.question else {"evidence": [], "answer": ""}
+
+    verdict = await Critic(bakery, _script(critic=first_only), embeddings).review(sample)
+    assert verdict.reason == "not_answerable"
 
 
 async def test_an_answer_copied_from_a_passage_is_its_own_evidence(bakery, embeddings):

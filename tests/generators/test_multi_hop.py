@@ -162,12 +162,25 @@ async def test_the_bridge_writer_is_decoded_under_the_choices_and_the_prompt_sho
      "What does the Wren W300 carry? Where is the Wren W300 built?"),
     ("What does the Wren W300 carry", "Where is it built?", "What does the Wren W300 carry? Where is it built?"),
     ("龙井茶产自哪里", "青岚茶业每年收购多少龙井茶？", "龙井茶产自哪里？青岚茶业每年收购多少龙井茶？"),
-    ("浜松工場では何を作りますか。", "従業員は何人ですか？", "浜松工場では何を作りますか。従業員は何人ですか？"),
+    ("浜松工場では何を作りますか？", "従業員は何人ですか？", "浜松工場では何を作りますか？従業員は何人ですか？"),
     ("성수점은 어디에 있나요?", "성수점의 영업시간은 언제인가요?",
      "성수점은 어디에 있나요? 성수점의 영업시간은 언제인가요?"),
     ("Wren W300 payload", "Wren W300 factory", "Wren W300 payload Wren W300 factory"),  # keywords, run together
 ])
 def test_two_questions_are_asked_together_in_any_language(first, second, joined):
-    from ragkit.synthesis._writer import both_asked
+    from ragkit.synthesis._writer import both_asked, questions_of
 
     assert both_asked(f" {first} ", second) == joined
+    # the critic asks them apart again; keywords stay one query
+    expected = [joined] if joined.startswith("Wren W300 payload") else [first.strip().rstrip("?？") + joined[
+        len(first.strip().rstrip("?？"))], second]
+    assert questions_of(joined) == expected
+    assert questions_of(second) == [second]  # one mark: one question
+
+
+def test_a_japanese_question_ending_in_a_full_stop_joins_with_no_space():
+    from ragkit.synthesis._writer import both_asked, questions_of
+
+    joined = both_asked("浜松工場では何を作りますか。", "従業員は何人ですか？")
+    assert joined == "浜松工場では何を作りますか。従業員は何人ですか？"
+    assert questions_of(joined) == [joined]  # the critic splits at question marks only
