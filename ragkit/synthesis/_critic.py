@@ -234,7 +234,9 @@ class Critic:
         """``_answer`` to each of several questions asked together (a multi-hop sample's two), one call each, merged:
         asked both at once, the 1.5B judge often answered the first alone and cited its passage (about 5 of 15
         multi-hop ``single_passage`` drops on corpora/acme and ko, session 39). A part it cannot answer leaves the
-        whole without evidence."""
+        whole without evidence. One question is ``_answer``'s."""
+        if len(questions) == 1:
+            return await self._answer(passages, questions[0])
         each = [await self._answer(passages, q) for q in questions]
         answered = all(c["evidence"] and c["judge_answer"] for c in each)
         return {"evidence": distinct([e for c in each for e in c["evidence"]]) if answered else [],
@@ -256,7 +258,7 @@ class Critic:
         answer must not clearly disagree with the reference (``_checks.agreement``)."""
         needed = int(sample.metadata.get("needs_passages", 1))
         parts = questions_of(sample.question) if needed >= 2 else [sample.question]
-        checks = await (self._answers(passages, parts) if len(parts) >= 2 else self._answer(passages, parts[0]))
+        checks = await self._answers(passages, parts)
         if not checks["evidence"] or not checks["judge_answer"]:
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)
         if restates_question(checks["judge_answer"], sample.question):
