@@ -229,8 +229,8 @@ def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] 
 def headings_of(kg: KnowledgeGraph, chunk_ids: Iterable[str]) -> set[str]:
     """The titles and section headings of the documents that hold ``chunk_ids``: a chunk's text repeats its
     section's heading as a line of its own."""
-    docs = {kg.chunk(c).doc_id for c in chunk_ids}
-    out = {kg.document(d).title for d in docs if d in kg.g}
+    docs = [d for d in {kg.chunk(c).doc_id for c in chunk_ids} if d in kg.g]  # a chunk may stand without one
+    out = {kg.document(d).title for d in docs}
     out.update(h for d in docs for chunk in kg.chunks_of(d) for h in chunk.heading_path)
     return {h for h in out if h}
 
