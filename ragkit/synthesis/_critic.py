@@ -23,10 +23,10 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    sentences that answer the question, which must be found in the contexts, and gives a short answer, which must
    not only repeat the question (a keyword query that asks nothing: "MIT License" → "MIT License"). Samples
    with ``metadata["needs_passages"] = k`` (multi-hop) are dropped as ``single_passage`` when the judge's evidence
-   comes from fewer than k passages; their questions asked together are answered one per call. For samples that
-   must not be answerable (``metadata["answerable"] is False``), the contexts are the reference contexts plus the
-   graph chunks nearest to the question, and the sample is dropped as ``answerable`` when the judge finds an
-   answer there.
+   comes from fewer than k passages; their questions asked together (the writer's, or split at question marks) are
+   answered one per call. For samples that must not be answerable (``metadata["answerable"] is False``), the
+   contexts are the reference contexts plus the graph chunks nearest to the question, and the sample is dropped as
+   ``answerable`` when the judge finds an answer there.
 7. ``wrong_answer``: the judge's answer and the reference must agree. ``_checks.agreement`` decides by their words
    when it can (differing numbers or names disagree); when it cannot (the reference states the judge's number
    among others: "4, as the list has 5 items" mentions "5" but does not answer it), the claim engine checks the
@@ -64,7 +64,7 @@ from ragkit.synthesis._checks import (
 from ragkit.synthesis._premise import flat, unattested_name
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
-from ragkit.synthesis._writer import answer_source, passage, questions_of, quote_source, unlabelled
+from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, written_checks, written_forms
 from ragkit.text import CJK_CHAR, units
 from ragkit.types import TestSample
@@ -257,7 +257,7 @@ class Critic:
         """The judge answers from the reference contexts; its evidence must come from enough passages, and its
         answer must not clearly disagree with the reference (``_checks.agreement``)."""
         needed = int(sample.metadata.get("needs_passages", 1))
-        parts = questions_of(sample.question) if needed >= 2 else [sample.question]
+        parts = asked_apart(sample) if needed >= 2 else [sample.question]
         checks = await self._answers(passages, parts)
         if not checks["evidence"] or not checks["judge_answer"]:
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)

@@ -50,6 +50,14 @@ class QAOutput(BaseModel):
     """Short exact phrases from the passages that support the answer."""
 
 
+class AskedTogether(QAOutput):
+    """A ``QAOutput`` whose question is two questions asked together (``both_asked``), kept apart in ``parts``; no
+    prompt's output. The sample records them (``metadata["questions"]``), so that the critic answers each apart even
+    when a keyword style has run them into one query."""
+
+    parts: list[str] = Field(min_length=2, max_length=2)
+
+
 _QA_RULES = (
     "The question must make sense to someone who has not seen the passages: name the company, product, place or "
     "person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
@@ -177,7 +185,7 @@ async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[s
     if not informative(questions[0], questions[1]) and not informative(questions[1], questions[0]):
         raise SkipScenario("single_passage", f"both questions ask the same: {questions[1][:80]!r}")
     quotes = [out.fact_from_passage_0, out.fact_from_passage_1]
-    return non_empty(QAOutput(question=both_asked(*questions), answer=out.answer, quotes=quotes))
+    return non_empty(AskedTogether(question=both_asked(*questions), answer=out.answer, quotes=quotes, parts=questions))
 
 
 _FULL_WIDTH_ENDS = ("？", "。", "！")
@@ -202,6 +210,16 @@ def questions_of(question: str) -> list[str]:
     with one mark or none is one question."""
     parts = [p.strip() for p in _ASKED_APART.split(question.strip()) if p.strip()]
     return parts if len(parts) >= 2 else [question]
+
+
+def asked_apart(sample: TestSample) -> list[str]:
+    """The questions a sample asks together: those its writer recorded (``metadata["questions"]``), which a keyword
+    query runs together ("Wren W300 payload, Wren W300 factory"), or else those ``questions_of`` finds at its
+    question marks (a sample written before they were recorded, or by hand)."""
+    kept = sample.metadata.get("questions")
+    if isinstance(kept, list) and len(kept) >= 2 and all(isinstance(q, str) and q.strip() for q in kept):
+        return kept
+    return questions_of(sample.question)
 
 
 def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] = ()) -> dict[str, list[str]]:
@@ -330,13 +348,17 @@ def context_refs(kg: KnowledgeGraph, chunk_ids: Iterable[str], distractors: Iter
 def make_sample(
     gen: Any, scenario: Scenario, qa: QAOutput, contexts: list[ContextRef], **metadata: Any
 ) -> TestSample:
-    """A complete TestSample for ``scenario``."""
-    written = asked(qa.question, scenario.language, scenario.persona.name if scenario.persona else None)
-    question = written
-    if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
-        question = add_typos(question, sample_id(scenario))
-    if scenario.style == "web_search" and (question.endswith(QUESTION_MARKS) or len(question.split()) > 6):
-        question = search_keywords(question, scenario.language)  # small models write full questions anyway
+    """A complete TestSample for ``scenario``. Questions asked together (``AskedTogether``) are each put in the
+    scenario's style and recorded as the sample's ``questions``."""
+    asker = scenario.persona.name if scenario.persona else None
+    written = asked(qa.question, scenario.language, asker)
+    if isinstance(qa, AskedTogether):
+        parts = [styled(asked(p, scenario.language, asker), scenario, f"{sample_id(scenario)}:{k}", typos=1)
+                 for k, p in enumerate(qa.parts)]
+        question = ", ".join(parts) if scenario.style == "web_search" else both_asked(*parts)
+        metadata = {"questions": parts, **metadata}
+    else:
+        question = styled(written, scenario, sample_id(scenario))
     return TestSample(
         id=sample_id(scenario),
         question=question,
@@ -351,6 +373,16 @@ def make_sample(
         metadata={"quotes": found_quotes(qa.quotes, [c.text for c in contexts]),
                   **({f"question_before_{scenario.style}": written} if question != written else {}), **metadata},
     )
+
+
+def styled(question: str, scenario: Scenario, seed: str, *, typos: int = 2) -> str:
+    """``question`` in the scenario's style, where the writer's own wording cannot be trusted to have it: typing
+    mistakes (seeded by ``seed``; none in CJK) or keywords cut from a full question."""
+    if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
+        return add_typos(question, seed, typos)
+    if scenario.style == "web_search" and (question.endswith(QUESTION_MARKS) or len(question.split()) > 6):
+        return search_keywords(question, scenario.language)  # small models write full questions anyway
+    return question
 
 
 def found_quotes(quotes: Sequence[str], texts: Sequence[str]) -> list[str]:

@@ -453,6 +453,28 @@ async def test_questions_asked_together_are_answered_one_per_call(bakery, embedd
     assert verdict.reason == "not_answerable"
 
 
+async def test_questions_the_writer_recorded_are_answered_apart_though_a_keyword_query_runs_them_together(
+        bakery, embeddings):
+    leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
+    rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)
+    sample = TestSample(id="m", question="staff Leeds bakery, Harvest Rye weight", language="en",
+                        reference_answer="48 staff; the Harvest Rye weighs 800 g.",
+                        metadata={"needs_passages": 2, "questions": ["staff Leeds bakery", "Harvest Rye weight"]},
+                        reference_contexts=[ContextRef(chunk_id=c.id, text=c.text, source=c.source)
+                                            for c in (leeds, rye)])
+    staff = {"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
+             "answer": "48 staff"}
+    weight = {"evidence": ["The Harvest Rye weighs 800 g, keeps for six days and costs 4.20 pounds."],
+              "answer": "800 g"}
+    judge = _script(critic=lambda call: staff if "staff" in call.data.question else weight,
+                    question_check={"self_contained": True}, claims=["48 staff", "weighs 800 g"])
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert verdict.ok, verdict
+    assert [c.data.question for c in judge.calls_for("generate.critic")] == ["staff Leeds bakery",
+                                                                             "Harvest Rye weight"]
+    assert verdict.checks["evidence_passages"] == [0, 1]
+
+
 async def test_an_answer_copied_from_a_passage_is_its_own_evidence(bakery, embeddings):
     judge = _script(critic={"evidence": [], "answer": "Kirkstall Road"})
     sample = _sample(bakery, question="On which road did the Leeds bakery open?", answer="On Kirkstall Road.")

@@ -8,6 +8,7 @@ import pytest
 from kg_builder import bridge_reply, build_graph, default_script
 
 from ragkit.generators.multi_hop import MultiHop
+from ragkit.synthesis._phrasing import search_keywords
 from ragkit.synthesis._scenarios import SkipScenario
 from ragkit.testing import ScriptedJudge
 
@@ -90,6 +91,26 @@ async def test_generate_needs_quotes_from_both_passages(bakery):
     with pytest.raises(SkipScenario) as info:
         await MultiHop().generate(scenario, bakery, ScriptedJudge(invented))
     assert info.value.reason == "quote_not_in_context"
+
+
+async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery):
+    base = MultiHop().plan(bakery, 1, Random(0)).scenarios[0]
+    replies = []
+
+    def script(call):
+        replies.append(bridge_reply(call.data))
+        return replies[-1]
+
+    sample = await MultiHop().generate(base.model_copy(update={"style": "web_search"}), bakery, ScriptedJudge(script))
+    first, second = replies[0]["question_about_fact_0"], replies[0]["question_about_fact_1"]
+    # each question is cut to its keywords apart, so that the second is not lost to the first's word cap
+    assert sample.metadata["questions"] == [search_keywords(first, "en"), search_keywords(second, "en")]
+    assert sample.question == ", ".join(sample.metadata["questions"])
+    assert sample.metadata["question_before_web_search"] == f"{first} {second}"
+
+    sample = await MultiHop().generate(base.model_copy(update={"style": "typos"}), bakery, ScriptedJudge(script))
+    assert sample.question == " ".join(sample.metadata["questions"]) != " ".join([first, second])
+    assert all(q.endswith("?") for q in sample.metadata["questions"])
 
 
 def test_each_fact_is_decoded_among_its_own_passage_s_sentences_that_name_the_bridge():
