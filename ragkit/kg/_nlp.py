@@ -42,7 +42,7 @@ from ragkit.text import (
     stop_words,
 )
 
-FAST_VERSION = "fast:v7"
+FAST_VERSION = "fast:v8"
 MAX_ENTITIES = 10
 MAX_KEYPHRASES = 5
 

@@ -233,7 +233,7 @@ def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] 
     question that one passage answers. A line that is one of ``headings`` (the documents' titles and section
     headings: "Milestones", "2. Main specifications") names a section and states no fact; it is never offered."""
     out: dict[str, list[str]] = {}
-    titles = {_bare(part) for h in headings for part in (h, *split_sentences(h))}  # "2.", "Main specifications"
+    titles = {_bare(h) for h in headings}
     for k, text in enumerate(passages):
         other = "\n".join(p for i, p in enumerate(passages) if i != k)
         sentences = [s for s in split_sentences(_body(text)) if len(s) <= _QUOTE_CHARS and informative(s, other)
@@ -253,8 +253,13 @@ def headings_of(kg: KnowledgeGraph, chunk_ids: Iterable[str]) -> set[str]:
     return {h for h in out if h}
 
 
+_ITEM_NUMBER = re.compile(r"^\(?\d{1,3}(?:\.\d{1,3})*[.)]?\s+")
+
+
 def _bare(line: str) -> str:
-    return line.strip().strip("#*-:：. ").casefold()
+    """A line as a heading is compared: without marks around it or its section number ("2. Main specifications",
+    "## Milestones:"), case folded."""
+    return _ITEM_NUMBER.sub("", line.strip().strip("#*-:：. ")).casefold()
 
 
 def _body(passage_text: str) -> str:

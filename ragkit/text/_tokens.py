@@ -5,7 +5,8 @@
 - ``count_tokens``: an estimate of LLM tokens (one per CJK character, 1.3 per word of other scripts), for chunk
   sizes and prompt budgets.
 - ``split_sentences``: sentences after CJK terminators (no space needed) or ``. ! ?`` followed by a space and a
-  non-lowercase character (common abbreviations and initials skipped), and at line breaks.
+  non-lowercase character (common abbreviations, initials and the number of a numbered heading skipped), and at
+  line breaks.
 - ``search_terms``: retrieval terms (BM25): the word tokens of ``_lexical.tokens`` (jieba words for Chinese, MeCab
   words for Japanese, MeCab-ko morphemes for Korean, so that particles come off their nouns) without English stop
   words, plus the character bigrams of Han and kana runs, which match across a segmentation that differs between
@@ -31,6 +32,9 @@ _ABBREVIATIONS = frozenset(
 )
 _CJK_END = re.compile(r"[。！？；!?…]+[」』”’\"'）)\]】]*")
 _LATIN_END = re.compile(r"[.!?]+[”’\"')\]]*(?=\s)")
+_ITEM_NUMBER = re.compile(r"(?:^|[.!?。！？]\s)\s*\(?\d{1,3}(?:\.\d{1,3})*$")
+"""The number of a numbered heading or list item that starts a line or follows a sentence ("2. Main
+specifications", "3.1. Root cause"): its full stop ends no sentence."""
 
 
 def units(text: str) -> list[str]:
@@ -100,7 +104,8 @@ def _sentence_ends(line: str) -> list[int]:
         if line[m.start()] == ".":
             word = line[:m.start()].rsplit(None, 1)[-1].lower() if line[:m.start()].strip() else ""
             word = word.lstrip("(\"'“‘")
-            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()) or \
+                    _ITEM_NUMBER.search(line[:m.start()]):
                 continue
         cuts.append(m.end())
     return sorted(set(cuts))

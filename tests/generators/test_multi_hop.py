@@ -142,7 +142,9 @@ def test_a_heading_is_never_offered_as_a_fact(bakery):
     assert choices == {"fact_from_passage_0": ["- 2015 – The Heron H6 is unveiled in Hannover."],
                        "fact_from_passage_1": ["Reach | 850 mm"]}
     before = fact_choices(passages, "Acme")
-    assert "Milestones" in before["fact_from_passage_0"] and "Main specifications" in before["fact_from_passage_1"]
+    assert "Milestones" in before["fact_from_passage_0"] and "2. Main specifications" in before["fact_from_passage_1"]
+    # a heading recorded without its number is the numbered line still
+    assert fact_choices(passages, "Acme", headings={"Milestones", "Main specifications"}) == choices
     # the graph's documents give their titles and section headings
     chunk = bakery.chunks()[0]
     headings = headings_of(bakery, [chunk.id])

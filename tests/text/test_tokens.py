@@ -36,6 +36,13 @@ def test_scripts_are_defined_once() -> None:
 def test_sentences_split_after_cjk_terminators_and_not_after_abbreviations() -> None:
     assert split_sentences("第一句。第二句！Third one.") == ["第一句。", "第二句！", "Third one."]
     assert split_sentences("See Dr. Smith. He is in.") == ["See Dr. Smith.", "He is in."]
+    # the number of a numbered heading or list item ends no sentence; a number ending a sentence does
+    assert split_sentences("2. Main specifications") == ["2. Main specifications"]
+    assert split_sentences("3.1. Root cause\n1. Unpack it. 2. Plug it in.") == [
+        "3.1. Root cause", "1. Unpack it.", "2. Plug it in."]
+    assert split_sentences("2. 주요 사양") == ["2. 주요 사양"]
+    assert split_sentences("Sales grew in 2023. We sold 5. Then we stopped.") == [
+        "Sales grew in 2023.", "We sold 5.", "Then we stopped."]
 
 
 def test_printable_drops_control_sequences() -> None:
