@@ -202,12 +202,12 @@ def both_asked(first: str, second: str) -> str:
     return first + ("" if first.endswith(_FULL_WIDTH_ENDS) else " ") + second
 
 
-_ASKED_APART = re.compile(r"(?<=[?？])\s*")
+_ASKED_APART = re.compile(r"(?:(?<=[?？])|(?<=か。))\s*")
 
 
 def questions_of(question: str) -> list[str]:
-    """The questions ``both_asked`` joined, each with its mark ("Where is X made? Who runs it?" → two); a question
-    with one mark or none is one question."""
+    """The questions ``both_asked`` joined, each with its mark ("Where is X made? Who runs it?" → two; a Japanese
+    question may end in "か。" instead); a question with one mark or none is one question."""
     parts = [p.strip() for p in _ASKED_APART.split(question.strip()) if p.strip()]
     return parts if len(parts) >= 2 else [question]
 

@@ -206,4 +206,4 @@ def test_a_japanese_question_ending_in_a_full_stop_joins_with_no_space():
 
     joined = both_asked("浜松工場では何を作りますか。", "従業員は何人ですか？")
     assert joined == "浜松工場では何を作りますか。従業員は何人ですか？"
-    assert questions_of(joined) == [joined]  # the critic splits at question marks only
+    assert questions_of(joined) == ["浜松工場では何を作りますか。", "従業員は何人ですか？"]  # "か。" asks too
