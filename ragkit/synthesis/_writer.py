@@ -360,7 +360,8 @@ def make_sample(
     if isinstance(qa, AskedTogether):
         parts = [styled(asked(p, scenario.language, asker), scenario, f"{sample_id(scenario)}:{k}", typos=1)
                  for k, p in enumerate(qa.parts)]
-        question = ", ".join(parts) if scenario.style == "web_search" else both_asked(*parts)
+        keywords = scenario.style == "web_search" and not any(p.endswith(_ENDS) for p in parts)
+        question = ", ".join(parts) if keywords else both_asked(*parts)  # a keyword query has no mark to end it
         metadata = {"questions": parts, **metadata}
     else:
         question = styled(written, scenario, sample_id(scenario))

@@ -10,6 +10,7 @@ from kg_builder import bridge_reply, build_graph, default_script
 from ragkit.generators.multi_hop import MultiHop
 from ragkit.synthesis._phrasing import search_keywords
 from ragkit.synthesis._scenarios import SkipScenario
+from ragkit.synthesis._writer import both_asked
 from ragkit.testing import ScriptedJudge
 
 
@@ -93,7 +94,7 @@ async def test_generate_needs_quotes_from_both_passages(bakery):
     assert info.value.reason == "quote_not_in_context"
 
 
-async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery):
+async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery, tea):
     base = MultiHop().plan(bakery, 1, Random(0)).scenarios[0]
     replies = []
 
@@ -107,6 +108,13 @@ async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery):
     assert sample.metadata["questions"] == [search_keywords(first, "en"), search_keywords(second, "en")]
     assert sample.question == ", ".join(sample.metadata["questions"])
     assert sample.metadata["question_before_web_search"] == f"{first} {second}"
+
+    # a CJK question is not cut to keywords: the two stay questions, asked together
+    zh = MultiHop().plan(tea, 1, Random(0)).scenarios[0].model_copy(update={"style": "web_search"})
+    replies.clear()
+    sample = await MultiHop().generate(zh, tea, ScriptedJudge(script))
+    parts = [replies[0]["question_about_fact_0"], replies[0]["question_about_fact_1"]]
+    assert sample.metadata["questions"] == parts and sample.question == both_asked(*parts)
 
     sample = await MultiHop().generate(base.model_copy(update={"style": "typos"}), bakery, ScriptedJudge(script))
     assert sample.question == " ".join(sample.metadata["questions"]) != " ".join([first, second])
