@@ -48,6 +48,23 @@ def test_says_why_when_no_entity_spans_two_documents():
     assert MultiHop(same_document=False).plan(kg, 3, Random(0)).scenarios == []
 
 
+def test_an_entity_in_every_document_bridges_only_when_nothing_else_does():
+    hanbit = ("Hanbit", "organization")
+    spec = {
+        "a.md": [("Hanbit roasts every order at its Gijang plant and ships it within two days of roasting.",
+                  [hanbit, ("Gijang", "place")])],
+        "b.md": [("Hanbit opened its Gijang plant in 2017 with one roaster and added a second one in 2020.",
+                  [hanbit, ("Gijang", "place")])],
+        "c.md": [("Hanbit staff work from nine to six on weekdays, with one hour for lunch at noon.", [hanbit])],
+    }
+    plan = MultiHop().plan(build_graph(spec), 4, Random(0))
+    assert plan.scenarios and {s.bridge for s in plan.scenarios} == {"Gijang"}
+    assert any("every document: Hanbit" in n for n in plan.notes)
+    # with no other bridge, the company's name is still one
+    spec["b.md"] = [("Hanbit's work rules took effect on 1 January 2024 for every member of its staff.", [hanbit])]
+    assert {s.bridge for s in MultiHop().plan(build_graph(spec), 4, Random(0)).scenarios} == {"Hanbit"}
+
+
 def test_no_entities_at_all():
     kg = build_graph({"a.md": [("Plain text without any entity at all, long enough to ask about.", [])]})
     plan = MultiHop().plan(kg, 2, Random(0))
