@@ -16,7 +16,6 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``).
    ``borrowed_record``: the reference gives a list item's or table row's facts under the name of another item of
    the same list (沈嘉禾 as "总经理，2018年起任职", the next line's 林晓雯: ``_records``).
-   ``single_passage``: a multi-hop sample's two questions are as close as near-duplicates (one asked twice).
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
@@ -182,9 +181,6 @@ class Critic:
         phrase = next((a for q in forms if (a := ambiguous_document(q, self.document_titles()))), None)
         if phrase:
             return Verdict(False, "unnamed_reference", f"the question says {phrase!r}, and the corpus has several: "
-                           f"{sample.question[:80]!r}")
-        if (cosine := self.asked_twice(sample)) is not None:
-            return Verdict(False, "single_passage", f"its questions ask the same (cosine {cosine:.2f}): "
                            f"{sample.question[:80]!r}")
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
@@ -373,15 +369,6 @@ class Critic:
         sims = [float((k @ forms.T).max()) for k in kept]
         best = int(np.argmax(sims))
         return self._kept_ids[best] if sims[best] >= self.duplicate_threshold else None
-
-    def asked_twice(self, sample: TestSample) -> float | None:
-        """The cosine of a multi-hop sample's two questions when they are as close as two near-duplicate samples:
-        one question asked twice ("杭州西湖区有哪些茶园？杭州西湖区的茶叶基地有哪些？"), which one passage answers."""
-        parts = asked_apart(sample) if int(sample.metadata.get("needs_passages", 1)) >= 2 else []
-        if len(parts) != 2:
-            return None
-        first, second = self.embeddings.embed(parts)
-        return cosine if (cosine := float(first @ second)) >= self.duplicate_threshold else None
 
     def accept(self, sample: TestSample) -> None:
         """Remember a kept sample, so later near-duplicates of it are dropped."""

@@ -475,24 +475,6 @@ async def test_questions_the_writer_recorded_are_answered_apart_though_a_keyword
     assert verdict.checks["evidence_passages"] == [0, 1]
 
 
-async def test_one_question_asked_twice_is_dropped_before_any_call(bakery, embeddings):
-    leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
-    rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)
-    parts = ["How many staff work at the Leeds bakery?", "How many people work at the Leeds bakery?"]
-    sample = TestSample(id="m", question=" ".join(parts), language="en", reference_answer="48 staff; 48 people.",
-                        metadata={"needs_passages": 2, "questions": parts},
-                        reference_contexts=[ContextRef(chunk_id=c.id, text=c.text, source=c.source)
-                                            for c in (leeds, rye)])
-    judge = _script()
-    verdict = await Critic(bakery, judge, embeddings).review(sample)
-    assert verdict.reason == "single_passage" and "ask the same" in verdict.detail
-    assert not judge.calls
-    # two questions on different facts are not one
-    apart = sample.model_copy(update={"metadata": {"needs_passages": 2, "questions": [
-        "How many staff work at the Leeds bakery?", "How much does the Harvest Rye weigh?"]}})
-    assert Critic(bakery, judge, embeddings).asked_twice(apart) is None
-
-
 async def test_an_answer_copied_from_a_passage_is_its_own_evidence(bakery, embeddings):
     judge = _script(critic={"evidence": [], "answer": "Kirkstall Road"})
     sample = _sample(bakery, question="On which road did the Leeds bakery open?", answer="On Kirkstall Road.")
