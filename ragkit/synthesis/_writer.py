@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.kg import KnowledgeGraph, mentioned_in
 from ragkit.llm import Judge, Prompt
@@ -109,17 +109,6 @@ class BridgeQAOutput(BaseModel):
     question_about_fact_0: str = Field(max_length=_SUB_QUESTION_CHARS)
     question_about_fact_1: str = Field(max_length=_SUB_QUESTION_CHARS)
     answer: str = Field(max_length=500)
-
-    @model_validator(mode="after")
-    def _asks(self) -> BridgeQAOutput:
-        """A question that holds its fact states it (the Japanese writer's, in 6 of 10 drops of a multi-hop run on
-        corpora/ja, session 40, each lost to ``copies_context``): such a reply is asked again, with this message."""
-        for k in (0, 1):
-            fact = _bare(getattr(self, f"fact_from_passage_{k}"))
-            if fact and fact in _bare(getattr(self, f"question_about_fact_{k}")):
-                raise ValueError(f"question_about_fact_{k} copies fact_from_passage_{k}: write a question that the "
-                                 "fact answers, not the fact")
-        return self
 
 
 BRIDGE_QA_PROMPT = Prompt(

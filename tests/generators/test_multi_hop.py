@@ -138,23 +138,6 @@ async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery, tea)
     assert all(q.endswith("?") for q in sample.metadata["questions"])
 
 
-async def test_a_question_that_states_its_fact_is_asked_again(bakery):
-    scenario = MultiHop().plan(bakery, 1, Random(0)).scenarios[0]
-    replies = []
-
-    def script(call):  # the first reply gives fact 0 as its question; the re-ask answers with a question
-        reply = bridge_reply(call.data)
-        if not replies:
-            reply = {**reply, "question_about_fact_0": reply["fact_from_passage_0"]}
-        replies.append(reply)
-        return reply
-
-    judge = ScriptedJudge(script)
-    sample = await MultiHop().generate(scenario, bakery, judge)
-    assert len(judge.calls) == 2 and "copies fact_from_passage_0" in judge.calls[1].messages[-1]["content"]
-    assert sample.metadata["questions"][0] == replies[1]["question_about_fact_0"]
-
-
 def test_each_fact_is_decoded_among_its_own_passage_s_sentences_that_name_the_bridge():
     from ragkit.synthesis._writer import fact_choices
 
