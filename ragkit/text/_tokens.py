@@ -32,9 +32,8 @@ _ABBREVIATIONS = frozenset(
 )
 _CJK_END = re.compile(r"[。！？；!?…]+[」』”’\"'）)\]】]*")
 _LATIN_END = re.compile(r"[.!?]+[”’\"')\]]*(?=\s)")
-_ITEM_NUMBER = re.compile(r"(?:^|[.!?。！？]\s)\s*\(?\d{1,3}(?:\.\d{1,3})*$")
-"""The number of a numbered heading or list item that starts a line or follows a sentence ("2. Main
-specifications", "3.1. Root cause"): its full stop ends no sentence."""
+_ITEM_NUMBER = re.compile(r"\(?\d{1,3}(?:\.\d{1,3})*")
+"""The number of a numbered heading or list item: "2", "3.1", "(4"."""
 
 
 def units(text: str) -> list[str]:
@@ -102,10 +101,18 @@ def _sentence_ends(line: str) -> list[int]:
         if not rest or rest[0].islower():
             continue
         if line[m.start()] == ".":
-            word = line[:m.start()].rsplit(None, 1)[-1].lower() if line[:m.start()].strip() else ""
-            word = word.lstrip("(\"'“‘")
-            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()) or \
-                    _ITEM_NUMBER.search(line[:m.start()]):
+            before = line[:m.start()].rsplit(None, 1)  # the words before the stop: what is left, and the last one
+            word = before[-1].lower().lstrip("(\"'“‘") if before else ""
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()) or _item_number(before):
                 continue
         cuts.append(m.end())
     return sorted(set(cuts))
+
+
+def _item_number(before: list[str]) -> bool:
+    """Whether a full stop after ``before`` (its line's text up to the stop, split off its last word) ends the number
+    of a numbered heading or list item, alone at the start of the line or after a sentence ("2. Main
+    specifications", "3.1. Root cause"): such a stop ends no sentence. Only the last word and the character before
+    it are read, since a line (a PDF's, a minified page's) can hold thousands of sentences."""
+    return bool(before) and _ITEM_NUMBER.fullmatch(before[-1]) is not None and \
+        (len(before) == 1 or before[0].endswith((".", "!", "?", "。", "！", "？")))
