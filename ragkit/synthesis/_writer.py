@@ -253,13 +253,13 @@ def headings_of(kg: KnowledgeGraph, chunk_ids: Iterable[str]) -> set[str]:
     return {h for h in out if h}
 
 
-_ITEM_NUMBER = re.compile(r"^\(?\d{1,3}(?:\.\d{1,3})*[.)]?\s+")
+_SECTION_NUMBER = re.compile(r"^\(?\d{1,3}(?:\.\d{1,3})*[.)]?\s+")
 
 
 def _bare(line: str) -> str:
     """A line as a heading is compared: without marks around it or its section number ("2. Main specifications",
     "## Milestones:"), case folded."""
-    return _ITEM_NUMBER.sub("", line.strip().strip("#*-:：. ")).casefold()
+    return _SECTION_NUMBER.sub("", line.strip().strip("#*-:：. ")).casefold()
 
 
 def _body(passage_text: str) -> str:
