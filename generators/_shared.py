@@ -57,5 +57,7 @@ def rank_candidates(candidates: list[T], n: int, *, similarity: Callable[[T], fl
 
 
 async def write_fact_qa(judge: Judge, scenario: Scenario, kg: KnowledgeGraph, topic: str | None) -> QAOutput:
-    """A question about one fact of the scenario's first chunk, on ``topic`` (None: any fact)."""
-    return await write_qa(judge, scenario, [passage(kg, scenario.chunk_ids[0])], topic=topic or "", task=FACT_TASK)
+    """A question about one fact of the scenario's first chunk, on ``topic`` (None: any fact); no quotes, which no
+    check of a one-passage sample reads (the critic finds its own evidence)."""
+    return await write_qa(judge, scenario, [passage(kg, scenario.chunk_ids[0])], topic=topic or "", task=FACT_TASK,
+                          quotes=False)

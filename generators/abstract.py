@@ -96,5 +96,6 @@ class Abstract:
             task=("Ask one broader question about the topic (how, why, or what in general), not a lookup of a "
                   "single number or name. The answer brings together what the passages say about it, in two or "
                   "three sentences."),
+            quotes=False,  # no check reads them: the critic finds its own evidence, the claim check the support
         )
         return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids))

@@ -123,6 +123,7 @@ class Unanswerable:
             judge, scenario, [passage(kg, scenario.source_chunk)], topic=scenario.pattern,
             task=f"Ask about one specific fact that passage [0] states about the topic. Write the topic in the "
                  f"question exactly as '{scenario.pattern}'.",
+            quotes=False,  # only the question is kept
         )
         span = find_name(scenario.pattern, qa.question)
         if span is None:

@@ -1,9 +1,12 @@
 """Who asks, and how: personas from clusters of documents (or a user file), and the phrasing plan.
 
 Personas come from clustering the documents' summary embeddings (spherical k-means, deterministic start), then one
-LLM call names and describes one persona per cluster. Without a judge, or when that call fails, each persona is
-described from its cluster's themes instead. The runner then gives every scenario a persona (the one of its
-document's cluster), a style and a length, rotating through every style × length combination.
+LLM call names one persona per cluster by a job role. Each is described from its cluster's themes and titles: the
+writers see only the name, and the 1.5B model's descriptions were boilerplate ("They need to understand the latest
+trends…" for all three of corpora/acme's) that cost a third of the generation's first call (session 41). Without
+a judge, or when that call fails, the name too comes from the themes. The runner then gives every scenario a
+persona (the one of its document's cluster), a style and a length, rotating through every style × length
+combination.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ragkit.errors import DataError, JudgeError, validation_message
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._phrasing import LENGTHS, STYLES
-from ragkit.text import CJK, SENTENCE_END, normalise_language, whole_sentences
+from ragkit.text import CJK, normalise_language
 from ragkit.types import Persona, Scenario
 
 
@@ -150,7 +153,6 @@ class PersonaInput(BaseModel):
 
 class PersonaOut(BaseModel):
     name: str = Field(max_length=60)
-    description: str = Field(max_length=200)
 
 
 class PersonaList(BaseModel):
@@ -159,9 +161,8 @@ class PersonaList(BaseModel):
 
 _PERSONA_INSTRUCTION = (
     "Each numbered group lists documents of one collection: titles and themes. For each group, invent one "
-    "realistic person who would ask questions about those documents: a job role as the name (two to five "
-    "words) and one short sentence saying what they need to know and why. Give exactly personas_needed "
-    "personas, one per group, in the same order."
+    "realistic person who would ask questions about those documents, named by a job role of two to five words. "
+    "Give exactly personas_needed personas, one per group, in the same order."
 )
 _PERSONA_PROMPTS: dict[int, Prompt[PersonaInput, PersonaList]] = {}
 
@@ -169,13 +170,12 @@ _PERSONA_PROMPTS: dict[int, Prompt[PersonaInput, PersonaList]] = {}
 def persona_prompt(n: int) -> Prompt[PersonaInput, PersonaList]:
     """The naming prompt for ``n`` groups: its schema holds exactly ``n`` personas, and its reply bound grows with
     them. With one bound for all, a one-document Chinese corpus's reply was cut off: the model wrote persona after
-    persona until 400 tokens, and three Chinese descriptions of up to 200 characters (about a token each) did not
-    fit either."""
+    persona until the bound."""
     if n not in _PERSONA_PROMPTS:
         output = create_model(f"PersonaList{n}", __base__=PersonaList,
                               personas=(list[PersonaOut], Field(min_length=n, max_length=n)))
         _PERSONA_PROMPTS[n] = Prompt(name="generate.personas", instruction=_PERSONA_INSTRUCTION,
-                                     input=PersonaInput, output=output, max_tokens=40 + 300 * n)
+                                     input=PersonaInput, output=output, max_tokens=40 + 80 * n)
     return _PERSONA_PROMPTS[n]
 
 
@@ -197,29 +197,8 @@ def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
     return f"documents: {'; '.join(titles)}{more}. themes: {', '.join(themes) or '(none)'}"
 
 
-def _whole_sentences(text: str, limit: int = 200) -> str:
-    """``text`` without a sentence cut off by the length bound (``whole_sentences``); a single sentence the bound
-    cut is cut back to its last clause. The bound stops a reply within one token of it, not at it (a CEO's
-    description ended "… and ensure that the company's" at 199 characters of 200)."""
-    text = " ".join(text.split())
-    if len(text) < limit - _TOKEN_CHARS or text.endswith(SENTENCE_END):
-        return text
-    kept = whole_sentences(text)
-    if kept != text:
-        return kept
-    for stop in ("; ", ", ", "，"):
-        cut = text.rfind(stop)
-        if cut > limit // 3:
-            return text[:cut].rstrip() + "."
-    return text
-
-
-_TOKEN_CHARS = 16
-"""About the most characters one token of the model holds."""
-
-
 def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str]) -> Persona:
-    """A persona described from its cluster's themes and titles, without an LLM."""
+    """A persona named and described from its cluster's themes and titles, without an LLM."""
     themes = _group_themes(kg, doc_ids, top=3)
     titles = [kg.document(d).title or Path(kg.document(d).path).stem for d in doc_ids[:2]]
     topic = themes[0] if themes else titles[0]
@@ -233,7 +212,8 @@ def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str]) -> Persona:
 async def personas_from_graph(
     kg: KnowledgeGraph, *, k: int = 3, judge: Judge | None = None, embeddings: Embeddings | None = None
 ) -> PersonaPool:
-    """Up to ``k`` personas from clusters of the graph's documents (one LLM call in all, when a judge is given)."""
+    """Up to ``k`` personas from clusters of the graph's documents (one LLM call in all names them, when a judge is
+    given)."""
     ids, matrix = document_vectors(kg, embeddings)
     if not ids:
         return PersonaPool([], notes=["no personas: the graph has no documents with chunks"])
@@ -253,8 +233,8 @@ async def personas_from_graph(
             named = []
             notes.append(f"personas described from themes: the LLM call failed ({exc})")
         for i, persona in enumerate(named[: len(groups)]):
-            if persona.name.strip() and persona.description.strip():
-                personas[i] = Persona(name=persona.name.strip(), description=_whole_sentences(persona.description))
+            if persona.name.strip():
+                personas[i] = personas[i].model_copy(update={"name": persona.name.strip()})
     by_doc = {d: i for i, g in enumerate(groups) for d in g}
     return PersonaPool(personas, by_document=by_doc, notes=notes)
 

@@ -43,9 +43,14 @@ _SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question (300)
 Quote = Annotated[str, StringConstraints(max_length=_QUOTE_CHARS)]
 
 
-class QAOutput(BaseModel):
+class Answered(BaseModel):
+    """A question and its answer: what a writer is asked for when no check reads its quotes."""
+
     question: str = Field(max_length=300)
     answer: str = Field(max_length=500)
+
+
+class QAOutput(Answered):
     quotes: list[Quote] = Field(default_factory=list, max_length=3)
     """Short exact phrases from the passages that support the answer."""
 
@@ -68,20 +73,25 @@ _QA_RULES = (
     "- Follow the language rule for both the question and the answer."
 )
 
+_QA_INSTRUCTION = (
+    "You write one test question for a question-answering assistant, and its correct answer, from the numbered "
+    "passages.\n"
+    "Rules:\n"
+    "- Do the task. Ask about the topic and name it in the question.\n"
+    f"- {_QA_RULES}"
+)
 QA_PROMPT = Prompt(
     name="generate.qa",
-    instruction=(
-        "You write one test question for a question-answering assistant, and its correct answer, from the "
-        "numbered passages.\n"
-        "Rules:\n"
-        "- Do the task. Ask about the topic and name it in the question.\n"
-        f"- {_QA_RULES}\n"
-        "- quotes: one to three short phrases copied exactly from the passages that prove the answer."
-    ),
+    instruction=f"{_QA_INSTRUCTION}\n- quotes: one to three short phrases copied exactly from the passages that "
+                "prove the answer.",
     input=QAInput,
     output=QAOutput,
     max_tokens=800,
 )
+ANSWERED_PROMPT = Prompt(name="generate.qa", instruction=_QA_INSTRUCTION, input=QAInput, output=Answered,
+                         max_tokens=600)
+"""``QA_PROMPT`` without quotes, for a writer whose quotes no check reads: they came after the answer, so they
+never shaped it, and were a third of the reply's tokens (session 41)."""
 
 
 class BridgeQAInput(BaseModel):
@@ -164,11 +174,15 @@ async def write_qa(
     *,
     task: str,
     topic: str = "",
-    prompt: Prompt[QAInput, QAOutput] = QA_PROMPT,
+    quotes: bool = True,
+    prompt: Prompt[QAInput, Any] | None = None,
 ) -> QAOutput:
-    """One LLM call: a question, its answer and supporting quotes for ``scenario`` over ``passages``."""
+    """One LLM call: a question, its answer and (``quotes``, for ``check_quotes``) the quotes that support it, for
+    ``scenario`` over ``passages``. ``prompt`` replaces the built-in one (``QA_PROMPT``, or ``ANSWERED_PROMPT``
+    without quotes); its output needs ``question`` and ``answer``."""
     data = QAInput(passages=list(passages), **asker_fields(scenario, task=task, topic=topic))
-    return non_empty(await judge.structured(prompt, data))
+    out = await judge.structured(prompt or (QA_PROMPT if quotes else ANSWERED_PROMPT), data)
+    return non_empty(out if isinstance(out, QAOutput) else QAOutput(question=out.question, answer=out.answer))
 
 
 async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,

@@ -230,7 +230,7 @@ def question_check_reply(data: Any) -> dict[str, Any]:
 
 
 def persona_reply(data: Any) -> dict[str, Any]:
-    return {"personas": [{"name": f"Analyst {i + 1}", "description": f"Studies group {i + 1} closely."}
+    return {"personas": [{"name": f"Analyst {i + 1}"}
                          for i in range(len(data.document_groups))]}
 
 
