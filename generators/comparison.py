@@ -14,10 +14,11 @@ from ragkit.synthesis import (
     check_quotes,
     context_refs,
     entity_documents,
+    headings_of,
     make_sample,
     passage,
     scenario_language,
-    write_qa,
+    write_comparison_qa,
 )
 from ragkit.types import Scenario, TestSample
 
@@ -84,12 +85,7 @@ class Comparison:
     async def generate(self, scenario: ComparisonScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
         a, b = scenario.entities
         passages = [passage(kg, c) for c in scenario.chunk_ids]
-        qa = await write_qa(
-            judge, scenario, passages, topic=f"{a} and {b}",
-            task=(f"Ask a question that compares {a} with {b} on one attribute the passages state for both (such "
-                  "as a figure, a date, a size or a role). The answer gives the value for each and says which is "
-                  "greater, earlier or different."),
-        )
+        qa = await write_comparison_qa(judge, scenario, passages, a, b, headings=headings_of(kg, scenario.chunk_ids))
         check_quotes(qa, passages, need_passages=len(passages))
         return make_sample(self, scenario, qa, context_refs(kg, scenario.chunk_ids), needs_passages=len(passages))
 

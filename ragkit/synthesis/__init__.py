@@ -13,6 +13,7 @@ from ragkit.synthesis._conversation import (
     written_chat,
 )
 from ragkit.synthesis._correction import Correction, write_correction
+from ragkit.synthesis._facts import headings_of, write_bridge_qa, write_comparison_qa
 from ragkit.synthesis._follow_up import ELLIPSIS, about_a_person, follow_up, left_out, shared_subject, substitute
 from ragkit.synthesis._generate import GenerateOptions, check_options, generate, generate_sync
 from ragkit.synthesis._personas import load_personas
@@ -34,10 +35,8 @@ from ragkit.synthesis._writer import (
     QAOutput,
     check_quotes,
     context_refs,
-    headings_of,
     make_sample,
     passage,
-    write_bridge_qa,
     write_qa,
 )
 
@@ -79,6 +78,7 @@ __all__ = [
     "substitute",
     "usable_chunks",
     "write_bridge_qa",
+    "write_comparison_qa",
     "write_conversation",
     "write_correction",
     "write_qa",

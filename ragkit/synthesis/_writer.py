@@ -1,18 +1,19 @@
-"""The shared question-writing prompts, the quotes that prove an answer, and the sample a generator makes.
+"""The shared question-writing prompt, the quotes that prove an answer, and the sample a generator makes.
 
-A generator's ``generate`` usually makes one call here (``write_qa`` or ``write_bridge_qa``), checks the model's
-quotes against its passages (``check_quotes``) and returns ``make_sample(...)``.
+A generator's ``generate`` usually makes one call here (``write_qa``, or a writer of ``_facts`` that copies its
+facts first), checks the model's quotes against its passages (``check_quotes``) when it needs them and returns
+``make_sample(...)``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from ragkit.kg import KnowledgeGraph, mentioned_in
+from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._checks import distinct, informative
 from ragkit.synthesis._phrasing import (
@@ -23,7 +24,7 @@ from ragkit.synthesis._phrasing import (
     style_instruction,
 )
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
-from ragkit.text import CJK, QUESTION_MARKS, normalise_language, split_sentences, units
+from ragkit.text import CJK, QUESTION_MARKS, normalise_language, units
 from ragkit.types import ContextRef, Scenario, TestSample
 
 # -- the shared question-writing prompt -------------------------------------------------------------
@@ -38,9 +39,9 @@ class QAInput(BaseModel):
     language: str
 
 
-_QUOTE_CHARS = 200
-_SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question (300)
-Quote = Annotated[str, StringConstraints(max_length=_QUOTE_CHARS)]
+QUOTE_CHARS = 200
+SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question (300)
+Quote = Annotated[str, StringConstraints(max_length=QUOTE_CHARS)]
 
 
 class Answered(BaseModel):
@@ -63,7 +64,7 @@ class AskedTogether(QAOutput):
     parts: list[str] = Field(min_length=2, max_length=2)
 
 
-_QA_RULES = (
+QA_RULES = (
     "The question must make sense to someone who has not seen the passages: name the company, product, place or "
     "person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
     "- Ask in your own words; do not copy a sentence of a passage.\n"
@@ -78,7 +79,7 @@ _QA_INSTRUCTION = (
     "passages.\n"
     "Rules:\n"
     "- Do the task. Ask about the topic and name it in the question.\n"
-    f"- {_QA_RULES}"
+    f"- {QA_RULES}"
 )
 QA_PROMPT = Prompt(
     name="generate.qa",
@@ -92,56 +93,6 @@ ANSWERED_PROMPT = Prompt(name="generate.qa", instruction=_QA_INSTRUCTION, input=
                          max_tokens=600)
 """``QA_PROMPT`` without quotes, for a writer whose quotes no check reads: they came after the answer, so they
 never shaped it, and were a third of the reply's tokens (session 41)."""
-
-
-class BridgeQAInput(BaseModel):
-    """Two passages as separate sections: a small model tells ``passage_0`` from ``passage_1`` more reliably than
-    items of one numbered list."""
-
-    passage_0: str
-    passage_1: str
-    task: str
-    topic: str
-    asker: str
-    question_style: str
-    language: str
-
-
-class BridgeQAOutput(BaseModel):
-    """Facts first, then a question on each, then the answer to both. Asked for one question that needs both
-    facts, the 1.5B writer asked about one of them (9 of the critic's 10 multi-hop drops on corpora/acme, session
-    38); a question on each fact, asked together (``both_asked``), needs both passages by its making."""
-
-    fact_from_passage_0: Quote
-    """A short phrase copied exactly from passage_0 that states a fact about the topic."""
-    fact_from_passage_1: Quote
-    """A short phrase copied exactly from passage_1 that states another fact about the topic."""
-    question_about_fact_0: str = Field(max_length=_SUB_QUESTION_CHARS)
-    question_about_fact_1: str = Field(max_length=_SUB_QUESTION_CHARS)
-    answer: str = Field(max_length=500)
-
-
-BRIDGE_QA_PROMPT = Prompt(
-    name="generate.bridge_qa",
-    instruction=(
-        "You write a test question for a question-answering assistant, and its correct answer, that needs facts "
-        "from two passages (passage_0 and passage_1) which both mention the topic. The question is two questions "
-        "asked together, one on a fact of each passage.\n"
-        "Steps:\n"
-        "1. fact_from_passage_0: copy exactly a short phrase of passage_0 that states a fact about the topic.\n"
-        "2. fact_from_passage_1: copy exactly a short phrase of passage_1 that states a different fact about the "
-        "topic.\n"
-        "3. question_about_fact_0: a question that fact_from_passage_0 answers. Name the topic in it.\n"
-        "4. question_about_fact_1: a question that fact_from_passage_1 answers and fact_from_passage_0 does not. "
-        "Name the topic in it.\n"
-        "5. answer: the answer to both questions, in one or two sentences.\n"
-        "Rules:\n"
-        f"- {_QA_RULES}"
-    ),
-    input=BridgeQAInput,
-    output=BridgeQAOutput,
-    max_tokens=800,
-)
 
 
 def passage(kg: KnowledgeGraph, chunk_id: str, limit: int = 2400) -> str:
@@ -185,23 +136,6 @@ async def write_qa(
     return non_empty(out if isinstance(out, QAOutput) else QAOutput(question=out.question, answer=out.answer))
 
 
-async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,
-                          topic: str, headings: Collection[str] = ()) -> QAOutput:
-    """One LLM call: a fact about ``topic`` copied from each of two passages, each decoded among its passage's
-    sentences other than ``headings`` (``fact_choices``), a question on each, asked together (``both_asked``),
-    and the answer to both."""
-    first, second = passages
-    data = BridgeQAInput(passage_0=first, passage_1=second, **asker_fields(scenario, task=task, topic=topic))
-    out = await judge.structured(BRIDGE_QA_PROMPT, data, choices=fact_choices(passages, topic, headings))
-    questions = [asked(q, scenario.language) for q in (out.question_about_fact_0, out.question_about_fact_1)]
-    if not all(questions):
-        raise SkipScenario("empty_output", "the model returned an empty question")
-    if not informative(questions[0], questions[1]) and not informative(questions[1], questions[0]):
-        raise SkipScenario("single_passage", f"both questions ask the same: {questions[1][:80]!r}")
-    quotes = [out.fact_from_passage_0, out.fact_from_passage_1]
-    return non_empty(AskedTogether(question=both_asked(*questions), answer=out.answer, quotes=quotes, parts=questions))
-
-
 _FULL_WIDTH_ENDS = ("？", "。", "！")
 _ENDS = (*QUESTION_MARKS, *_FULL_WIDTH_ENDS, ".", "!")
 
@@ -234,52 +168,6 @@ def asked_apart(sample: TestSample) -> list[str]:
     if isinstance(kept, list) and len(kept) >= 2 and all(isinstance(q, str) and q.strip() for q in kept):
         return kept
     return questions_of(sample.question)
-
-
-def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] = ()) -> dict[str, list[str]]:
-    """The sentences each ``fact_from_passage_k`` of the bridge writer is decoded among.
-
-    Told to copy a fact from each passage, the small writer often did not: of 17 bridge replies on corpora/acme, 4
-    quoted nothing found in a passage and 5 quoted one passage twice, and each was a call spent for no candidate.
-    Decoded among passage k's sentences, its fact is from passage k. The sentences are those that name ``topic``
-    (all, when none does), short enough for a quote, and not the same fact as the other passage: a sentence with
-    no informative word the other passage lacks ("Reach: 850 mm" beside "a reach of 850 mm") would give a
-    question that one passage answers. A line that is one of ``headings`` (the documents' titles and section
-    headings: "Milestones", "2. Main specifications") names a section and states no fact; it is never offered."""
-    out: dict[str, list[str]] = {}
-    titles = {_bare(h) for h in headings}
-    for k, text in enumerate(passages):
-        other = "\n".join(p for i, p in enumerate(passages) if i != k)
-        sentences = [s for s in split_sentences(_body(text)) if len(s) <= _QUOTE_CHARS and informative(s, other)
-                     and _bare(s) not in titles]
-        named = [s for s in sentences if mentioned_in(topic, s)]
-        if named or sentences:
-            out[f"fact_from_passage_{k}"] = named or sentences
-    return out
-
-
-def headings_of(kg: KnowledgeGraph, chunk_ids: Iterable[str]) -> set[str]:
-    """The titles and section headings of the documents that hold ``chunk_ids``: a chunk's text repeats its
-    section's heading as a line of its own."""
-    docs = [d for d in {kg.chunk(c).doc_id for c in chunk_ids} if d in kg.g]  # a chunk may stand without one
-    out = {kg.document(d).title for d in docs}
-    out.update(h for d in docs for chunk in kg.chunks_of(d) for h in chunk.heading_path)
-    return {h for h in out if h}
-
-
-_SECTION_NUMBER = re.compile(r"^\(?\d{1,3}(?:\.\d{1,3})*[.)]?\s+")
-
-
-def _bare(line: str) -> str:
-    """A line as a heading is compared: without marks around it or its section number ("2. Main specifications",
-    "## Milestones:"), case folded."""
-    return _SECTION_NUMBER.sub("", line.strip().strip("#*-:：. ")).casefold()
-
-
-def _body(passage_text: str) -> str:
-    """A prompt passage without its "(from: …)" heading (``passage``), which is no fact to quote."""
-    head, _, rest = passage_text.partition("\n")
-    return rest if head.startswith("(from: ") and head.endswith(")") else passage_text
 
 
 def non_empty(out: QAOutput) -> QAOutput:

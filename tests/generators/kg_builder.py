@@ -196,6 +196,13 @@ def bridge_reply(data: Any) -> dict[str, Any]:
             "answer": reply["answer"]}
 
 
+def comparison_reply(data: Any) -> dict[str, Any]:
+    """``qa_reply`` in the comparison prompt's shape: a fact of the first passage and of the last copied first."""
+    reply = qa_reply(SimpleNamespace(**vars(data), topic=f"{data.first} and {data.second}", task=""))
+    return {"fact_about_first": reply["quotes"][0], "fact_about_second": reply["quotes"][-1],
+            "question": reply["question"], "answer": reply["answer"]}
+
+
 def chat_reply(data: Any) -> dict[str, Any]:
     """A chat for the conversation prompt: turn k asks about sentence k of the passages, later turns with "it"."""
     sentences = [s for p in data.passages for s in split_sentences(body(p))][: max(2, data.questions)]
@@ -241,6 +248,8 @@ def default_script(call: Any) -> dict[str, Any]:
         return qa_reply(call.data)
     if call.prompt_name == "generate.bridge_qa":
         return bridge_reply(call.data)
+    if call.prompt_name == "generate.comparison_qa":
+        return comparison_reply(call.data)
     if call.prompt_name == "generate.conversation":
         return chat_reply(call.data)
     if call.prompt_name == "generate.follow_up":  # the subject the system prompt names, left out

@@ -7,6 +7,7 @@ from random import Random
 from kg_builder import build_graph, default_script
 
 from ragkit.generators.comparison import Comparison, nested_names
+from ragkit.synthesis._facts import comparison_choices
 from ragkit.testing import ScriptedJudge
 
 
@@ -46,6 +47,21 @@ async def test_generate_asks_to_compare_both(bakery):
     scenario = Comparison().plan(bakery, 1, Random(0)).scenarios[0]
     judge = ScriptedJudge(default_script)
     sample = await Comparison().generate(scenario, bakery, judge)
-    task = judge.calls_for("generate.qa")[0].data.task
-    assert all(name in task for name in scenario.entities)
+    call = judge.calls_for("generate.comparison_qa")[0]
+    assert [call.data.first, call.data.second] == scenario.entities
     assert [c.chunk_id for c in sample.reference_contexts] == scenario.chunk_ids
+    assert sample.metadata["quotes"] and all(q in " ".join(call.data.passages) for q in sample.metadata["quotes"])
+
+
+def test_each_fact_is_decoded_among_the_sentences_that_name_its_thing():
+    two = ["(from: Specs)\nThe Wren W300 carries 300 kg. Its battery lasts 10 hours.",
+           "The Kestrel K10 lifts 10 kg.\nPrice list\nThe Heron H6 lifts 6 kg."]
+    choices = comparison_choices(two, "Wren W300", "Kestrel K10", headings={"Price list"})
+    assert choices == {"fact_about_first": ["The Wren W300 carries 300 kg."],  # not the heading line "(from: …)"
+                       "fact_about_second": ["The Kestrel K10 lifts 10 kg."]}  # not the other passage's
+    one = ["The W300 carries 300 kg and the K10 lifts 10 kg. Both ship from Porto."]
+    both = comparison_choices(one, "W300", "K10")
+    assert both["fact_about_first"] == both["fact_about_second"] == [
+        "The W300 carries 300 kg and the K10 lifts 10 kg."]  # one sentence naming both may serve for both
+    unnamed = comparison_choices(["It carries 300 kg. It is blue.", "It lifts 10 kg."], "Wren W300", "Kestrel K10")
+    assert unnamed["fact_about_first"] == ["It carries 300 kg.", "It is blue."]  # none names it: any sentence

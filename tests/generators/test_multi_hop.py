@@ -139,7 +139,7 @@ async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery, tea)
 
 
 def test_each_fact_is_decoded_among_its_own_passage_s_sentences_that_name_the_bridge():
-    from ragkit.synthesis._writer import fact_choices
+    from ragkit.synthesis._facts import fact_choices
 
     passages = ["(from: Guide > Arms)\nThe Heron H6 has a reach of 850 mm. The Heron H6 lifts 6 kg. Acme sells "
                 "grippers.", "The Heron H6 runs on the CB-2 controller. Reach: 850 mm. Orders close in March."]
@@ -158,7 +158,7 @@ def test_each_fact_is_decoded_among_its_own_passage_s_sentences_that_name_the_br
 
 def test_a_heading_is_never_offered_as_a_fact(bakery):
     from ragkit.synthesis import headings_of
-    from ragkit.synthesis._writer import fact_choices
+    from ragkit.synthesis._facts import fact_choices
 
     passages = ["Milestones\n- 2015 – The Heron H6 is unveiled in Hannover.",
                 "2. Main specifications\n\nReach | 850 mm"]
@@ -178,7 +178,7 @@ def test_a_heading_is_never_offered_as_a_fact(bakery):
 
 
 def test_the_chinese_bridge_facts_are_sentences_of_each_passage():
-    from ragkit.synthesis._writer import fact_choices
+    from ragkit.synthesis._facts import fact_choices
 
     passages = ["龙井茶产自杭州西湖。它的采摘期在清明前后。", "青岚茶业每年收购龙井茶五百斤。公司位于杭州。"]
     choices = fact_choices(passages, "龙井茶")

@@ -170,10 +170,10 @@ def test_every_prompt_renders_byte_identical(rendered: dict[str, list[str]]) -> 
 
 
 def test_the_recording_covers_metrics_generators_and_critic(rendered: dict[str, list[str]]) -> None:
-    for name in ("claims.split", "claims.check", "generate.qa", "generate.bridge_qa", "generate.critic",
-                 "generate.personas", "kg.read_document", "kg.document_summary", "conversation.retention",
-                 "conversation.completeness", "generate.correction", "claims.values", "answer_relevancy.direct",
-                 "answer_relevancy.reverse", "context_relevance.passage"):
+    for name in ("claims.split", "claims.check", "generate.qa", "generate.bridge_qa", "generate.comparison_qa",
+                 "generate.critic", "generate.personas", "kg.read_document", "kg.document_summary",
+                 "conversation.retention", "conversation.completeness", "generate.correction", "claims.values",
+                 "answer_relevancy.direct", "answer_relevancy.reverse", "context_relevance.passage"):
         assert name in rendered, name
 
 

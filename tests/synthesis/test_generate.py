@@ -64,7 +64,7 @@ async def test_exact_count_every_sample_complete(bakery, emb):
     # personas once; per candidate one generation call; each LLM check only after every check before it passed
     dropped = sum(r.dropped_total for r in result.report.values())
     calls = Counter(c.prompt_name for c in judge.calls)
-    written = calls["generate.qa"] + calls["generate.bridge_qa"]
+    written = calls["generate.qa"] + calls["generate.bridge_qa"] + calls["generate.comparison_qa"]
     assert written == 10 + dropped and calls["generate.personas"] == 1
     assert written >= calls["generate.critic"] >= 10
     assert calls["generate.critic"] >= calls["claims.split"] >= 10 - result.report["unanswerable"].kept
