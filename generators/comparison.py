@@ -1,4 +1,5 @@
-"""comparison: two entities of the same type, contrasted on something the contexts give for both."""
+"""comparison: two entities of one kind (one tagged type, or names of one kind), contrasted on something the
+contexts give for both."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ragkit.synthesis import (
     headings_of,
     make_sample,
     passage,
+    same_kind,
     scenario_language,
     write_comparison_qa,
 )
@@ -27,6 +29,10 @@ from ._shared import chunk_similarity, entities_by_type, mentioning_chunks, rank
 VALUE_TYPES = frozenset({"date", "time", "cardinal", "ordinal", "money", "percent", "quantity", "number", "other",
                          "misc", "unknown"})
 """Entity types that are values or unknown kinds rather than comparable things."""
+UNKNOWN_TYPES = frozenset({"other", "misc", "unknown"})
+"""The unknown kinds among them: two such entities are comparable when their names say they are one kind."""
+KIN = "same kind by name"
+"""The kind of a pair that ``same_kind`` names, whatever their tagged types."""
 
 
 class ComparisonScenario(Scenario):
@@ -49,25 +55,21 @@ class Comparison:
         ent_docs = entity_documents(kg)
         by_type = entities_by_type(kg, sorted(ent_docs), lambda kind, _: bool(kind) and kind not in VALUE_TYPES)
         similarity = chunk_similarity(kg)
-        candidates: list[tuple[str, float, list[str], list[str]]] = []  # (type, similarity, entities, chunks)
-        for kind, members in sorted(by_type.items()):
-            members.sort(key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), rng.random()))
-            for a, b in itertools.combinations(members[: self.max_entities_per_type], 2):
-                if nested_names(kg.entity(a).name, kg.entity(b).name):
-                    continue  # '安吉白茶' against '白茶', 'Kestrel K10' against 'Kestrel': one names the other
-                chunk_a, chunk_b = mentioning_chunks(ent_docs, a), mentioning_chunks(ent_docs, b)
-                both = sorted(set(chunk_a) & set(chunk_b))
-                if both:
-                    chunks, sim = [rng.choice(both)], 1.0
-                else:
-                    ca, cb = rng.choice(chunk_a), rng.choice(chunk_b)
-                    chunks, sim = [ca, cb], similarity(ca, cb, rng)
-                candidates.append((kind, sim, [a, b], chunks))
+        candidates: list[tuple[str, float, list[str], list[str]]] = []  # (kind, similarity, entities, chunks)
+        for kind, a, b in self._pairs(kg, ent_docs, by_type, rng):
+            chunk_a, chunk_b = mentioning_chunks(ent_docs, a), mentioning_chunks(ent_docs, b)
+            both = sorted(set(chunk_a) & set(chunk_b))
+            if both:
+                chunks, sim = [rng.choice(both)], 1.0
+            else:
+                ca, cb = rng.choice(chunk_a), rng.choice(chunk_b)
+                chunks, sim = [ca, cb], similarity(ca, cb, rng)
+            candidates.append((kind, sim + (1.0 if kind == KIN else 0.0), [a, b], chunks))
         if not candidates:
             kinds = ", ".join(f"{k} ({len(v)})" for k, v in sorted(by_type.items())) or "none"
             return Plan([], ["no entity type has two entities to compare (comparable types with their entity "
                              f"counts: {kinds})"])
-        # comparable contexts first, types taking turns
+        # pairs of one kind by their names first, then comparable contexts first, types taking turns
         ordered = rank_candidates(candidates, n, similarity=lambda c: c[1], group=lambda c: c[0], floor=50, rng=rng)
         used: dict[str, int] = {}
         scenarios: list[Scenario] = []
@@ -81,6 +83,27 @@ class Comparison:
             ))
         notes = [] if len(scenarios) >= n else [f"only {len(scenarios)} pairs of same-type entities to compare"]
         return Plan(scenarios[:n], notes)
+
+    def _pairs(self, kg: KnowledgeGraph, ent_docs: dict[str, dict[str, list[str]]], by_type: dict[str, list[str]],
+               rng: Random) -> list[tuple[str, str, str]]:
+        """(kind, a, b) for every pair of entities to compare: two of one tagged type (the most mentioned
+        ``max_entities_per_type`` of each), or two whose names plainly name one kind of thing (``same_kind``: "Heron
+        H6" and "Heron H7", "Porto Plant" and "Sheffield Plant"), which pair whatever the tagger typed them, as
+        ``KIN``. The fast tagger typed "Heron H6" a person and "Heron H7" an organisation on corpora/acme, and
+        paired a department with a product as organisations (session 41). One name inside the other is no pair."""
+        pairs: dict[frozenset[str], tuple[str, str, str]] = {}
+        for kind, members in sorted(by_type.items()):
+            members.sort(key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), rng.random()))
+            for a, b in itertools.combinations(members[: self.max_entities_per_type], 2):
+                pairs[frozenset((a, b))] = (kind, a, b)
+        mentions = sorted(ent_docs, key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), e))
+        named = {e: kg.entity(e).name for e in mentions[: 4 * self.max_entities_per_type]  # bounds the O(m²) work
+                 if kg.entity(e).type.strip().lower() not in VALUE_TYPES - UNKNOWN_TYPES}
+        for a, b in itertools.combinations(named, 2):
+            if same_kind(named[a], named[b]):
+                pairs[frozenset((a, b))] = (KIN, a, b)
+        return [(kind, a, b) for kind, a, b in pairs.values() if not nested_names(kg.entity(a).name,
+                                                                                   kg.entity(b).name)]
 
     async def generate(self, scenario: ComparisonScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
         a, b = scenario.entities

@@ -43,6 +43,17 @@ def test_a_name_inside_another_is_not_a_pair():
     assert nested_names("Kestrel K10", "kestrel") and not nested_names("Kestrel", "Heron")
 
 
+def test_names_of_one_kind_pair_whatever_the_tagger_typed_them_and_come_first():
+    kg = build_graph({"a.md": [("The Heron H6 lifts 6 kg. Maria Okafor and Tom Reed run the Leeds site.",
+                                [("Heron H6", "person"), ("Maria Okafor", "person"), ("Tom Reed", "person")])],
+                      "b.md": [("The Heron H7 lifts 7 kg and ships in 2025, said Ana Costa.",
+                                [("Heron H7", "organization"), ("Ana Costa", "person")])]})
+    scenarios = Comparison().plan(kg, 4, Random(0)).scenarios
+    assert scenarios[0].entities in (["Heron H6", "Heron H7"], ["Heron H7", "Heron H6"])
+    assert scenarios[0].entity_type == "same kind by name"
+    assert any(s.entity_type == "person" for s in scenarios[1:])  # typed pairs still follow
+
+
 async def test_generate_asks_to_compare_both(bakery):
     scenario = Comparison().plan(bakery, 1, Random(0)).scenarios[0]
     judge = ScriptedJudge(default_script)
