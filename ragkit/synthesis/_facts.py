@@ -185,8 +185,8 @@ COMPARISON_QA_PROMPT = Prompt(
         "date, a place, a size or a role.\n"
         "2. fact_about_second: copy exactly a sentence of the passages that states the same kind of fact about "
         "second.\n"
-        "3. question: a question that compares first and second on that kind of fact. Name both in it.\n"
-        "4. answer: the value for each, and which is greater, earlier or different, in one or two sentences.\n"
+        "3. question: a question that asks this kind of fact for both first and second. Name both in it.\n"
+        "4. answer: what each fact says, for first and for second, in one or two sentences.\n"
         "Rules:\n"
         f"- {QA_RULES}"
     ),
