@@ -11,7 +11,7 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
    points back at something it never names ("What is its budget?", "该产品…") or at one of several documents of a
    kind ("the incident report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
-   context.
+   context. ``not_a_question``: a Korean, Japanese or Chinese question is a statement and asks nothing.
    ``unattested_name``: a Japanese or Korean question names a compound the corpus never does, while its contexts
    qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``).
    ``borrowed_record``: the reference gives a list item's or table row's facts under the name of another item of
@@ -65,8 +65,8 @@ from ragkit.synthesis._premise import flat, unattested_name
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
-from ragkit.synthesis._written import Verdict, written_checks, written_forms
-from ragkit.text import CJK_CHAR, units
+from ragkit.synthesis._written import Verdict, states, written_checks, written_forms
+from ragkit.text import CJK_CHAR, normalise_language, units
 from ragkit.types import TestSample
 
 
@@ -185,6 +185,8 @@ class Critic:
         supporting = [r.text for r in sample.reference_contexts if not r.distractor]
         if copies_context(sample.question, supporting):
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
+        if states(sample.question, normalise_language(sample.language or "")):
+            return Verdict(False, "not_a_question", f"the question states and asks nothing: {sample.question[:80]!r}")
         if name := self.unattested_name(sample):
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
         if borrowed := self.borrowed_record(sample):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,31 @@ def written_checks(sample: TestSample) -> Verdict:
         return Verdict(False, "first_person_answer", f"the answer speaks as its source's author: "
                        f"{answer[:80]!r}")
     return Verdict(True)
+
+
+_STATEMENT_ENDS = {
+    "ko": re.compile(r"(?:니다|[었았였했있없이된한]다)[.!]?$"),
+    "ja": re.compile(r"(?:です|ます|ました|でした|ません|った|した|ある|いる|なる)。$"),
+    "zh": re.compile(r"。$"),
+}
+_ASKING = {  # question words, question endings and requests: any of them makes the text a question
+    "ko": re.compile(r"무엇|뭐|어디|언제|누구|누가|어떻게|어떤|왜|몇|얼마|어느|무슨"
+                     r"|인가|는가|나요|까|주세요|알려|싶|[?？]"),
+    "ja": re.compile(r"何|どこ|いつ|誰|どう|なぜ|いくら|どの|どれ|どんな|か。|ください|教えて|知りたい|[?？]"),
+    "zh": re.compile(r"吗|呢|什么|哪|谁|几|多少|怎么|怎样|为什么|如何|是否|请|介绍|说明|告诉|想知道|想了解|[?？]"),
+}
+
+
+def states(question: str, language: str) -> bool:
+    """True when a Korean, Japanese or Chinese question is a statement: it ends as one ("…수행하고 있습니다.",
+    "…二交替制です。", "…深表歉意。") and has no question word, question ending or request ("알고 싶습니다",
+    "教えてください", "请介绍…"). The writers, asked for a question, sometimes gave a sentence of their passage or
+    a statement about both things compared (session 41: 16 of 375 questions of the labelled sets and of dropped
+    candidates, every one a statement). An English statement cannot be told from a request ("Explain how …")
+    this way, so English is not checked."""
+    ends, asking = _STATEMENT_ENDS.get(language), _ASKING.get(language)
+    text = question.strip()
+    return ends is not None and asking is not None and bool(ends.search(text)) and not asking.search(text)
 
 
 def written_forms(sample: TestSample) -> list[str]:

@@ -1,4 +1,5 @@
-"""The critic's checks of the text as written: a loop, a stray script, a copied first person, an ambiguous document."""
+"""The critic's checks of the text as written: a loop, a stray script, a copied first person, a statement, an
+ambiguous document."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from kg_builder import BAKERY, build_graph
 
 from ragkit.synthesis._checks import addresses, ambiguous_document, first_person, loops, stray_script
 from ragkit.synthesis._critic import Critic
+from ragkit.synthesis._written import states
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
 
@@ -138,4 +140,35 @@ async def test_the_critic_drops_a_question_about_one_of_several_documents_of_a_k
                         reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)])
     verdict = await Critic(kg, judge, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "unnamed_reference" and "safety notice" in verdict.detail
+    assert judge.calls == []
+
+
+@pytest.mark.parametrize(("question", "language", "statement"), [
+    ("이수민과 최윤아는 품질 관리와 마케팅을 담당하는 직책을 수행하고 있습니다.", "ko", True),
+    ("정다은과 박성호는 각각의 직책을 담당하고 있습니다", "ko", True),
+    ("한빛커피 회사의 주소는 어디입니까?", "ko", False),
+    ("한빛커피는 어떻게 운영되는지?", "ko", False),
+    ("기장 공장 견학 일정을 알고 싶습니다.", "ko", False),  # a request, not a statement
+    ("근무 규정을 설명해 주세요.", "ko", False),
+    ("한빛커피 본사 바다", "ko", False),  # keywords: a noun in 다 is no sentence ending
+    ("浜松工場と熊本工場の製造部門は二交替制です。", "ja", True),
+    ("浜松工場では何を生産していますか。", "ja", False),
+    ("HS-8の重さを教えてください。", "ja", False),
+    ("HS-8について知りたいです。", "ja", False),
+    ("我们对给顾客和经销商带来的不便深表歉意。", "zh", True),
+    ("请介绍一下青岚茶业。", "zh", False),
+    ("我想了解龙井茶的采摘时间。", "zh", False),
+    ("青岚茶业的总部在哪里？", "zh", False),
+    ("The Wren W300 carries 300 kg.", "en", False),  # English is not checked: "Explain how …" is a request
+])
+def test_a_cjk_question_that_only_states(question: str, language: str, statement: bool) -> None:
+    assert states(question, language) is statement
+
+
+async def test_the_critic_drops_a_statement_before_any_llm_call(bakery, embeddings):
+    judge = ScriptedJudge([])  # any call would fail the test
+    opened = "利兹面包店于2010年开业。"
+    sample = _sample(bakery, opened).model_copy(update={"question": opened, "language": "zh"})
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "not_a_question"
     assert judge.calls == []
