@@ -30,7 +30,7 @@ from ragkit.synthesis import (
     passage,
     same_kind,
     scenario_language,
-    write_qa,
+    write_question,
 )
 from ragkit.types import Scenario, TestSample
 
@@ -119,20 +119,19 @@ class Unanswerable:
                 if not _holds(name[a], name[b]) and not _holds(name[b], name[a])]
 
     async def generate(self, scenario: UnanswerableScenario, kg: KnowledgeGraph, judge: Judge) -> TestSample:
-        qa = await write_qa(
+        written = await write_question(
             judge, scenario, [passage(kg, scenario.source_chunk)], topic=scenario.pattern,
             task=f"Ask about one specific fact that passage [0] states about the topic. Write the topic in the "
                  f"question exactly as '{scenario.pattern}'.",
-            quotes=False,  # only the question is kept
         )
-        span = find_name(scenario.pattern, qa.question)
+        span = find_name(scenario.pattern, written)
         if span is None:
             raise SkipScenario("topic_not_named", f"the question does not name {scenario.pattern!r}")
-        question = qa.question[:span[0]] + scenario.topic + qa.question[span[1]:]
+        question = written[:span[0]] + scenario.topic + written[span[1]:]
         refusal = REFUSALS.get(scenario.language, REFUSALS["en"])
         out = QAOutput(question=question, answer=refusal, quotes=[])
         return make_sample(self, scenario, out, context_refs(kg, scenario.chunk_ids), answerable=False,
-                           asked_of=scenario.pattern, original_question=qa.question)
+                           asked_of=scenario.pattern, original_question=written)
 
 
 def find_name(name: str, text: str, min_score: float = 85.0) -> tuple[int, int] | None:

@@ -38,6 +38,7 @@ from ragkit.synthesis._writer import (
     make_sample,
     passage,
     write_qa,
+    write_question,
 )
 
 __all__ = [
@@ -82,5 +83,6 @@ __all__ = [
     "write_conversation",
     "write_correction",
     "write_qa",
+    "write_question",
     "written_chat",
 ]

@@ -44,10 +44,15 @@ SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question (300)
 Quote = Annotated[str, StringConstraints(max_length=QUOTE_CHARS)]
 
 
-class Answered(BaseModel):
-    """A question and its answer: what a writer is asked for when no check reads its quotes."""
+class Asked(BaseModel):
+    """A question alone: what a writer is asked for when its answer is not kept (the unanswerable generator's)."""
 
     question: str = Field(max_length=300)
+
+
+class Answered(Asked):
+    """A question and its answer: what a writer is asked for when no check reads its quotes."""
+
     answer: str = Field(max_length=500)
 
 
@@ -64,12 +69,15 @@ class AskedTogether(QAOutput):
     parts: list[str] = Field(min_length=2, max_length=2)
 
 
-QA_RULES = (
+_QUESTION_RULES = (
     "The question must make sense to someone who has not seen the passages: name the company, product, place or "
     "person it is about. Never say 'the passage', 'the text' or 'the document'.\n"
     "- Ask in your own words; do not copy a sentence of a passage.\n"
     "- Write the question in the question_style, as the asker would ask it. The asker only shapes the wording; "
     "every fact comes from the passages.\n"
+)
+QA_RULES = (
+    f"{_QUESTION_RULES}"
     "- The answer uses only facts stated in the passages, in one or two sentences.\n"
     "- Follow the language rule for both the question and the answer."
 )
@@ -93,6 +101,20 @@ ANSWERED_PROMPT = Prompt(name="generate.qa", instruction=_QA_INSTRUCTION, input=
                          max_tokens=600)
 """``QA_PROMPT`` without quotes, for a writer whose quotes no check reads: they came after the answer, so they
 never shaped it, and were a third of the reply's tokens (session 41)."""
+ASKED_PROMPT = Prompt(
+    name="generate.qa",
+    instruction=(
+        "You write one test question for a question-answering assistant from the numbered passages.\n"
+        "Rules:\n"
+        "- Do the task. Ask about the topic and name it in the question.\n"
+        f"- {_QUESTION_RULES}"
+        "- Follow the language rule."
+    ),
+    input=QAInput,
+    output=Asked,
+    max_tokens=200,
+)
+"""The question alone, for a writer whose answer is not kept."""
 
 
 def passage(kg: KnowledgeGraph, chunk_id: str, limit: int = 2400) -> str:
@@ -134,6 +156,18 @@ async def write_qa(
     data = QAInput(passages=list(passages), **asker_fields(scenario, task=task, topic=topic))
     out = await judge.structured(prompt or (QA_PROMPT if quotes else ANSWERED_PROMPT), data)
     return non_empty(out if isinstance(out, QAOutput) else QAOutput(question=out.question, answer=out.answer))
+
+
+async def write_question(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,
+                         topic: str = "") -> str:
+    """One LLM call: a question alone for ``scenario`` over ``passages``, in its language, style and length, for a
+    generator that keeps no answer of the writer's (the unanswerable one writes its own refusal); an answer
+    would cost its tokens for nothing."""
+    data = QAInput(passages=list(passages), **asker_fields(scenario, task=task, topic=topic))
+    question = (await judge.structured(ASKED_PROMPT, data)).question
+    if not question.strip():
+        raise SkipScenario("empty_output", "the model returned an empty question")
+    return question
 
 
 _FULL_WIDTH_ENDS = ("？", "。", "！")

@@ -64,6 +64,7 @@ async def test_the_question_about_a_is_asked_about_b(bakery):
     assert [c.chunk_id for c in sample.reference_contexts] == scenario.chunk_ids
     (call,) = judge.calls_for("generate.qa")
     assert call.data.topic == scenario.pattern and "passage [0]" in call.data.task
+    assert '"answer"' not in call.messages[0]["content"]  # the question alone: the answer would not be kept
 
 
 async def test_skips_when_the_question_does_not_name_the_entity(bakery):
