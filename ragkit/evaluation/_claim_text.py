@@ -1,8 +1,9 @@
-"""Text-level helpers of the claim engine: tidy claim lists, repair copy errors, short answers, exact matches,
-prompt windows and the passages that hold a claim's words."""
+"""Text-level helpers of the claim engine: tidy claim lists, repair copy errors and claims cut at a quote, short
+answers, exact matches, prompt windows and the passages that hold a claim's words."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ragkit.text import CJK_CHAR, count_tokens, normalise, search_terms, split_sentences
@@ -33,6 +34,21 @@ def _miscopied(a: str, b: str) -> bool:
         return False
     diff = [i for i, (x, y) in enumerate(zip(a.lower(), b.lower(), strict=True)) if x != y]
     return len(diff) == 1 and (diff[0] < len(a) - 1 or (a[-1].isdigit() and b[-1].isdigit()))
+
+
+def whole_at_quotes(claims: Sequence[str], text: str) -> list[str]:
+    """Claims cut at a double quotation mark of ``text``, put back whole. The split writes each claim as a JSON
+    string, and the small judge sometimes closed it at the text's own quote: "…属于绿茶，但所用的"白叶一号"品种在
+    春季新叶呈玉白色…" gave the claim "…属于绿茶，但所用的", which the check then judged as a statement. A claim
+    that ends just before a quotation mark of the text, inside one of its sentences, is that sentence."""
+    sentences = split_sentences(text)
+    out = []
+    for claim in claims:
+        cut = claim.strip()
+        before_quote = re.compile(re.escape(cut) + r'\s*"') if cut and not cut.endswith('"') else None
+        whole = next((s for s in sentences if before_quote.search(s)), None) if before_quote else None
+        out.append(whole.strip() if whole is not None else claim)
+    return out
 
 
 def repair_copies(claims: Sequence[str], text: str, question: str | None = None) -> list[str]:

@@ -71,6 +71,7 @@ from ragkit.evaluation._claim_text import (
     restate,
     term_sets,
     tidy,
+    whole_at_quotes,
 )
 from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options
 from ragkit.evaluation._verdicts import Attribution, Verdict
@@ -157,7 +158,7 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            claims = tidy(repair_copies(out.claims, text, question))[: self.max_claims]
+            claims = tidy(repair_copies(whole_at_quotes(out.claims, text), text, question))[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]
             return Split(claims, tidy(out.entities))

@@ -329,6 +329,29 @@ async def test_split_claims_are_repaired_against_their_text() -> None:
     assert claims == ["리프레시 휴가는 근속 5년이 되는 해에 줍니다."]
 
 
+async def test_a_claim_cut_at_a_quote_of_its_text_is_put_back_whole() -> None:
+    text = ('龙井茶的品种包括龙井43、群体种。'
+            '安吉白茶严格来说属于绿茶，但所用的"白叶一号"品种在春季新叶呈玉白色，因此得名。')
+
+    def closes_at_the_quote(call: CallInfo) -> object:
+        return {"claims": ["龙井茶的品种包括龙井43、群体种。", "安吉白茶严格来说属于绿茶，但所用的"], "entities": []}
+
+    claims = await ClaimStore(ScriptedJudge(closes_at_the_quote)).split(text)
+    assert claims == ["龙井茶的品种包括龙井43、群体种。",
+                      '安吉白茶严格来说属于绿茶，但所用的"白叶一号"品种在春季新叶呈玉白色，因此得名。']
+
+
+def test_a_claim_that_quotes_or_only_begins_like_its_text_is_left_alone() -> None:
+    from ragkit.evaluation._claim_text import whole_at_quotes
+
+    text = 'The report called the lidar "blind" to film. The plant opened in 2021.'
+    assert whole_at_quotes(['The report called the lidar "blind" to film.'], text) == \
+        ['The report called the lidar "blind" to film.']  # whole already
+    assert whole_at_quotes(["The plant opened"], text) == ["The plant opened"]  # no quote after it
+    assert whole_at_quotes(["The report called the lidar"], text) == \
+        ['The report called the lidar "blind" to film.']
+
+
 def test_a_word_that_differs_only_in_case_is_not_a_copy_error() -> None:
     from ragkit.evaluation._claim_text import repair_copies
 
