@@ -22,6 +22,7 @@ from ragkit.synthesis import (
     scenario_language,
     write_comparison_qa,
 )
+from ragkit.text import CJK_CHAR
 from ragkit.types import Scenario, TestSample
 
 from ._shared import chunk_similarity, entities_by_type, mentioning_chunks, rank_candidates
@@ -114,7 +115,15 @@ class Comparison:
 
 
 def nested_names(a: str, b: str) -> bool:
-    """True when one entity name contains the other, case aside: such a pair is one thing, or a thing and its
-    kind, and comparing them makes no question."""
+    """True when one entity name contains the other, case aside, or, for names in a CJK script, is the other with
+    one character left out ("杭州西湖区" and "杭州市西湖区", one district with or without its city's 市; "浜松工場"
+    and "浜松第二工場" are two plants): such a pair is one thing, or a thing and its kind, and comparing them makes
+    no question."""
     a, b = a.casefold().strip(), b.casefold().strip()
-    return bool(a) and bool(b) and (a in b or b in a)
+    if not a or not b:
+        return False
+    if a in b or b in a:
+        return True
+    short, long = sorted((a, b), key=len)
+    return bool(CJK_CHAR.search(short)) and len(long) == len(short) + 1 and any(
+        long[:i] + long[i + 1:] == short for i in range(len(long)))

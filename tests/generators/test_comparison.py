@@ -41,6 +41,10 @@ def test_a_name_inside_another_is_not_a_pair():
     pairs = {tuple(s.entities) for s in Comparison().plan(kg, 3, Random(0)).scenarios}
     assert pairs and all(not nested_names(a, b) for a, b in pairs)
     assert nested_names("Kestrel K10", "kestrel") and not nested_names("Kestrel", "Heron")
+    # a CJK name written with a character left out is the same thing: 杭州市西湖区 and 杭州西湖区
+    assert nested_names("杭州市西湖区", "杭州西湖区") and nested_names("湖州安吉县", "湖州市安吉县")
+    assert not nested_names("龙坞茶园", "安吉茶园") and not nested_names("Porto Plant", "Sheffield Plant")
+    assert not nested_names("浜松工場", "浜松第二工場")  # two plants
 
 
 def test_names_of_one_kind_pair_whatever_the_tagger_typed_them_and_come_first():
