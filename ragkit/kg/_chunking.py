@@ -129,7 +129,8 @@ def chunk_document(
         if piece.kind == "heading" and piece.tokens > max_tokens // 2:
             piece.kind = "paragraph"  # a "heading" as long as half a chunk is body text (a bold PDF paragraph)
         if piece.kind == "heading":
-            if content_tokens(cur) >= min_tokens:
+            # a run of headings with nothing under them is cut at the bound too (a document of titles only)
+            if content_tokens(cur) >= min_tokens or (cur and total(cur) + piece.tokens > max_tokens):
                 groups.append(cur)
                 cur = []
             cur.append(piece)

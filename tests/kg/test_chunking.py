@@ -139,3 +139,13 @@ def test_mixed_language_document_tags_chunks() -> None:
     d = doc(heading("中文"), para("青岚茶业成立于2008年。" * 20), heading("English"), para(english), language="zh")
     chunks = chunk_document(d, max_tokens=200, min_tokens=50)
     assert [c.language for c in chunks] == ["zh", "en"]
+
+
+def test_a_run_of_headings_with_nothing_under_them_is_cut_at_the_bound() -> None:
+    """Found by the fuzz test: eight titles and no text made one chunk of 33 tokens at a bound of 16."""
+    titles = ["0:0", "0:0:0一0", "0:0ぁ0㐀㐀㐀", "0:0ぁ0㐀㐀㐀", "0:0ぁ0㐀0㐀"]
+    doc = Document(id="d1", path="f.md", format="md", content_hash="h", language="en", title="t",
+                   elements=[Element(kind="title", text=t) for t in titles])
+    chunks = chunk_document(doc, max_tokens=16)
+    assert all(c.tokens <= 2 * 16 for c in chunks) and len(chunks) >= 2
+    assert "".join("".join(c.text.split()) for c in chunks) == "".join(titles)  # nothing lost
