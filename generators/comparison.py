@@ -92,13 +92,14 @@ class Comparison:
         H6" and "Heron H7", "Porto Plant" and "Sheffield Plant"), which pair whatever the tagger typed them, as
         ``KIN``. The fast tagger typed "Heron H6" a person and "Heron H7" an organisation on corpora/acme, and
         paired a department with a product as organisations (session 41). One name inside the other is no pair."""
+        mentions = {e: sum(len(v) for v in by_doc.values()) for e, by_doc in ent_docs.items()}
         pairs: dict[frozenset[str], tuple[str, str, str]] = {}
         for kind, members in sorted(by_type.items()):
-            members.sort(key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), rng.random()))
+            members.sort(key=lambda e: (-mentions[e], rng.random()))
             for a, b in itertools.combinations(members[: self.max_entities_per_type], 2):
                 pairs[frozenset((a, b))] = (kind, a, b)
-        mentions = sorted(ent_docs, key=lambda e: (-sum(len(v) for v in ent_docs[e].values()), e))
-        named = {e: kg.entity(e).name for e in mentions[: 4 * self.max_entities_per_type]  # bounds the O(m²) work
+        most = sorted(ent_docs, key=lambda e: (-mentions[e], e))[: 4 * self.max_entities_per_type]  # bounds O(m²)
+        named = {e: kg.entity(e).name for e in most
                  if kg.entity(e).type.strip().lower() not in VALUE_TYPES - UNKNOWN_TYPES}
         for a, b in itertools.combinations(named, 2):
             if same_kind(named[a], named[b]):

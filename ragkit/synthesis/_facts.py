@@ -87,6 +87,7 @@ BRIDGE_QA_PROMPT = Prompt(
     max_tokens=800,
 )
 
+
 async def write_bridge_qa(judge: Judge, scenario: Scenario, passages: Sequence[str], *, task: str,
                           topic: str, headings: Collection[str] = ()) -> QAOutput:
     """One LLM call: a fact about ``topic`` copied from each of two passages, each decoded among its passage's
@@ -118,12 +119,21 @@ def fact_choices(passages: Sequence[str], topic: str, headings: Collection[str] 
     titles = {heading_form(h) for h in headings}
     for k, text in enumerate(passages):
         other = "\n".join(p for i, p in enumerate(passages) if i != k)
-        sentences = [s for s in split_sentences(passage_body(text)) if len(s) <= QUOTE_CHARS and informative(s, other)
-                     and heading_form(s) not in titles]
-        named = [s for s in sentences if mentioned_in(topic, s)]
-        if named or sentences:
-            out[f"fact_from_passage_{k}"] = named or sentences
+        if offered := _naming([s for s in _quotable(text, titles) if informative(s, other)], topic):
+            out[f"fact_from_passage_{k}"] = offered
     return out
+
+
+def _quotable(passage_text: str, titles: Collection[str]) -> list[str]:
+    """The sentences of a prompt passage a writer may copy as a fact: short enough for a quote, and none that is
+    one of ``titles`` (``heading_form`` of the documents' headings)."""
+    return [s for s in split_sentences(passage_body(passage_text)) if len(s) <= QUOTE_CHARS
+            and heading_form(s) not in titles]
+
+
+def _naming(sentences: list[str], name: str) -> list[str]:
+    """Those of ``sentences`` that name ``name``; all of them when none does."""
+    return [s for s in sentences if mentioned_in(name, s)] or sentences
 
 
 def headings_of(kg: KnowledgeGraph, chunk_ids: Iterable[str]) -> set[str]:
@@ -219,9 +229,6 @@ def comparison_choices(passages: Sequence[str], first: str, second: str,
     sources = list(passages) if len(passages) == 2 else [passages[0], passages[0]]
     out: dict[str, list[str]] = {}
     for field, name, text in (("fact_about_first", first, sources[0]), ("fact_about_second", second, sources[1])):
-        sentences = [s for s in split_sentences(passage_body(text)) if len(s) <= QUOTE_CHARS
-                     and heading_form(s) not in titles]
-        named = [s for s in sentences if mentioned_in(name, s)]
-        if named or sentences:
-            out[field] = named or sentences
+        if offered := _naming(_quotable(text, titles), name):
+            out[field] = offered
     return out
