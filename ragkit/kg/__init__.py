@@ -6,6 +6,7 @@ from ragkit.kg._build import BuildOptions, BuildResult, BuildSummary, build_grap
 from ragkit.kg._chunking import DEFAULT_MAX_TOKENS
 from ragkit.kg._entities import mentioned_in
 from ragkit.kg._graph import ChunkNode, DocumentNode, EntityMention, EntityNode, KnowledgeGraph, SkippedFile
+from ragkit.kg._nlp import named_entities
 
 __all__ = [
     "BuildOptions",
@@ -21,4 +22,5 @@ __all__ = [
     "build_graph",
     "build_graph_sync",
     "mentioned_in",
+    "named_entities",
 ]

@@ -305,6 +305,11 @@ def fast_facts(texts: list[str], languages: list[str]) -> list[Facts]:
     return [f if f is not None else (None, [], []) for f in out]
 
 
+def named_entities(text: str, language: str) -> list[EntityMention]:
+    """The typed names of one short text (a question) by the ``fast`` extractor's tagger for ``language``."""
+    return fast_facts([text], [language])[0][1]
+
+
 def themes_from(keyphrases: list[list[str]], limit: int = 5) -> list[str]:
     """A document's themes: the keyphrases found in most of its chunks (first seen first on ties)."""
     counts: Counter[str] = Counter()

@@ -13,7 +13,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    kind ("the incident report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
    context. ``not_a_question``: a Korean, Japanese or Chinese question is a statement and asks nothing.
    ``unattested_name``: a Japanese or Korean question names a compound the corpus never does, while its contexts
-   qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``).
+   qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``), or, in
+   any language, a person the corpus never names (a placeholder: "李四在什么情况下可以退款？").
    ``borrowed_record``: the reference gives a list item's or table row's facts under the name of another item of
    the same list (沈嘉禾 as "总经理，2018年起任职", the next line's 林晓雯: ``_records``).
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
@@ -61,7 +62,7 @@ from ragkit.synthesis._checks import (
     points_without_naming,
     restates_question,
 )
-from ragkit.synthesis._premise import flat, unattested_name
+from ragkit.synthesis._premise import flat, unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
@@ -156,6 +157,7 @@ class Critic:
     _entity_names: list[str] | None = field(default=None, repr=False)
     _titles: list[str] | None = field(default=None, repr=False)
     _corpus: str | None = field(default=None, repr=False)
+    _lower_corpus: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.claims is None and self.check_reference and self.judge is not None:
@@ -326,13 +328,21 @@ class Critic:
         return self._titles
 
     def unattested_name(self, sample: TestSample) -> str | None:
-        """A compound an answerable question names and the corpus never does (``_premise``; ja and ko only)."""
-        if sample.language not in ("ja", "ko") or sample.metadata.get("answerable", True) is False:
+        """A person an answerable question names and the corpus never does, in every form of the question (a
+        typo the writer did not make is no new person); or, in Japanese and Korean, such a compound
+        (``_premise``)."""
+        if sample.metadata.get("answerable", True) is False:
             return None
         if self._corpus is None:
             self._corpus = flat("".join(c.text for c in self.kg.chunks()))
-        return unattested_name(sample.question, [r.text for r in sample.reference_contexts], self._corpus,
-                               sample.language)
+            self._lower_corpus = self._corpus.lower()
+        language = normalise_language(sample.language or "")
+        people = [unattested_person(q, self._lower_corpus or "", language) for q in written_forms(sample)]
+        if all(people):
+            return f"the person {people[0]}"
+        if language not in ("ja", "ko"):
+            return None
+        return unattested_name(sample.question, [r.text for r in sample.reference_contexts], self._corpus, language)
 
     def borrowed_record(self, sample: TestSample) -> str | None:
         """A list item's or table row's facts that an answerable sample's reference gives under another item's

@@ -10,6 +10,11 @@ contexts use both: the modifier somewhere, the head with other modifiers. A comp
 not a false name, and a head the contexts never qualify says nothing. Japanese and Korean only, where MeCab gives
 the nouns; elsewhere nothing is flagged. On the 130 labelled samples the check flags the four blends of this kind
 (Colombia three times, Kenya once) and none of the good Japanese or Korean samples (bench/README.md, session 30).
+
+A person is the other false name: asked for a question, the writer sometimes puts in a placeholder person ("李四在
+什么情况下可以退款？", "王五，你对…有什么看法？"), whom no document names and no answer can be about. A person the
+tagger finds in the question (spaCy, jieba, MeCab: ``ragkit.kg.named_entities``) and the corpus never names is
+flagged, in any language (``unattested_person``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ragkit.kg import named_entities
 from ragkit.text import KOREAN_NOUNS, morphemes, trailing_particle
 
 _JAPANESE_NOT_A_NAME = frozenset({"数", "接尾", "非自立", "代名詞"})
@@ -50,6 +56,19 @@ def _shown(texts: Iterable[str], modifier: str, head: str, language: str) -> str
             word = found.group(0)
             return word[: len(word) - len(trailing_particle(word, language))]
     return modifier + head
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def unattested_person(question: str, corpus: str, language: str) -> str | None:
+    """The first person ``question`` names whom the corpus never names (``corpus``: all chunk text, ``flat`` and
+    lower-cased), or None. A name is looked for as written, without a possessive "'s", case and spaces aside."""
+    for mention in named_entities(question, language):
+        name = _POSSESSIVE.sub("", mention.name.strip())
+        if mention.type == "person" and name and flat(name).lower() not in corpus:
+            return name
+    return None
 
 
 def flat(text: str) -> str:

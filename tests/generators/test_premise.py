@@ -1,9 +1,9 @@
-"""The critic's unattested-name check: a question naming a compound that its corpus never names."""
+"""The critic's unattested-name check: a question naming a compound or a person that its corpus never names."""
 
 from kg_builder import build_graph
 
 from ragkit.synthesis._critic import Critic
-from ragkit.synthesis._premise import flat, unattested_name
+from ragkit.synthesis._premise import flat, unattested_name, unattested_person
 from ragkit.types import ContextRef, TestSample
 
 CATALOG = ("블렌드\n- 해운대 블렌드: 브라질 50%, 콜롬비아 30%, 에티오피아 20%. 미디엄 로스팅으로 고소합니다.\n"
@@ -45,3 +45,40 @@ async def test_the_critic_drops_an_answerable_question_on_an_unattested_name(emb
     # an unanswerable question may name what the corpus lacks: that is its point
     assert critic.cheap_checks(sample("콜롬비아 블렌드는 무엇으로 만드나요?", answerable=False)).reason != \
         "unattested_name"
+
+
+NOTICE = ("LS-230412批次退款通知：购买该批次岚山冷泡茶的顾客，可凭包装在任一渠道退款。"
+          "质量负责人陈思远表示，问题由干燥线故障引起。")
+MINUTES = "Present: Priya Raman (CTO), Daniel Reyes. Priya reported on the firmware rollout."
+
+
+def test_a_person_the_corpus_never_names_is_flagged_in_any_language():
+    zh, en = flat(NOTICE).lower(), flat(MINUTES).lower()
+    assert unattested_person("李四在什么情况下可以退款？", zh, "zh") == "李四"  # a placeholder the writer put in
+    assert unattested_person("What did John Smith's team report?", en, "en") == "John Smith"
+    # people the corpus names: by their whole name, a part of it, with a possessive, in other case
+    assert unattested_person("陈思远负责什么？", zh, "zh") is None
+    assert unattested_person("What did Priya's team report?", en, "en") is None
+    assert unattested_person("What does daniel reyes do?", en, "en") is None
+    # no person at all
+    assert unattested_person("LS-230412批次的顾客可以退款吗？", zh, "zh") is None
+
+
+async def test_the_critic_drops_a_question_about_an_invented_person_unless_a_typo_made_it(embeddings):
+    kg = build_graph({"minutes.md": [(MINUTES, [])]}, embeddings)
+    chunk = kg.chunks()[0]
+
+    def sample(question: str, **meta: object) -> TestSample:
+        return TestSample(id="p", question=question, reference_answer="The firmware rollout.", language="en",
+                          metadata=dict(meta),
+                          reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)])
+
+    critic = Critic(kg, None, embeddings, llm_check=False)
+    verdict = critic.cheap_checks(sample("What did John Smith report on at the meeting?"))
+    assert verdict.reason == "unattested_name" and "John Smith" in verdict.detail
+    assert critic.cheap_checks(sample("What did Priya Raman report on at the meeting?")).ok
+    # the typos style wrote "Reeys"; the writer's own question names Daniel Reyes
+    typed = "What did Daniel Reeys report on at the meeting?"
+    assert critic.cheap_checks(sample(typed)).reason == "unattested_name"
+    written = "What did Daniel Reyes report on at the meeting?"
+    assert critic.cheap_checks(sample(typed, question_before_typos=written)).ok
