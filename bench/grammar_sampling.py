@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 def prompts(cases: list[dict[str, Any]]) -> list[tuple[str, Any, Any]]:
     """(name, prompt, input) for each case: split, check, critic."""
     from ragkit.evaluation._claim_prompts import SPLIT, CheckInput, SplitInput, check_prompt
-    from ragkit.synthesis._critic import CRITIC_PROMPT, CriticInput
+    from ragkit.synthesis._critic_prompts import CRITIC_PROMPT, CriticInput
 
     out: list[tuple[str, Any, Any]] = []
     for case in cases:

@@ -44,14 +44,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, Field, StringConstraints
 
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
-from ragkit.llm import Embeddings, Judge, Prompt
+from ragkit.llm import Embeddings, Judge
 from ragkit.synthesis._checks import (
     agreement,
     ambiguous_document,
@@ -62,6 +61,12 @@ from ragkit.synthesis._checks import (
     points_without_naming,
     restates_question,
 )
+from ragkit.synthesis._critic_prompts import (
+    CRITIC_PROMPT,
+    QUESTION_CHECK_PROMPT,
+    CriticInput,
+    QuestionCheckInput,
+)
 from ragkit.synthesis._premise import flat, unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
@@ -69,68 +74,6 @@ from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_
 from ragkit.synthesis._written import Verdict, states, written_checks, written_forms
 from ragkit.text import CJK_CHAR, normalise_language, units
 from ragkit.types import TestSample
-
-
-class CriticInput(BaseModel):
-    passages: list[str]
-    question: str
-
-
-Evidence = Annotated[str, StringConstraints(max_length=300)]
-
-
-class CriticOutput(BaseModel):
-    evidence: list[Evidence] = Field(default_factory=list, max_length=3)
-    """The sentences or table rows of the passages needed to answer the question, copied; empty when none."""
-    answer: str = Field(max_length=150)
-    """The answer in a few words, taken from the evidence; empty when there is none."""
-
-
-CRITIC_PROMPT = Prompt(
-    name="generate.critic",
-    instruction=(
-        "Answer the question using only the numbered passages, never your own knowledge.\n"
-        "1. evidence: copy the sentences or table rows of the passages that are needed to answer the question "
-        "(one from each passage that is needed, at most three). If no passage answers it, give an empty list.\n"
-        "2. answer: the answer in a few words, taken from the evidence. If there is no evidence, write an empty "
-        "string."
-    ),
-    input=CriticInput,
-    output=CriticOutput,
-    max_tokens=250,
-)
-
-
-class QuestionCheckInput(BaseModel):
-    question: str
-
-
-class QuestionCheckOutput(BaseModel):
-    self_contained: bool
-    """Someone with no document at hand can tell exactly what is asked."""
-
-
-QUESTION_CHECK_PROMPT = Prompt(
-    name="generate.question_check",
-    instruction=(
-        "You review a test question for a question-answering assistant. Users ask it with no document in front "
-        "of them, and you see none either.\n"
-        "self_contained: true if a reader with no document at hand can tell exactly what is asked: it names the "
-        "company, product, person, place or thing it is about. false if it points at something it does not "
-        "name: 'the example', 'the code above', 'this section', 'the table', 'this product', 'the project', or "
-        "an 'it', 'its' or 'they' that nothing in the question explains."
-    ),
-    input=QuestionCheckInput,
-    output=QuestionCheckOutput,
-    examples=(
-        (QuestionCheckInput(question="How many items does the vector in the example hold?"),
-         QuestionCheckOutput(self_contained=False)),
-        (QuestionCheckInput(question="In which year did Harbor Books open its Leeds shop?"),
-         QuestionCheckOutput(self_contained=True)),
-        (QuestionCheckInput(question="Who approved its budget?"), QuestionCheckOutput(self_contained=False)),
-    ),
-    max_tokens=20,
-)
 
 
 @dataclass
