@@ -20,6 +20,7 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge
 from ragkit.registry import generator
 from ragkit.synthesis import (
+    QUESTION_CHARS,
     VAGUE_TYPES,
     Plan,
     QAOutput,
@@ -128,6 +129,9 @@ class Unanswerable:
         if span is None:
             raise SkipScenario("topic_not_named", f"the question does not name {scenario.pattern!r}")
         question = written[:span[0]] + scenario.topic + written[span[1]:]
+        if len(question) > QUESTION_CHARS:  # the other name is longer than the one the writer wrote
+            raise SkipScenario("question_too_long", f"asked of {scenario.topic[:40]!r}, the question has "
+                               f"{len(question)} characters, over {QUESTION_CHARS}")
         refusal = REFUSALS.get(scenario.language, REFUSALS["en"])
         out = QAOutput(question=question, answer=refusal, quotes=[])
         return make_sample(self, scenario, out, context_refs(kg, scenario.chunk_ids), answerable=False,

@@ -32,6 +32,7 @@ from ragkit.synthesis._scenarios import (
     usable_chunks,
 )
 from ragkit.synthesis._writer import (
+    QUESTION_CHARS,
     QAOutput,
     check_quotes,
     context_refs,
@@ -50,6 +51,7 @@ __all__ = [
     "GenerationResult",
     "Plan",
     "QAOutput",
+    "QUESTION_CHARS",
     "SkipScenario",
     "VAGUE_TYPES",
     "about_a_person",

@@ -39,15 +39,17 @@ class QAInput(BaseModel):
     language: str
 
 
+QUESTION_CHARS = 300
+"""The longest question a writer may write (a bound on a small model's runaway output)."""
 QUOTE_CHARS = 200
-SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question (300)
+SUB_QUESTION_CHARS = 150  # two of them, asked together, fit a question
 Quote = Annotated[str, StringConstraints(max_length=QUOTE_CHARS)]
 
 
 class Asked(BaseModel):
     """A question alone: what a writer is asked for when its answer is not kept (the unanswerable generator's)."""
 
-    question: str = Field(max_length=300)
+    question: str = Field(max_length=QUESTION_CHARS)
 
 
 class Answered(Asked):
@@ -66,6 +68,8 @@ class AskedTogether(QAOutput):
     prompt's output. The sample records them (``metadata["questions"]``), so that the critic answers each apart even
     when a keyword style has run them into one query."""
 
+    question: str = Field(max_length=2 * SUB_QUESTION_CHARS + 2)
+    """Two questions and what joins them: a space, or ", " between keyword queries."""
     parts: list[str] = Field(min_length=2, max_length=2)
 
 

@@ -111,6 +111,23 @@ async def test_generate_needs_quotes_from_both_passages(bakery):
     assert info.value.reason == "quote_not_in_context"
 
 
+async def test_two_questions_of_the_longest_length_are_asked_together(bakery):
+    from ragkit.synthesis import QUESTION_CHARS
+    from ragkit.synthesis._writer import SUB_QUESTION_CHARS
+
+    base = MultiHop().plan(bakery, 1, Random(0)).scenarios[0].model_copy(update={"style": "formal"})
+
+    def script(call):
+        reply = bridge_reply(call.data)
+        for key in ("question_about_fact_0", "question_about_fact_1"):
+            asked = reply[key].rstrip("?") + ", as it is written in the documents of the company" * 4
+            reply[key] = asked[: SUB_QUESTION_CHARS - 1] + "?"
+        return reply
+
+    sample = await MultiHop().generate(base, bakery, ScriptedJudge(script))
+    assert len(sample.question) > QUESTION_CHARS  # the two joined are longer than one question may be written
+
+
 async def test_each_question_is_put_in_the_style_and_recorded_apart(bakery, tea):
     base = MultiHop().plan(bakery, 1, Random(0)).scenarios[0]
     replies = []

@@ -75,6 +75,20 @@ async def test_skips_when_the_question_does_not_name_the_entity(bakery):
     assert info.value.reason == "topic_not_named"
 
 
+async def test_skips_a_question_that_the_other_name_makes_too_long(bakery):
+    from ragkit.synthesis import QUESTION_CHARS
+
+    scenario = Unanswerable().plan(bakery, 1, Random(0)).scenarios[0]
+    scenario = scenario.model_copy(update={"topic": scenario.topic + " of the long-named kind" * 4})
+    padded = f"What, in a few words and as plainly as possible, does {scenario.pattern} offer?"
+    padded += " Please say." * ((QUESTION_CHARS - len(padded)) // 12)
+    assert len(padded) <= QUESTION_CHARS
+    judge = ScriptedJudge(lambda call: {**qa_reply(call.data), "question": padded})
+    with pytest.raises(SkipScenario) as info:
+        await Unanswerable().generate(scenario, bakery, judge)
+    assert info.value.reason == "question_too_long"
+
+
 @pytest.mark.parametrize(("name", "text", "found"), [
     ("Heron H6", "What is the payload of the heron h6?", "heron h6"),
     ("Heron H6", "What is the payload of the Heron-H6 arm?", "Heron-H6"),
