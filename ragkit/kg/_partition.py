@@ -30,6 +30,12 @@ def _unstructured() -> None:
         if _READY:
             return
         logging.getLogger("unstructured").setLevel(logging.ERROR)
+        # pypandoc (reStructuredText) logs pandoc's notes on the markup ("Reference not found …") under the name of
+        # a temporary file, through a console handler of its own when its logger has none, and again through
+        # ours: twice, naming no file of the user's. A pandoc error still raises, and names the document.
+        pandoc = logging.getLogger("pypandoc")
+        pandoc.addHandler(logging.NullHandler())
+        pandoc.setLevel(logging.ERROR)
         import unstructured.nlp.tokenize as tokenize
 
         if not hasattr(tokenize, "_load_spacy_model"):  # a newer unstructured loads spaCy its own way

@@ -205,6 +205,18 @@ def test_single_file_and_missing_root(tmp_path: Path) -> None:
         parse_folder(tmp_path / "nope")
 
 
+def test_pandocs_notes_on_rst_markup_are_not_printed(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    # pandoc notes an unresolved reference under a temporary file's name; printed twice, it named no file of ours
+    (tmp_path / "notes.rst").write_text("Notes\n=====\n\nSee `nowhere`_ and \"fatal\"_ for the levels.\n",
+                                        encoding="utf-8")
+    with caplog.at_level("DEBUG"):
+        (doc,) = parse_folder(tmp_path).documents
+    assert any("nowhere" in e.text for e in doc.elements)
+    assert "Reference not found" not in capfd.readouterr().err
+    assert not [r for r in caplog.records if r.name.startswith("pypandoc") and r.levelno >= 30]
+
+
 def test_document_ids_are_stable_and_content_hash_tracks_content(tmp_path: Path) -> None:
     shutil.copy(GOOD / "guide.md", tmp_path / "guide.md")
     first = parse_folder(tmp_path).documents[0]
