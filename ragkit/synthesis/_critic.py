@@ -12,6 +12,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    points back at something it never names ("What is its budget?", "该产品…") or at one of several documents of a
    kind ("the incident report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
    context. ``not_a_question``: a Korean, Japanese or Chinese question is a statement and asks nothing.
+   ``names_the_asker``: the question is about its asker, the persona, whom no context mentions ("What version of
+   Python does the software engineer use?").
    ``unattested_name``: a Japanese or Korean question names a compound the corpus never does, while its contexts
    qualify the same head otherwise ("콜롬비아 블렌드" beside 해운대 블렌드 and 달맞이 블렌드: ``_premise``), or, in
    any language, a person the corpus never names (a placeholder: "李四在什么情况下可以退款？").
@@ -71,7 +73,7 @@ from ragkit.synthesis._premise import flat, unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
-from ragkit.synthesis._written import Verdict, states, written_checks, written_forms
+from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
 from ragkit.text import CJK_CHAR, normalise_language, units
 from ragkit.types import TestSample
 
@@ -132,6 +134,9 @@ class Critic:
             return Verdict(False, "copies_context", f"the question copies the context: {sample.question[:80]!r}")
         if states(sample.question, normalise_language(sample.language or "")):
             return Verdict(False, "not_a_question", f"the question states and asks nothing: {sample.question[:80]!r}")
+        if asker := names_its_asker(sample):
+            return Verdict(False, "names_the_asker", f"the question is about its asker, {asker!r}, whom its "
+                           "contexts never mention")
         if name := self.unattested_name(sample):
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
         if borrowed := self.borrowed_record(sample):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragkit.synthesis._checks import addresses, first_person, loops, stray_script
-from ragkit.text import UNDETERMINED, language_matches, normalise_language
+from ragkit.text import CJK_CHAR, UNDETERMINED, language_matches, normalise_language
 from ragkit.types import TestSample
 
 
@@ -76,3 +76,21 @@ def written_forms(sample: TestSample) -> list[str]:
     writing, and must not hide a pointer from the patterns, nor a repeat from the duplicate check."""
     before = [v for k, v in sample.metadata.items() if k.startswith("question_before_") and isinstance(v, str)]
     return list(dict.fromkeys([sample.question, *before]))
+
+
+def names_its_asker(sample: TestSample) -> str | None:
+    """The persona's name, when a form of the question names its asker and no reference context does: the writer
+    made the asker the question's subject ("What version of Python does the software engineer use?" from a
+    changelog; "李四在什么情况下可以退款？", the persona call having named its personas 李四 and 王五). Nothing
+    in the documents is about the asker, so no reference can answer it. A name in a CJK script is found anywhere
+    (a Korean particle follows it: "이은은"), any other as whole words, in any case."""
+    name = " ".join((sample.persona or "").split())
+    if not name:
+        return None
+    words = r"\s*".join(re.escape(w) for w in name.split())
+    pattern = re.compile(words if CJK_CHAR.search(name) else rf"(?<!\w){words}(?!\w)", re.IGNORECASE)
+    if any(pattern.search(q) for q in written_forms(sample)) and \
+            not any(pattern.search(r.text) for r in sample.reference_contexts):
+        return name
+    return None
+

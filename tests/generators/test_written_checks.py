@@ -8,7 +8,7 @@ from kg_builder import BAKERY, build_graph
 
 from ragkit.synthesis._checks import addresses, ambiguous_document, first_person, loops, stray_script
 from ragkit.synthesis._critic import Critic
-from ragkit.synthesis._written import states
+from ragkit.synthesis._written import names_its_asker, states
 from ragkit.testing import ScriptedJudge
 from ragkit.types import ContextRef, TestSample
 
@@ -172,3 +172,39 @@ async def test_the_critic_drops_a_statement_before_any_llm_call(bakery, embeddin
     verdict = await Critic(bakery, judge, embeddings).review(sample)
     assert not verdict.ok and verdict.reason == "not_a_question"
     assert judge.calls == []
+
+
+def _asked(question: str, persona: str, context: str, **metadata: str) -> TestSample:
+    return TestSample(id="a", question=question, reference_answer="x", persona=persona, metadata=metadata,
+                      reference_contexts=[ContextRef(chunk_id="c", text=context)])
+
+
+def test_a_question_about_its_asker() -> None:
+    changelog = "1.2.0 - 2025-10-26\n- Add support for Python 3.14"
+    asked = _asked("What version of Python does the software engineer use?", "Software Engineer", changelog)
+    assert names_its_asker(asked) == "Software Engineer"
+    # the typos style wrote "sfotware"; the writer's own question names the asker
+    typed = _asked("What version of Pthon does the sfotware engineer use?", "Software Engineer", changelog,
+                   question_before_typos=asked.question)
+    assert names_its_asker(typed) == "Software Engineer"
+    assert names_its_asker(_asked("李四在什么情况下可以退款？", "李四", "购买该批次的顾客可凭包装退款。")) == "李四"
+    korean = _asked("이은은 언제 원두를 받을 수 있을까요?", "이은", "다음 날 로스팅하여 발송합니다.")
+    assert names_its_asker(korean) == "이은"
+
+
+def test_an_asker_the_contexts_speak_of_or_a_word_that_only_holds_its_name() -> None:
+    minutes = "Priya Raman became CTO in 2021."
+    assert names_its_asker(_asked("When did Acme appoint its CTO?", "CTO", minutes)) is None
+    assert names_its_asker(_asked("Which CTOs did Acme have?", "CTO", "Acme's founders.")) is None  # a word of its own
+    assert names_its_asker(_asked("When did Acme open?", "Software Engineer", "Acme opened in 2011.")) is None
+    assert names_its_asker(_asked("When did Acme open?", "", "Acme opened in 2011.")) is None
+
+
+async def test_the_critic_drops_a_question_about_its_asker_before_any_llm_call(bakery, embeddings):
+    judge = ScriptedJudge([])  # any call would fail the test
+    sample = _sample(bakery, "The baker opened it in 2010.").model_copy(
+        update={"question": "When did the pastry chef open the Leeds bakery?", "persona": "Pastry Chef"})
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "names_the_asker" and "Pastry Chef" in verdict.detail
+    assert judge.calls == []
+
