@@ -110,6 +110,11 @@ _DEFINITE_GENERIC = re.compile(
 )
 _MODEL_NAME = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}\b")
 """A token with letters and digits, such as "K10", "W300" or "INC-2023-014": a name."""
+_CODE_NAME = re.compile(r"`[^`\s][^`]*`|(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"
+                        r"|(?<![\w.])[A-Za-z][A-Za-z0-9]+(?:\.[A-Za-z][A-Za-z0-9]+)+")
+"""Code: a span in backticks, an identifier with an underscore ("load_dotenv") or a dotted name of two letters or
+more a side ("tqdm.notebook", "citm_catalog.json"; not "e.g."): a name in technical documents, written in lower
+case."""
 
 _UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
 """What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
@@ -170,14 +175,20 @@ def pointing(question: str) -> bool:
 def points_without_naming(question: str, names: Iterable[str]) -> bool:
     """True when the question points back at something ("this arm", "its budget", "该产品", "この例", or a
     definite description such as "the project" or "the company's budget") and names nothing: no capitalised name,
-    no model or code name ("K10"), none of ``names`` (entity names in CJK scripts, which have no capitals). Asked
+    no model name ("K10") or code ("load_dotenv", "`default`"), none of ``names`` (entity names in CJK scripts, which
+    have no capitals, and lower-case names such as "orjson"). Asked
     with no document at hand, it has no answer. "What does Acme make, and where is it made?" names Acme; "What is
     the budget of Project Lark?" names the project."""
     if not pointing(question) and not _DEFINITE_GENERIC.search(question):
         return False
-    if _names(question, "") or _MODEL_NAME.search(question):
-        return False
-    return not any(mentioned_in(name, question) for name in names)
+    return not names_something(question, names)
+
+
+def names_something(question: str, names: Iterable[str]) -> bool:
+    """Whether the question names something: a capitalised name, a model name, code, or one of ``names``."""
+    if _names(question, "") or _MODEL_NAME.search(question) or _CODE_NAME.search(question):
+        return True
+    return any(mentioned_in(name, question) for name in names)
 
 
 _DOCUMENT_KIND = re.compile(

@@ -126,7 +126,7 @@ async def follows_on(critic: Critic, turn: TestSample, checks: dict[str, Any]) -
             return Verdict(True, checks={**checks, "needs_history": f"leaves out {' '.join(leans[:4])}"})
         return Verdict(False, "follow_up_stands_alone", f"the follow-up leaves out nothing the chat named: "
                        f"{turn.question[:80]!r}", {**checks, "needs_history": "no"})
-    if points_without_naming(turn.question, critic.entity_names()):
+    if points_without_naming(turn.question, critic.naming_words()):
         return Verdict(True, checks={**checks, "needs_history": "pattern"})
     assert critic.judge is not None
     out = await critic.judge.structured(QUESTION_CHECK_PROMPT, QuestionCheckInput(question=turn.question))

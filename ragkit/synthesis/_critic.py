@@ -44,6 +44,7 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ from ragkit.synthesis._checks import (
     copies_context,
     distinct,
     mentions_context,
+    names_something,
     pointing,
     points_without_naming,
     restates_question,
@@ -100,6 +102,7 @@ class Critic:
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
     _typed_names: list[str] | None = field(default=None, repr=False)
     _entity_names: list[str] | None = field(default=None, repr=False)
+    _naming_words: list[str] | None = field(default=None, repr=False)
     _titles: list[str] | None = field(default=None, repr=False)
     _corpus: str | None = field(default=None, repr=False)
     _lower_corpus: str | None = field(default=None, repr=False)
@@ -122,7 +125,8 @@ class Critic:
         forms = written_forms(sample)
         if any(mentions_context(q) for q in forms):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
-        if any(points_without_naming(q, self.entity_names()) for q in forms):
+        named = any(names_something(q, self.naming_words()) for q in forms)  # a typo may hide a name: "tablate"
+        if not named and any(points_without_naming(q, self.naming_words()) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
                            f"{sample.question[:80]!r}")
         phrase = next((a for q in forms if (a := ambiguous_document(q, self.document_titles()))), None)
@@ -314,6 +318,16 @@ class Critic:
         if self._entity_names is None:
             self._entity_names = [n for n in self.typed_names() if CJK_CHAR.search(n)]
         return self._entity_names
+
+    def naming_words(self) -> list[str]:
+        """What names a question's subject besides a capitalised word or a code: the CJK entity names, and each
+        part of a document title written in lower case ("orjson", "tqdm", "dotenv" of "python-dotenv"): a library
+        or tool goes by its lower-case name, while a prose title's words are capitalised ("Company Overview")."""
+        if self._naming_words is None:
+            parts = {p for d in self.kg.documents() for p in re.split(r"[\s:/_-]+", d.title or "")
+                     if len(p) >= 3 and p[0].islower() and any(c.isalpha() for c in p)}
+            self._naming_words = [*self.entity_names(), *sorted(parts)]
+        return self._naming_words
 
     # -- near-duplicates ------------------------------------------------------------------------------
 

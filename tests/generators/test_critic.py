@@ -391,11 +391,40 @@ def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, re
     ("What is the approved budget of Project Lark?", False),
     ("When was Acme Robotics founded, and how many staff does the company have?", False),
     ("What is the tallest mountain in the world?", False),
+    # technical documents name things in lower case: code, and names the caller knows (a document title's)
+    ("What does the load_dotenv function return?", False),
+    ("What does the `default` function receive?", False),
+    ("What is the purpose of the tqdm.notebook module?", False),
+    ("What is the median latency of the orjson library?", False),
+    ("What is the default behaviour of the library, e.g. for text columns?", True),
+    ("What does the library do with wide characters?", True),
 ])
 def test_points_without_naming(question, points):
     from ragkit.synthesis._checks import points_without_naming
 
-    assert points_without_naming(question, ["岚山冷泡茶", "Kestrel K10"]) is points
+    assert points_without_naming(question, ["岚山冷泡茶", "Kestrel K10", "orjson"]) is points
+
+
+def test_lower_case_parts_of_document_titles_name_a_subject(graph_builder, embeddings):
+    kg = graph_builder({"orjson.md": [("orjson is a fast JSON library for Python.", [])],
+                        "overview.md": [("Acme Robotics makes arms.", [])]})
+    for doc, title in zip(kg.documents(), ("orjson", "Acme Robotics: Company Overview"), strict=True):
+        kg.add(doc.model_copy(update={"title": title}))
+    critic = Critic(kg, None, embeddings, llm_check=False)
+    words = critic.naming_words()
+    assert "orjson" in words and not {"Company", "company", "Overview", "Acme"} & set(words)
+    chunk = next(c for c in kg.chunks() if "orjson" in c.text)
+
+    def sample(question: str, **meta: object) -> TestSample:
+        return TestSample(id="o", question=question, reference_answer="About 0.3 ms.", language="en",
+                          metadata=dict(meta), reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text)])
+
+    assert critic.cheap_checks(sample("What is the median latency of the orjson library?")).ok
+    assert critic.cheap_checks(sample("What is the median latency of the library?")).reason == "unnamed_reference"
+    # the typos style misspelt the name; the writer's own question names it
+    typed = sample("What is the median latnecy of the orjsno library?",
+                   question_before_typos="What is the median latency of the orjson library?")
+    assert critic.cheap_checks(typed).ok
 
 
 
