@@ -76,7 +76,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK_CHAR, normalise_language, units
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise_language, units
 from ragkit.types import TestSample
 
 
@@ -320,12 +320,13 @@ class Critic:
         return self._entity_names
 
     def naming_words(self) -> list[str]:
-        """What names a question's subject besides a capitalised word or a code: the CJK entity names, and each
-        part of a document title written in lower case ("orjson", "tqdm", "dotenv" of "python-dotenv"): a library
-        or tool goes by its lower-case name, while a prose title's words are capitalised ("Company Overview")."""
+        """What names a question's subject besides a capitalised word or a code: the CJK entity names, and the
+        name a document goes by when its title is a package's or tool's name: one word, or two joined by a hyphen,
+        in lower case ("orjson", "tqdm"; "python" and "tabulate" of "python-tabulate"). A prose title
+        ("Company Overview") or a file name made of one ("travel-and-expenses-policy") names no thing: its words
+        would excuse "the policy"."""
         if self._naming_words is None:
-            parts = {p for d in self.kg.documents() for p in re.split(r"[\s:/_-]+", d.title or "")
-                     if len(p) >= 3 and p[0].islower() and any(c.isalpha() for c in p)}
+            parts = {p for d in self.kg.documents() for p in _package_name(d.title or "")}
             self._naming_words = [*self.entity_names(), *sorted(parts)]
         return self._naming_words
 
@@ -365,3 +366,15 @@ class Critic:
         sims = self._chunk_matrix @ self.embeddings.embed([text])[0]
         order = np.argsort(-sims)[: self.nearest_k]
         return [self._chunk_ids[i] for i in order]
+
+
+def _package_name(title: str) -> list[str]:
+    """The parts of a title that is a package's or tool's name (``Critic.naming_words``), else none."""
+    parts = re.split(r"[-_.]", title.strip())
+    if any(c.isspace() for c in title.strip()) or not 1 <= len(parts) <= 2:
+        return []
+    if any(len(p) < 3 or not p[0].islower() or not p.isalnum() or p.isdigit() or p in FUNCTION_WORDS
+           for p in parts):
+        return []
+    return parts
+
