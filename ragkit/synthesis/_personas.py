@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from ragkit.errors import DataError, JudgeError, validation_message
-from ragkit.kg import KnowledgeGraph
+from ragkit.kg import KnowledgeGraph, named_entities
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._phrasing import LENGTHS, STYLES
 from ragkit.text import CJK, normalise_language
@@ -197,6 +197,21 @@ def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
     return f"documents: {'; '.join(titles)}{more}. themes: {', '.join(themes) or '(none)'}"
 
 
+def _group_language(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
+    """The language most of a group's chunks are written in."""
+    votes = Counter(normalise_language(c.language) for d in doc_ids for c in kg.chunks_of(d))
+    return votes.most_common(1)[0][0] if votes else "und"
+
+
+def _a_person(name: str, language: str) -> bool:
+    """Whether a persona's name is a person's name rather than a role: the Chinese naming call gave its personas
+    placeholder names (李四, 王五), which the writer then put into questions as their subject. Asked of Chinese,
+    Japanese and Korean names only, whose taggers know people by their surnames; spaCy calls English roles such
+    as "Flour Buyer" people."""
+    return language in CJK and any(m.type == "person" and m.name.strip() == name
+                                   for m in named_entities(name, language))
+
+
 def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str]) -> Persona:
     """A persona named and described from its cluster's themes and titles, without an LLM."""
     themes = _group_themes(kg, doc_ids, top=3)
@@ -233,8 +248,12 @@ async def personas_from_graph(
             named = []
             notes.append(f"personas described from themes: the LLM call failed ({exc})")
         for i, persona in enumerate(named[: len(groups)]):
-            if persona.name.strip():
-                personas[i] = personas[i].model_copy(update={"name": persona.name.strip()})
+            name = persona.name.strip()
+            if name and _a_person(name, _group_language(kg, groups[i])):
+                notes.append(f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named from "
+                             "its documents' themes instead")
+            elif name:
+                personas[i] = personas[i].model_copy(update={"name": name})
     by_doc = {d: i for i, g in enumerate(groups) for d in g}
     return PersonaPool(personas, by_document=by_doc, notes=notes)
 

@@ -47,6 +47,23 @@ async def test_personas_from_graph_one_llm_call(bakery):
     assert set(pool.by_document) == {d.id for d in bakery.documents()}
 
 
+async def test_a_persons_name_is_no_persona(bakery, tea):
+    # the Chinese naming call gave placeholder people (李四, 王五), whom the writer then asked about
+    names = ["李四", "茶叶采购经理", "品质管理负责人"]
+
+    def reply(call):
+        return {"personas": [{"name": n} for n in names[: call.data.personas_needed]]}
+
+    pool = await personas_from_graph(tea, k=3, judge=ScriptedJudge(reply))
+    fallback = await personas_from_graph(tea, k=3)
+    assert pool.personas[0].name == fallback.personas[0].name != "李四"
+    assert [p.name for p in pool.personas[1:]] == names[1: len(pool.personas)]
+    assert any("李四" in note for note in pool.notes)
+    # English roles are left alone, though spaCy calls "Flour Buyer" a person
+    english = ScriptedJudge(lambda call: {"personas": [{"name": "Flour Buyer"}] * call.data.personas_needed})
+    assert {p.name for p in (await personas_from_graph(bakery, k=3, judge=english)).personas} == {"Flour Buyer"}
+
+
 async def test_the_naming_call_asks_for_exactly_one_persona_per_group(bakery):
     judge = ScriptedJudge(lambda call: persona_reply(call.data))
     await personas_from_graph(bakery, k=3, judge=judge)
