@@ -179,9 +179,13 @@ def points_without_naming(question: str, names: Iterable[str]) -> bool:
     have no capitals, and lower-case names such as "orjson"). Asked
     with no document at hand, it has no answer. "What does Acme make, and where is it made?" names Acme; "What is
     the budget of Project Lark?" names the project."""
-    if not pointing(question) and not _DEFINITE_GENERIC.search(question):
-        return False
-    return not names_something(question, names)
+    return points_back(question) and not names_something(question, names)
+
+
+def points_back(question: str) -> bool:
+    """Whether the question points back at something: a pointing word, or a definite description ("the
+    project")."""
+    return pointing(question) or _DEFINITE_GENERIC.search(question) is not None
 
 
 def names_something(question: str, names: Iterable[str]) -> bool:

@@ -62,7 +62,7 @@ from ragkit.synthesis._checks import (
     mentions_context,
     names_something,
     pointing,
-    points_without_naming,
+    points_back,
     restates_question,
 )
 from ragkit.synthesis._critic_prompts import (
@@ -126,7 +126,7 @@ class Critic:
         if any(mentions_context(q) for q in forms):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
         named = any(names_something(q, self.naming_words()) for q in forms)  # a typo may hide a name: "tablate"
-        if not named and any(points_without_naming(q, self.naming_words()) for q in forms):
+        if not named and any(points_back(q) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
                            f"{sample.question[:80]!r}")
         phrase = next((a for q in forms if (a := ambiguous_document(q, self.document_titles()))), None)
@@ -370,8 +370,9 @@ class Critic:
 
 def _package_name(title: str) -> list[str]:
     """The parts of a title that is a package's or tool's name (``Critic.naming_words``), else none."""
-    parts = re.split(r"[-_.]", title.strip())
-    if any(c.isspace() for c in title.strip()) or not 1 <= len(parts) <= 2:
+    title = title.strip()
+    parts = re.split(r"[-_.]", title)
+    if any(c.isspace() for c in title) or len(parts) > 2:
         return []
     if any(len(p) < 3 or not p[0].islower() or not p.isalnum() or p.isdigit() or p in FUNCTION_WORDS
            for p in parts):

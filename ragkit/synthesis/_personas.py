@@ -25,6 +25,7 @@ from ragkit.errors import DataError, JudgeError, validation_message
 from ragkit.kg import KnowledgeGraph, named_entities
 from ragkit.llm import Embeddings, Judge, Prompt
 from ragkit.synthesis._phrasing import LENGTHS, STYLES
+from ragkit.synthesis._scenarios import scenario_language
 from ragkit.text import CJK, normalise_language
 from ragkit.types import Persona, Scenario
 
@@ -197,12 +198,6 @@ def _describe_group(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
     return f"documents: {'; '.join(titles)}{more}. themes: {', '.join(themes) or '(none)'}"
 
 
-def _group_language(kg: KnowledgeGraph, doc_ids: list[str]) -> str:
-    """The language most of a group's chunks are written in."""
-    votes = Counter(normalise_language(c.language) for d in doc_ids for c in kg.chunks_of(d))
-    return votes.most_common(1)[0][0] if votes else "und"
-
-
 def _a_person(name: str, language: str) -> bool:
     """Whether a persona's name is a person's name rather than a role: the Chinese naming call gave its personas
     placeholder names (李四, 王五), which the writer then put into questions as their subject. Asked of Chinese,
@@ -249,7 +244,7 @@ async def personas_from_graph(
             notes.append(f"personas described from themes: the LLM call failed ({exc})")
         for i, persona in enumerate(named[: len(groups)]):
             name = persona.name.strip()
-            if name and _a_person(name, _group_language(kg, groups[i])):
+            if name and _a_person(name, scenario_language(kg, [c.id for d in groups[i] for c in kg.chunks_of(d)])):
                 notes.append(f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named from "
                              "its documents' themes instead")
             elif name:
