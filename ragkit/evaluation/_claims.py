@@ -73,6 +73,7 @@ from ragkit.evaluation._claim_text import (
     tidy,
     whole_at_quotes,
 )
+from ragkit.evaluation._table_facts import placements
 from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
@@ -178,15 +179,20 @@ class ClaimStore:
         """A verdict per claim against ``passage``, read as an answer to ``question``.
 
         A claim equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
-        is entailed without a call; the others go to the judge in groups of ≤ ``group_size``, memoised. The
-        numbers of a claim the passage speaks of are checked again by a cloze (``_values``), but for those of
-        ``asked``, the question the claims answer (``question`` by default).
+        is entailed without a call, and one that puts a value of the passage's tables in another row or column than
+        the table does is contradicted without one (``placements``); the others go to the judge in groups of ≤
+        ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
+        (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
         """
         claims = list(claims)
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
         same = equal_forms(passage, known)
-        verdicts: list[Verdict | None] = [Verdict(label="entailed") if normalise(c) in same else None for c in claims]
+        tabled = placements(passage, claims)
+        verdicts: list[Verdict | None] = [
+            Verdict(label="entailed") if normalise(c) in same
+            else Verdict(label="contradicted") if t is not None and t.misplaced else None
+            for c, t in zip(claims, tabled, strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         asked = asked if asked is not None else question
         results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked or "")
@@ -222,7 +228,9 @@ class ClaimStore:
     async def _values(self, passage: str, question: str, claims: list[str], verdicts: list[Verdict],
                       labels: list[dict[str, float]], asked: str) -> list[Verdict]:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
-        of their numbers (``_values``): one call for the group."""
+        of their numbers (``_values``): one call for the group. The cloze's choice of another number for a value
+        that a table puts where the claim's names point (``placements``) is set aside: among a table's many
+        numbers it picked a neighbouring cell's, and contradicted right claims."""
         ask = [v.label != "neutral" and not v.padded for v in verdicts]
         stated = numbers(passage)
         statements, holes = blanked(claims, ask, stated, asked)
@@ -232,11 +240,16 @@ class ClaimStore:
         scored = await self.judge.structured_scored(
             cloze_prompt(len(holes), options(stated, holes)),
             ClozeInput(question=question, passage=passage, statements="\n".join(statements)))
+        placed = [t.placed if t is not None else frozenset() for t in placements(passage, claims)]
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)
-            if value is not None:  # a blank left out gives no evidence
-                chosen.setdefault(hole.claim, []).append((_distribution(value, scored.label(str(k))), hole.value))
+            if value is None:  # a blank left out gives no evidence
+                continue
+            distribution = _distribution(value, scored.label(str(k)))
+            if hole.value in placed[hole.claim] and max(distribution, key=distribution.__getitem__) != hole.value:
+                continue  # the table puts the value where the claim says: the cloze misread the table's other cells
+            chosen.setdefault(hole.claim, []).append((distribution, hole.value))
         return [combined(labels[i], [d for d, _ in chosen[i]], [v for _, v in chosen[i]]) if i in chosen else v
                 for i, v in enumerate(verdicts)]
 

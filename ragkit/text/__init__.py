@@ -27,6 +27,7 @@ from ragkit.text._numbers import number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
+from ragkit.text._tables import Table, tables
 from ragkit.text._tokens import (
     QUESTION_MARKS,
     SENTENCE_END,
@@ -51,6 +52,7 @@ __all__ = [
     "Morpheme",
     "QUESTION_MARKS",
     "SENTENCE_END",
+    "Table",
     "UNDETERMINED",
     "bleu",
     "chinese_keywords",
@@ -76,6 +78,7 @@ __all__ = [
     "size_text",
     "split_sentences",
     "stop_words",
+    "tables",
     "tokens",
     "trailing_particle",
     "units",

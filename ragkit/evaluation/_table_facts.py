@@ -1,0 +1,155 @@
+"""Claims about a passage's tables, checked by where their values stand.
+
+A small judge reads a table row by position and cannot tell one row's value from its neighbour's: on table
+chunks in four languages its verdicts ranked true claims above false ones no better than chance (bench/README.md,
+session 43). A table says more by its layout than the judge can read from it: a claim that names a row ("HB-200",
+"Revenue") or a column ("2022", "安吉白茶基地") and states a value that the table holds only in other rows or
+columns puts the value in the wrong place. Such a claim is contradicted by the table, whatever the judge said.
+A value that stands where the claim's names point is "placed": the number cloze may confirm it, but its choice of
+another number is set aside, since among a table's many numbers it picked a neighbouring cell's and contradicted
+right claims.
+
+Names and values are found in the claim as written: a row's first cell, a column's header, or a unique leading
+part of one ("Wren W300" of "Wren W300 mobile robot"); a cell, or an item of a cell's list ("龙井43" of
+"龙井43、群体种"), or a cell's numbers. A claim that names nothing of a table, or states none of its values, gets
+no verdict from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ragkit.text import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, Table, number_spans, number_value, tables
+
+_ITEM_SEP = re.compile(r"\s*(?:[、，;；/]|,(?!\d{3}))\s*")  # not the comma of "16,000"
+_LATIN = f"[^\\W_{HAN}{KANA}{HANGUL}]"  # a letter or digit of a script that spaces its words
+_SPACE = re.compile(r"\s+")
+_DIGIT = re.compile(r"\d")
+_MIN_CHARS = 2
+_MIN_CJK_HEAD = 3
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text.lower()).strip()
+
+
+def _spans(text: str, phrase: str) -> list[tuple[int, int]]:
+    """Where ``phrase`` stands in ``text`` (both normalised): anywhere for a phrase in a script written without
+    spaces (Han, kana) or in Hangul (which takes particles: "광안리점은"), else as whole words, which a CJK
+    character next to them also bounds ("HS-5の")."""
+    if len(phrase) < _MIN_CHARS:
+        return []
+    if CJK_CHAR.search(phrase):
+        return [(m.start(), m.end()) for m in re.finditer(re.escape(phrase), text)]
+    return [(m.start(), m.end()) for m in re.finditer(rf"(?<!{_LATIN}){re.escape(phrase)}(?!{_LATIN})", text)]
+
+
+def _heads(label: str, others: Sequence[str]) -> list[str]:
+    """``label`` and its leading parts that no other label starts with, longest first: a claim names "Wren W300
+    mobile robot" as "Wren W300". A part is two words or more; in Han or kana text without spaces, three
+    characters or more ("安吉白茶" of "安吉白茶基地")."""
+    if " " in label:
+        cuts = [len(label), *[m.start() for m in re.finditer(" ", label)][1:][::-1]]
+    elif IDEOGRAPHIC.search(label):
+        cuts = list(range(len(label), min(len(label), _MIN_CJK_HEAD) - 1, -1))
+    else:
+        cuts = [len(label)]
+    heads = dict.fromkeys(label[:i].strip() for i in cuts)
+    return [h for h in heads if h == label or not any(o.startswith(h) for o in others)]
+
+
+def _named(claim: str, labels: Sequence[str]) -> tuple[set[int], list[tuple[int, int]]]:
+    """The indices of ``labels`` the claim names, and where; of two names at one place, the longer counts."""
+    found: list[tuple[int, int, int]] = []
+    norm = [_norm(x) for x in labels]
+    for k, label in enumerate(norm):
+        others = [o for j, o in enumerate(norm) if j != k]
+        for head in _heads(label, others) if label else []:
+            if spans := _spans(claim, head):
+                found.extend((a, b, k) for a, b in spans)
+                break
+    kept = [f for f in found if not any(g[0] <= f[0] and f[1] <= g[1] and g[1] - g[0] > f[1] - f[0] for g in found)]
+    return {k for _, _, k in kept}, [(a, b) for a, b, _ in kept]
+
+
+def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    for a, b in spans:
+        text = text[:a] + " " * (b - a) + text[b:]
+    return text
+
+
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(number_value(text[a:b]) for a, b in number_spans(text))
+
+
+def _items(cell: str) -> list[str]:
+    """A cell and the items of its list. An item of one word in a spaced script, with no digit, is too common to
+    be a value ("llm" of "llm, embeddings, or the claim matrices" is found in any "LLM call")."""
+    parts = [p for p in _ITEM_SEP.split(cell) if p and (IDEOGRAPHIC.search(p) or " " in p or _DIGIT.search(p))]
+    return list(dict.fromkeys([cell, *parts]))
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What a table says of one claim: ``misplaced`` when it states a value only where the claim's names do not
+    point; ``placed``: the numbers (``number_value`` form) that stand where they point."""
+
+    misplaced: bool
+    placed: frozenset[str]
+
+
+def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
+    """The table's values the (name-blanked) claim states, each with its (row, column) places."""
+    places: dict[str, set[tuple[int, int]]] = {}
+    claim_numbers = _numbers(text)
+    for r, row in enumerate(table.rows):
+        for c, cell in enumerate(row[1:], 1):
+            for item in _items(_norm(cell)):
+                item_numbers = _numbers(item)
+                stated = bool(_spans(text, item)) or bool(item_numbers) and item_numbers <= claim_numbers
+                if stated:
+                    places.setdefault(item, set()).add((r, c))
+    return places
+
+
+def _place(claim: str, table: Table, rows_elsewhere: bool) -> Placement | None:
+    """What ``table`` says of the (normalised) claim. A claim that names a row of another table of the passage and
+    none of this one gets nothing from this one's column names: "HB-200は浜松工場で生産" names the brake table's
+    HB-200, and the derailleur table's "生産" column holds 浜松工場."""
+    rows, row_spans = _named(claim, [row[0] for row in table.rows])
+    cols, col_spans = _named(claim, list(table.header[1:]))
+    cols = {c + 1 for c in cols}
+    if not rows and (not cols or rows_elsewhere):
+        return None
+    values = _values(_blank(claim, row_spans + col_spans), table)
+    if not values:
+        return None
+    fits = {v: {(r, c) for r, c in where if (not rows or r in rows) and (not cols or c in cols)}
+            for v, where in values.items()}
+    used = {c for where in fits.values() for _, c in where}
+    free = cols - used  # a column another value stands in is that value's: "opened in 2011 in Manchester"
+    misplaced = any(not fit and not any((not rows or r in rows) and (not free or c in free) for r, c in values[v])
+                    for v, fit in fits.items())
+    placed = {_numbers(v) for v, fit in fits.items() if fit}
+    if placed:  # the names a placed value is read under are placed with it: "2023" of "Revenue in 2023 was …"
+        placed |= {_numbers(claim[a:b]) for a, b in row_spans + col_spans}
+        stated = _numbers(claim)  # and so are the numbers of its row's and column's names that the claim states
+        placed |= {_numbers(_norm(f"{table.rows[r][0]} {table.header[c]}")) & stated
+                   for where in fits.values() for r, c in where}
+    return Placement(misplaced, frozenset().union(*placed))
+
+
+def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
+    """For each claim, what the passage's tables say of it (None: nothing)."""
+    found = tables(passage)
+    out: list[Placement | None] = []
+    for claim in claims:
+        text = _norm(claim)
+        named = [bool(_named(text, [row[0] for row in t.rows])[0]) for t in found]
+        said = [p for k, t in enumerate(found)
+                if (p := _place(text, t, any(named[:k] + named[k + 1:]))) is not None]
+        out.append(Placement(any(p.misplaced for p in said), frozenset().union(*(p.placed for p in said)))
+                   if said else None)
+    return out

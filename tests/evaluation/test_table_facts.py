@@ -1,0 +1,95 @@
+"""Claims about a passage's tables, checked by where their values stand."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._table_facts import Placement, placements
+from ragkit.llm import CallInfo
+from ragkit.testing import ScriptedJudge
+
+PRODUCTS = ("Products\n\nProduct | Units 2022 | Units 2023 | Built at\nTern T4 arm | 1,240 | 1,100 | Hull\n"
+            "Gull G2 mobile robot | 410 | 980 | Braga\n")
+RESULTS = "Measure | 2022 | 2023\nRevenue | 41.2 million | 47.9 million\nRevenue growth | 9% | 16%"
+GARDENS = ("项目 | 东山茶园 | 西岭基地\n所在地 | 苏州市吴中区 | 湖州市长兴县\n面积 | 约300亩 | 约120亩\n"
+           "主要品种 | 碧螺春、槠叶种 | 紫笋")
+SITES = "Site | City | Opened\nFoundry House (HQ) | Bristol, UK | 2011\nYard Two | Bath, UK | 2019"
+
+
+def _one(passage: str, claim: str) -> Placement | None:
+    return placements(passage, [claim])[0]
+
+
+def test_a_value_of_another_row_is_misplaced() -> None:
+    assert _one(PRODUCTS, "The Tern T4 arm is built at Braga.") == Placement(True, frozenset())
+    assert _one(PRODUCTS, "The Tern T4 arm is built at Hull.") == Placement(False, frozenset())
+
+
+def test_a_value_of_another_column_is_misplaced_and_the_columns_year_is_placed_with_a_right_one() -> None:
+    assert _one(RESULTS, "Revenue in 2022 was 47.9 million.").misplaced  # type: ignore[union-attr]
+    assert _one(RESULTS, "Revenue in 2023 was 47.9 million.") == Placement(False, frozenset({"47.9", "2023"}))
+    assert not _one(RESULTS, "Revenue growth in 2023 was 16%.").misplaced  # type: ignore[union-attr]
+
+
+def test_a_table_whose_columns_are_its_subjects() -> None:
+    assert _one(GARDENS, "西岭基地面积约300亩。").misplaced  # type: ignore[union-attr]
+    assert _one(GARDENS, "东山茶园的主要品种包括紫笋。").misplaced  # type: ignore[union-attr]
+    assert not _one(GARDENS, "东山茶园的主要品种是碧螺春。").misplaced  # type: ignore[union-attr]
+
+
+def test_a_leading_part_of_a_row_names_it_and_particles_do_not_hide_a_name() -> None:
+    assert _one(PRODUCTS, "The Gull G2 shipped 1,100 units in 2023.").misplaced  # type: ignore[union-attr]
+    # the column "Units 2023" is not named, but its year stands beside the placed value
+    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2023.") == Placement(False, frozenset({"980", "2023"}))
+    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2022.") == Placement(False, frozenset({"980"}))
+    menu = "메뉴 | 가격\n소금빵 | 2,900원\n크루아상 | 3,800원"
+    assert _one(menu, "소금빵은 3,800원입니다.").misplaced  # type: ignore[union-attr]
+    catalog = "製品 | 価格\nHS-5 | 6,800円\nHS-8 | 14,500円"
+    assert _one(catalog, "HS-5の価格は14,500円です。").misplaced  # type: ignore[union-attr]
+
+
+def test_a_column_another_value_stands_in_does_not_misplace_the_rest() -> None:
+    assert not _one(SITES, "The headquarters in Bristol, UK opened in 2011.").misplaced  # type: ignore[union-attr]
+
+
+def test_nothing_is_said_of_a_claim_that_names_nothing_of_the_table_or_states_none_of_its_values() -> None:
+    assert _one(PRODUCTS, "The company sells arms and robots.") is None
+    assert _one(PRODUCTS, "The Tern T4 arm is painted blue.") is None
+    assert placements("No table here.", ["The Tern T4 arm is built at Braga."]) == [None]
+
+
+def test_a_row_of_one_table_is_not_placed_by_another_tables_column() -> None:
+    two = "製品 | 生産\nHS-5 | 浜松工場\n\nブレーキ | 生産\nHB-100 | 熊本工場"
+    assert _one(two, "HB-100は浜松工場で生産されています。") is None
+    assert _one(two, "HB-100は熊本工場で生産されています。") == Placement(False, frozenset())
+
+
+def _supported_and_cloze(pick: str) -> Callable[[CallInfo], object]:
+    """A judge whose check calls every claim supported, and whose cloze fills every blank with ``pick``."""
+    def reply(call: CallInfo) -> object:
+        if call.prompt_name == "claims.check":
+            return {str(i): "supported" for i in range(len(call.data.claims))}  # type: ignore[union-attr]
+        return dict.fromkeys(re.findall(r"\[(\d+)\]", call.data.statements), pick)  # type: ignore[union-attr]
+    return reply
+
+
+async def test_the_store_contradicts_a_misplaced_value_without_asking_the_judge() -> None:
+    judge = ScriptedJudge(_supported_and_cloze("47.9"))
+    right, wrong = await ClaimStore(judge).check(RESULTS, ["Revenue in 2023 was 47.9 million.",
+                                                           "Revenue in 2022 was 47.9 million."])
+    assert (right.label, wrong.label) == ("entailed", "contradicted")
+    assert judge.calls[0].data.claims == ["Revenue in 2023 was 47.9 million."]  # type: ignore[union-attr]
+
+
+async def test_the_clozes_pick_of_another_cell_for_a_placed_value_is_set_aside_but_not_for_an_unplaced_one() -> None:
+    claims = ["Revenue growth in 2023 was 16%.", "Profit rose by 9%."]  # the second names no row or column
+    placed, loose = await ClaimStore(ScriptedJudge(_supported_and_cloze("41.2"))).check(RESULTS, claims)
+    assert (placed.label, loose.label) == ("entailed", "contradicted")
+
+
+def test_a_one_word_item_of_a_list_cell_is_no_value() -> None:
+    fields = "field | uses\nrequires | sample fields\nuses | llm, embeddings, or claim matrices"
+    assert _one(fields, "The requires field is checked before the first LLM call.") is None
+    assert _one(fields, "The requires field is read from sample fields.") == Placement(False, frozenset())
