@@ -151,6 +151,27 @@ def test_lists_are_scored_item_by_item(live_settings: Settings) -> None:
         assert 0.7 <= value(result, lang, "factual_correctness") <= 0.9, lang
 
 
+SITES_TABLE = ("Where we work\n\nSite | City | Opened | Staff\nHeadquarters | Manchester | 2011 | 180\n"
+               "Sheffield plant | Sheffield | 2016 | 210\nPorto plant | Maia | 2021 | 140")
+SITES_ZH = "项目 | 龙坞茶园 | 安吉白茶基地\n所在地 | 杭州市西湖区 | 湖州市安吉县\n面积 | 约320亩 | 约180亩"
+TABLE_ANSWERS = [  # a question over a table, the right answer, and a neighbouring cell's value
+    ("en", "How many staff does the Porto plant have?", SITES_TABLE, "The Porto plant has 140 staff.",
+     "The Porto plant has 210 staff."),
+    ("zh", "安吉白茶基地的面积是多少？", SITES_ZH, "安吉白茶基地面积约180亩。", "安吉白茶基地面积约320亩。"),
+]
+
+
+def test_a_value_read_from_the_neighbouring_row_of_a_table_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, table)])
+               for lang, q, table, right, wrong in TABLE_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in TABLE_ANSWERS:
+        assert value(result, f"{lang}-wrong", "faithfulness") == 0.0, lang
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
