@@ -73,7 +73,7 @@ from ragkit.evaluation._claim_text import (
     tidy,
     whole_at_quotes,
 )
-from ragkit.evaluation._table_facts import placements
+from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
@@ -304,15 +304,19 @@ class ClaimStore:
     async def _name(self, passages: list[str], windows: list[list[int]], claims: list[str],
                     verdicts: list[Verdict]) -> list[list[int]]:
         """The passages each claim stands on: none for a claim the set neither supports nor contradicts (not asked
-        about); by its words when they settle it (``holding``; ``name_by_words``), which named passages better
-        than the embedded 1.5B judge on the validity cases and on RAGChecker's per-chunk labels (bench/README.md);
-        else by the judge, in groups of ≤ ``group_size`` claims."""
+        about); with ``name_by_words``, the passages whose tables hold its value (``table_witnesses``: a table
+        rarely names what it is about, so the words point at the passage that does), else by its words when
+        they settle it (``holding``), which named passages better than the embedded 1.5B judge on the validity
+        cases and on RAGChecker's per-chunk labels (bench/README.md); else by the judge, in groups of ≤
+        ``group_size`` claims."""
         terms = term_sets(passages) if self.name_by_words else None
 
         def settled(claim: str, verdict: Verdict) -> list[int] | None:
             if verdict.label == "neutral":
                 return []
-            return holding(claim, terms) if terms is not None else None
+            if terms is None:
+                return None
+            return table_witnesses(passages, claim) or holding(claim, terms)
 
         named = [settled(c, v) for c, v in zip(claims, verdicts, strict=True)]
         ask = [c for c, by in zip(claims, named, strict=True) if by is None]

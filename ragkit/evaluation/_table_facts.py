@@ -94,10 +94,12 @@ def _items(cell: str) -> list[str]:
 @dataclass(frozen=True)
 class Placement:
     """What a table says of one claim: ``misplaced`` when it states a value only where the claim's names do not
-    point; ``placed``: the numbers (``number_value`` form) that stand where they point."""
+    point; ``placed``: the numbers (``number_value`` form) that stand where they point; ``stands``: some value of
+    the claim stands where they point."""
 
     misplaced: bool
     placed: frozenset[str]
+    stands: bool = False
 
 
 def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
@@ -138,7 +140,7 @@ def _place(claim: str, table: Table, rows_elsewhere: bool) -> Placement | None:
         stated = _numbers(claim)  # and so are the numbers of its row's and column's names that the claim states
         placed |= {_numbers(_norm(f"{table.rows[r][0]} {table.header[c]}")) & stated
                    for where in fits.values() for r, c in where}
-    return Placement(misplaced, frozenset().union(*placed))
+    return Placement(misplaced, frozenset().union(*placed), any(fits.values()))
 
 
 def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
@@ -150,6 +152,13 @@ def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
         named = [bool(_named(text, [row[0] for row in t.rows])[0]) for t in found]
         said = [p for k, t in enumerate(found)
                 if (p := _place(text, t, any(named[:k] + named[k + 1:]))) is not None]
-        out.append(Placement(any(p.misplaced for p in said), frozenset().union(*(p.placed for p in said)))
-                   if said else None)
+        out.append(Placement(any(p.misplaced for p in said), frozenset().union(*(p.placed for p in said)),
+                             any(p.stands for p in said)) if said else None)
     return out
+
+
+def table_witnesses(passages: Sequence[str], claim: str) -> list[int]:
+    """The passages whose tables state a value of ``claim`` where its names point; failing those, the ones whose
+    tables hold its value elsewhere (where a misreading came from). Empty when no table speaks of it."""
+    said = [(k, p) for k, passage in enumerate(passages) if (p := placements(passage, [claim])[0]) is not None]
+    return [k for k, p in said if p.stands and not p.misplaced] or [k for k, p in said if p.misplaced]

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._table_facts import Placement, placements
+from ragkit.evaluation._table_facts import Placement, placements, table_witnesses
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge
 
@@ -18,18 +18,23 @@ GARDENS = ("项目 | 东山茶园 | 西岭基地\n所在地 | 苏州市吴中区
 SITES = "Site | City | Opened\nFoundry House (HQ) | Bristol, UK | 2011\nYard Two | Bath, UK | 2019"
 
 
+def _placed(*numbers: str) -> Placement:
+    """A placement where some value stands where the claim's names point, with these numbers placed."""
+    return Placement(False, frozenset(numbers), stands=True)
+
+
 def _one(passage: str, claim: str) -> Placement | None:
     return placements(passage, [claim])[0]
 
 
 def test_a_value_of_another_row_is_misplaced() -> None:
     assert _one(PRODUCTS, "The Tern T4 arm is built at Braga.") == Placement(True, frozenset())
-    assert _one(PRODUCTS, "The Tern T4 arm is built at Hull.") == Placement(False, frozenset())
+    assert _one(PRODUCTS, "The Tern T4 arm is built at Hull.") == _placed()
 
 
 def test_a_value_of_another_column_is_misplaced_and_the_columns_year_is_placed_with_a_right_one() -> None:
     assert _one(RESULTS, "Revenue in 2022 was 47.9 million.").misplaced  # type: ignore[union-attr]
-    assert _one(RESULTS, "Revenue in 2023 was 47.9 million.") == Placement(False, frozenset({"47.9", "2023"}))
+    assert _one(RESULTS, "Revenue in 2023 was 47.9 million.") == _placed("47.9", "2023")
     assert not _one(RESULTS, "Revenue growth in 2023 was 16%.").misplaced  # type: ignore[union-attr]
 
 
@@ -42,8 +47,8 @@ def test_a_table_whose_columns_are_its_subjects() -> None:
 def test_a_leading_part_of_a_row_names_it_and_particles_do_not_hide_a_name() -> None:
     assert _one(PRODUCTS, "The Gull G2 shipped 1,100 units in 2023.").misplaced  # type: ignore[union-attr]
     # the column "Units 2023" is not named, but its year stands beside the placed value
-    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2023.") == Placement(False, frozenset({"980", "2023"}))
-    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2022.") == Placement(False, frozenset({"980"}))
+    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2023.") == _placed("980", "2023")
+    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2022.") == _placed("980")
     menu = "메뉴 | 가격\n소금빵 | 2,900원\n크루아상 | 3,800원"
     assert _one(menu, "소금빵은 3,800원입니다.").misplaced  # type: ignore[union-attr]
     catalog = "製品 | 価格\nHS-5 | 6,800円\nHS-8 | 14,500円"
@@ -63,7 +68,7 @@ def test_nothing_is_said_of_a_claim_that_names_nothing_of_the_table_or_states_no
 def test_a_row_of_one_table_is_not_placed_by_another_tables_column() -> None:
     two = "製品 | 生産\nHS-5 | 浜松工場\n\nブレーキ | 生産\nHB-100 | 熊本工場"
     assert _one(two, "HB-100は浜松工場で生産されています。") is None
-    assert _one(two, "HB-100は熊本工場で生産されています。") == Placement(False, frozenset())
+    assert _one(two, "HB-100は熊本工場で生産されています。") == _placed()
 
 
 def _supported_and_cloze(pick: str) -> Callable[[CallInfo], object]:
@@ -92,4 +97,16 @@ async def test_the_clozes_pick_of_another_cell_for_a_placed_value_is_set_aside_b
 def test_a_one_word_item_of_a_list_cell_is_no_value() -> None:
     fields = "field | uses\nrequires | sample fields\nuses | llm, embeddings, or claim matrices"
     assert _one(fields, "The requires field is checked before the first LLM call.") is None
-    assert _one(fields, "The requires field is read from sample fields.") == Placement(False, frozenset())
+    assert _one(fields, "The requires field is read from sample fields.") == _placed()
+
+
+async def test_the_passage_whose_table_holds_a_value_is_named_though_another_names_the_subject() -> None:
+    about = "Orrin Labs makes water-testing kits and sells them in eleven countries."
+    claim = "Orrin Labs' revenue in 2023 was 47.9 million."
+    judge = ScriptedJudge(_supported_and_cloze("47.9"))
+    (attribution,) = await ClaimStore(judge, name_by_words=True).attribute([about, RESULTS], [claim],
+                                                                           name_contexts=True)
+    assert attribution.by == [1] and attribution.verdict.label == "entailed"
+    assert "claims.attribute" not in [c.prompt_name for c in judge.calls]  # named without the judge
+    assert table_witnesses([about, RESULTS], "Orrin Labs' revenue in 2022 was 47.9 million.") == [1]
+    assert table_witnesses([about], claim) == []
