@@ -63,6 +63,7 @@ from ragkit.evaluation._claim_prompts import (
     check_prompt,
 )
 from ragkit.evaluation._claim_text import (
+    as_written_in,
     equal_forms,
     holding,
     is_short_answer,
@@ -74,7 +75,7 @@ from ragkit.evaluation._claim_text import (
     whole_at_quotes,
 )
 from ragkit.evaluation._table_facts import placements, table_witnesses
-from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options
+from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options, stated_together
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import normalise, numbers
@@ -178,15 +179,16 @@ class ClaimStore:
                     known: Sequence[str] = (), asked: str | None = None) -> list[Verdict]:
         """A verdict per claim against ``passage``, read as an answer to ``question``.
 
-        A claim equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
+        A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim
+        equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
         is entailed without a call, and one that puts a value of the passage's tables in another row or column than
         the table does is contradicted without one (``placements``); the others go to the judge in groups of ≤
         ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
         (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
         """
-        claims = list(claims)
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
+        claims = [as_written_in(passage, c) for c in claims]
         same = equal_forms(passage, known)
         tabled = placements(passage, claims)
         verdicts: list[Verdict | None] = [
@@ -228,9 +230,11 @@ class ClaimStore:
     async def _values(self, passage: str, question: str, claims: list[str], verdicts: list[Verdict],
                       labels: list[dict[str, float]], asked: str) -> list[Verdict]:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
-        of their numbers (``_values``): one call for the group. The cloze's choice of another number for a value
-        that a table puts where the claim's names point (``placements``) is set aside: among a table's many
-        numbers it picked a neighbouring cell's, and contradicted right claims."""
+        of their numbers (``_values``): one call for the group. The cloze's choice of another number is set aside
+        for a value that a table puts where the claim's names point (``placements``), and for the numbers of a
+        claim that one clause of the passage states together (``stated_together``): among a table's many numbers
+        the cloze picked a neighbouring cell's, and given a year and an amount it filled the year's blank with the
+        amount, and so contradicted right claims. It may still confirm them."""
         ask = [v.label != "neutral" and not v.padded for v in verdicts]
         stated = numbers(passage)
         statements, holes = blanked(claims, ask, stated, asked)
@@ -240,7 +244,8 @@ class ClaimStore:
         scored = await self.judge.structured_scored(
             cloze_prompt(len(holes), options(stated, holes)),
             ClozeInput(question=question, passage=passage, statements="\n".join(statements)))
-        placed = [t.placed if t is not None else frozenset() for t in placements(passage, claims)]
+        placed = [set(numbers(c)) if stated_together(c, passage) else t.placed if t is not None else frozenset()
+                  for c, t in zip(claims, placements(passage, claims), strict=True)]
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)
@@ -248,7 +253,7 @@ class ClaimStore:
                 continue
             distribution = _distribution(value, scored.label(str(k)))
             if hole.value in placed[hole.claim] and max(distribution, key=distribution.__getitem__) != hole.value:
-                continue  # the table puts the value where the claim says: the cloze misread the table's other cells
+                continue  # the passage binds the value as the claim says: the cloze misread its other numbers
             chosen.setdefault(hole.claim, []).append((distribution, hole.value))
         return [combined(labels[i], [d for d, _ in chosen[i]], [v for _, v in chosen[i]]) if i in chosen else v
                 for i, v in enumerate(verdicts)]

@@ -84,6 +84,20 @@ class Blank:
     """The blanked number, in ``number_value`` form."""
 
 
+_CLAUSE_END = re.compile(r"(?<!\d)[.,]|[.,](?!\d)|[，、;；。!?！？\n]|(?<=[고며])\s")
+"""Where a clause ends: punctuation (not the point or comma of 52.3, 1,200) or a Korean connective ending
+("…원이고 직원은", "…창업했으며 2023년"), which joins clauses without a comma."""
+
+
+def stated_together(claim: str, passage: str) -> bool:
+    """Whether the claim's two or more numbers are the numbers of one clause of the passage, and that clause has no
+    other: "2023年营业收入约1.2亿元" in "…于2009年创立，2023年营业收入约1.2亿元，…". Such a claim states the values as
+    the passage binds them, and the cloze cannot overrule them: asked about a year and an amount, the small judge
+    filled the year's blank with the amount, in every language (bench/README.md, session 43)."""
+    own = set(numbers(claim))
+    return len(own) >= 2 and any(set(numbers(clause)) == own for clause in _CLAUSE_END.split(passage))
+
+
 def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
             asked: str = "") -> tuple[list[str], list[Blank]]:
     """The claims marked in ``ask`` with their numbers replaced by numbered blanks, and the blanks in number

@@ -23,7 +23,7 @@ from ragkit.text._morph import (
     trailing_particle,
     word_bounds,
 )
-from ragkit.text._numbers import number_spans, number_value, numbers
+from ragkit.text._numbers import NumberForm, number_forms, number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
@@ -50,6 +50,7 @@ __all__ = [
     "KATAKANA",
     "KOREAN_NOUNS",
     "Morpheme",
+    "NumberForm",
     "QUESTION_MARKS",
     "SENTENCE_END",
     "Table",
@@ -69,6 +70,7 @@ __all__ = [
     "morphemes",
     "normalise",
     "normalise_language",
+    "number_forms",
     "number_spans",
     "number_value",
     "numbers",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
 
 _NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
 _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
@@ -31,3 +33,47 @@ def number_value(number: str) -> str:
 def numbers(text: str) -> list[str]:
     """The numbers of ``text`` in ``number_value`` form, in order, each once."""
     return list(dict.fromkeys(number_value(text[a:b]) for a, b in number_spans(text)))
+
+
+_SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12, "bn": 9}
+_LATIN_SCALE = re.compile(r"\s?(thousand|million|billion|trillion|bn)\b", re.IGNORECASE)
+_CJK_SCALES = {"千": 3, "천": 3, "百万": 6, "백만": 6, "千万": 7, "천만": 7, "万": 4, "萬": 4, "만": 4,
+               "亿": 8, "億": 8, "억": 8, "兆": 12, "조": 12}
+_ORDINAL = {"제", "第"}
+_CJK_SCALE = re.compile(" ?(" + "|".join(sorted(_CJK_SCALES, key=len, reverse=True)) + ")")
+
+
+@dataclass(frozen=True)
+class NumberForm:
+    """A number as written, with its scale words ("1.2 million", "1亿2000万", "150만"), and the value it means."""
+
+    start: int
+    end: int
+    value: Decimal
+
+
+def _scaled(text: str, end: int) -> tuple[int, int]:
+    """The power of ten that the scale words right after ``end`` give, and where they end."""
+    if m := _LATIN_SCALE.match(text, end):
+        return _SCALE_WORDS[m.group(1).lower()], m.end()
+    power = 0
+    while m := _CJK_SCALE.match(text, end):  # "2천만": 천 then 만
+        power, end = power + _CJK_SCALES[m.group(1)], m.end()
+    return power, end
+
+
+def number_forms(text: str) -> list[NumberForm]:
+    """The numbers of ``text`` (``number_spans``) with the scale words that follow them, in order. A CJK amount
+    in parts is one form: "1亿2000万" is 120,000,000, "1억 2천만" too; a part joins the one before it only when
+    it is smaller."""
+    forms: list[NumberForm] = []
+    for a, b in number_spans(text):
+        power, end = _scaled(text, b) if text[a - 1 : a] not in _ORDINAL else (0, b)  # 제3조 is article 3
+        value = Decimal(number_value(text[a:b])).scaleb(power)
+        last = forms[-1] if forms else None
+        joins = last is not None and power and text[last.end:a].strip() == "" and value < last.value
+        if joins and last is not None and _CJK_SCALE.match(text, b):
+            forms[-1] = NumberForm(last.start, end, last.value + value)
+        else:
+            forms.append(NumberForm(a, end, value))
+    return forms

@@ -10,7 +10,7 @@ import pytest
 from ragkit.errors import JudgeError
 from ragkit.evaluation import Attribution, ClaimDetails, ClaimStore, MetricContext, Verdict, claim_details
 from ragkit.evaluation._claim_prompts import attribute_prompt, check_prompt
-from ragkit.evaluation._claim_text import holding, term_sets
+from ragkit.evaluation._claim_text import as_written_in, holding, term_sets
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import Delayed, ScriptedJudge, WithLogprobs
@@ -371,3 +371,15 @@ def test_korean_particles_are_grammar_not_copy_errors() -> None:
     assert repair_copies(claims[:1], "한국어, 영어, 일본어, 중국어를 지원한다.") == claims[:1]
     assert repair_copies(claims[1:], "이 앱은 스페인어와 독일어를 지원한다.") == claims[1:]
 
+
+
+@pytest.mark.parametrize(("passage", "claim", "expected"), [
+    ("It cost 1,200,000 euros.", "It cost 1.2 million euros.", "It cost 1,200,000 euros."),
+    ("年销量约30万盒。", "年销量约300,000盒。", "年销量约30万盒。"),
+    ("매출은 약 146억 원이다.", "매출은 약 14,600,000,000원이다.", "매출은 약 146억원이다."),
+    ("It cost 1,200,000 euros.", "It cost 1.3 million euros.", "It cost 1.3 million euros."),  # another value
+    ("It cost 1.2 million or 1,200,000 euros.", "It cost 1,200,000 euros.", "It cost 1,200,000 euros."),
+])
+def test_a_claims_numbers_are_written_as_the_passage_writes_the_same_value(passage: str, claim: str,
+                                                                           expected: str) -> None:
+    assert as_written_in(passage, claim) == expected

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._values import NONE, Blank, blanked, cloze_prompt, combined, options
+from ragkit.evaluation._values import NONE, Blank, blanked, cloze_prompt, combined, options, stated_together
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
 from ragkit.text import numbers
@@ -149,3 +149,29 @@ async def test_a_date_of_one_repeated_number_is_not_contradicted_by_a_judge_that
         question="龙坞茶园明前龙井预计何时开采？")
     assert ended.label == "entailed"
     assert "清明（[2]月[2]日）" in judge.calls[-1].data.statements  # type: ignore[union-attr]
+
+
+PROFILE = ("青岚茶业于2009年创立，2023年营业收入约1.2亿元。"
+           "한빛커피는 2013년에 창업했으며 2023년 매출은 약 146억 원이고 직원은 85명이다.")
+
+
+@pytest.mark.parametrize(("claim", "together"), [
+    ("2023年营业收入约1.2亿元。", True),
+    ("2009年营业收入约1.2亿元。", False),  # the year of another clause
+    ("2023년 매출은 약 146억 원이다.", True),  # a Korean connective ends the clause before 직원은 85명
+    ("2013년 매출은 약 146억 원이다.", False),
+    ("The company was founded in 2009.", False),  # one number: the cloze is asked as before
+])
+def test_two_numbers_that_one_clause_states_alone_are_stated_together(claim: str, together: bool) -> None:
+    assert stated_together(claim, PROFILE) is together
+
+
+async def test_the_clozes_other_value_for_a_claim_stated_together_is_set_aside() -> None:
+    def reply(call: CallInfo) -> object:  # the embedded judge's habit: the amount in the year's blank
+        if call.prompt_name == "claims.check":
+            return {"0": "supported", "1": "supported"}
+        return {"0": "1.2", "1": "none", "2": "1.2", "3": "none"}
+
+    judge = ScriptedJudge(reply)
+    right, wrong = await ClaimStore(judge).check(PROFILE, ["2023年营业收入约1.2亿元。", "2009年营业收入约1.2亿元。"])
+    assert (right.label, wrong.label) == ("entailed", "contradicted")

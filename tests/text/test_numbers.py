@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragkit.text import number_spans, number_value, numbers
+from ragkit.text import number_forms, number_spans, number_value, numbers
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -28,3 +28,23 @@ def test_spans_point_at_the_number_as_written() -> None:
     text = "Opened in 1,996 rooms"
     ((a, b),) = number_spans(text)
     assert text[a:b] == "1,996" and number_value(text[a:b]) == "1996"
+
+
+@pytest.mark.parametrize(("text", "written", "value"), [
+    ("cost 1.2 million euros", "1.2 million", 1_200_000),
+    ("cost 1,200,000 euros", "1,200,000", 1_200_000),
+    ("年销量约30万盒", "30万", 300_000),
+    ("营业收入约1亿2000万元", "1亿2000万", 120_000_000),
+    ("1억 2천만 원", "1억 2천만", 120_000_000),
+    ("매출은 약 146억 원", "146억", 14_600_000_000),
+    ("売上高は8600百万円", "8600百万", 8_600_000_000),
+    ("제3조(근무시간)", "3", 3),  # an article's number, not 3 trillion
+])
+def test_a_numbers_form_takes_its_scale_words(text: str, written: str, value: int) -> None:
+    (form,) = number_forms(text)
+    assert text[form.start:form.end] == written and form.value == value
+
+
+def test_parts_join_only_when_smaller_and_adjacent() -> None:
+    assert [f.value for f in number_forms("3万人，2023年")] == [30_000, 2023]
+    assert [f.value for f in number_forms("2 bn and 3.5 kg")] == [2_000_000_000, 3.5]
