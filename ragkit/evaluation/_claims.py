@@ -67,6 +67,7 @@ from ragkit.evaluation._claim_text import (
     equal_forms,
     holding,
     is_short_answer,
+    keep_numbers,
     prompt_windows,
     repair_copies,
     restate,
@@ -160,7 +161,8 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            claims = tidy(repair_copies(whole_at_quotes(out.claims, text), text, question))[: self.max_claims]
+            claims = tidy(keep_numbers(repair_copies(whole_at_quotes(out.claims, text), text, question), text))
+            claims = claims[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]
             return Split(claims, tidy(out.entities))

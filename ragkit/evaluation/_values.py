@@ -87,6 +87,7 @@ class Blank:
 _CLAUSE_END = re.compile(r"(?<!\d)[.,]|[.,](?!\d)|[，、;；。!?！？\n]|(?<=[고며])\s")
 """Where a clause ends: punctuation (not the point or comma of 52.3, 1,200) or a Korean connective ending
 ("…원이고 직원은", "…창업했으며 2023년"), which joins clauses without a comma."""
+_OPENING_CHARS = 4
 
 
 def stated_together(claim: str, passage: str) -> bool:
@@ -95,7 +96,20 @@ def stated_together(claim: str, passage: str) -> bool:
     the passage binds them, and the cloze cannot overrule them: asked about a year and an amount, the small judge
     filled the year's blank with the amount, in every language (bench/README.md, session 43)."""
     own = set(numbers(claim))
-    return len(own) >= 2 and any(set(numbers(clause)) == own for clause in _CLAUSE_END.split(passage))
+    return len(own) >= 2 and any(set(numbers(clause)) == own for clause in _clauses(passage))
+
+
+def _clauses(passage: str) -> list[str]:
+    """The passage's clauses; one that is only a number and a word or two ("2023年，", "In 2023,") opens the next."""
+    out: list[str] = []
+    opening = ""
+    for clause in _CLAUSE_END.split(passage):
+        if numbers(clause) and len(re.sub(r"[\d\s.,]", "", clause)) <= _OPENING_CHARS:
+            opening += clause + " "
+            continue
+        out.append(opening + clause)
+        opening = ""
+    return out
 
 
 def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],

@@ -10,7 +10,7 @@ import pytest
 from ragkit.errors import JudgeError
 from ragkit.evaluation import Attribution, ClaimDetails, ClaimStore, MetricContext, Verdict, claim_details
 from ragkit.evaluation._claim_prompts import attribute_prompt, check_prompt
-from ragkit.evaluation._claim_text import as_written_in, holding, term_sets
+from ragkit.evaluation._claim_text import as_written_in, holding, keep_numbers, term_sets
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import Delayed, ScriptedJudge, WithLogprobs
@@ -321,12 +321,13 @@ def test_reworded_claims_and_words_of_the_text_are_left_alone(claim: str, text: 
 
 async def test_split_claims_are_repaired_against_their_text() -> None:
     def miscopy(call: CallInfo) -> object:
-        return {"claims": ["리프레시 휴가는 균속 5년이 되는 해에 줍니다."], "entities": []}
+        claims = ["리프레시 휴가는 균속 5년이 되는 해에 줍니다.", "유급 휴가는 5일, 여행 지원금은 100만 원입니다."]
+        return {"claims": claims, "entities": []}
 
     store = ClaimStore(ScriptedJudge(miscopy))
     claims = await store.split("근속 5년이 되는 해에 유급 휴가 5일과 여행 지원금 100만 원을 줍니다.",
                                question="리프레시 휴가는 어떻게 계산됩니까?")
-    assert claims == ["리프레시 휴가는 근속 5년이 되는 해에 줍니다."]
+    assert claims == ["리프레시 휴가는 근속 5년이 되는 해에 줍니다.", "유급 휴가는 5일, 여행 지원금은 100만 원입니다."]
 
 
 async def test_a_claim_cut_at_a_quote_of_its_text_is_put_back_whole() -> None:
@@ -383,3 +384,15 @@ def test_korean_particles_are_grammar_not_copy_errors() -> None:
 def test_a_claims_numbers_are_written_as_the_passage_writes_the_same_value(passage: str, claim: str,
                                                                            expected: str) -> None:
     assert as_written_in(passage, claim) == expected
+
+
+@pytest.mark.parametrize(("claims", "text", "expected"), [
+    # a year dropped
+    (["禾丰食品的销售额约3.6亿元。"], "2005年禾丰食品的销售额约3.6亿元。", ["2005年禾丰食品的销售额约3.6亿元。"]),
+    (["B opens at 9."], "A closes at 5. B opens at 9.", ["B opens at 9.", "A closes at 5."]),  # a sentence dropped
+    (["A is 5.", "B is 6."], "A is 5. B is 6.", ["A is 5.", "B is 6."]),  # nothing lost
+    (["The HS-5 came out in 1996."], "1. The HS-5 came out in 1996.", ["The HS-5 came out in 1996."]),  # a list mark
+])
+def test_a_number_the_split_dropped_brings_its_sentence_back(claims: list[str], text: str,
+                                                             expected: list[str]) -> None:
+    assert keep_numbers(claims, text) == expected

@@ -175,3 +175,11 @@ async def test_the_clozes_other_value_for_a_claim_stated_together_is_set_aside()
     judge = ScriptedJudge(reply)
     right, wrong = await ClaimStore(judge).check(PROFILE, ["2023年营业收入约1.2亿元。", "2009年营业收入约1.2亿元。"])
     assert (right.label, wrong.label) == ("entailed", "contradicted")
+
+
+def test_a_clause_of_a_year_alone_opens_the_next() -> None:
+    passage = "禾丰食品于2005年在成都创立。2023年，公司销售额约3.6亿元，比2022年的3.1亿元增长约16%。"
+    assert stated_together("2023年禾丰食品的销售额约3.6亿元。", passage)
+    assert not stated_together("2005年禾丰食品的销售额约3.6亿元。", passage)
+    english = "In 2023, sales reached 86.4 million, up from 79.1 million."
+    assert stated_together("In 2023 sales were 86.4 million.", english)
