@@ -40,6 +40,7 @@ _LATIN_SCALE = re.compile(r"\s?(thousand|million|billion|trillion|bn)\b", re.IGN
 _CJK_SCALES = {"千": 3, "천": 3, "百万": 6, "백만": 6, "千万": 7, "천만": 7, "万": 4, "萬": 4, "만": 4,
                "亿": 8, "億": 8, "억": 8, "兆": 12, "조": 12}
 _ORDINAL = {"제", "第"}
+_QUANTITY = re.compile(r"\d+(?:\.\d+)?")
 _CJK_SCALE = re.compile(" ?(" + "|".join(sorted(_CJK_SCALES, key=len, reverse=True)) + ")")
 
 
@@ -63,11 +64,13 @@ def _scaled(text: str, end: int) -> tuple[int, int]:
 
 
 def number_forms(text: str) -> list[NumberForm]:
-    """The numbers of ``text`` (``number_spans``) with the scale words that follow them, in order. A CJK amount
-    in parts is one form: "1亿2000万" is 120,000,000, "1억 2천만" too; a part joins the one before it only when
-    it is smaller."""
+    """The quantities of ``text`` (``number_spans``, versions left out) with the scale words that follow them, in
+    order. A CJK amount in parts is one form: "1亿2000万" is 120,000,000, "1억 2천만" too; a part joins the one
+    before it only when it is smaller."""
     forms: list[NumberForm] = []
     for a, b in number_spans(text):
+        if not _QUANTITY.fullmatch(number_value(text[a:b])):
+            continue  # a version or a dotted code, "3.2.1", is no quantity
         power, end = _scaled(text, b) if text[a - 1 : a] not in _ORDINAL else (0, b)  # 제3조 is article 3
         value = Decimal(number_value(text[a:b])).scaleb(power)
         last = forms[-1] if forms else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from ragkit.text import number_forms, number_spans, number_value, numbers
@@ -48,3 +50,8 @@ def test_a_numbers_form_takes_its_scale_words(text: str, written: str, value: in
 def test_parts_join_only_when_smaller_and_adjacent() -> None:
     assert [f.value for f in number_forms("3万人，2023年")] == [30_000, 2023]
     assert [f.value for f in number_forms("2 bn and 3.5 kg")] == [2_000_000_000, 3.5]
+
+
+def test_a_version_is_no_quantity() -> None:
+    forms = number_forms("pyenv 2.5.2 builds Python 3.12 on 1.2.3.4 hosts, 5 of them")
+    assert [f.value for f in forms] == [Decimal("3.12"), 5]
