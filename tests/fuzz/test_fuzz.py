@@ -103,3 +103,22 @@ def test_any_reply_to_a_claim_prompt_validates_or_is_refused(raw: str, n: int, m
     for prompt in (SPLIT, check_prompt(n), attribute_prompt(n, m)):
         parsed = _valid(prompt, Completion(text=raw, finish_reason="stop"))  # None means: re-ask
         assert parsed is None or isinstance(parsed, prompt.output)
+
+
+NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억조제第 millionthousand")), max_size=60) | TEXT
+
+
+@FUZZ
+@given(NUMBERISH, NUMBERISH)
+def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) -> None:
+    from ragkit.evaluation._claim_text import as_written_in, keep_numbers
+    from ragkit.evaluation._table_facts import placements
+    from ragkit.evaluation._values import stated_together
+    from ragkit.text import number_forms
+
+    for form in number_forms(passage):
+        assert 0 <= form.start < form.end <= len(passage)
+    assert isinstance(as_written_in(passage, claim), str)
+    assert isinstance(keep_numbers([claim], passage), list)
+    assert isinstance(stated_together(claim, passage), bool)
+    assert len(placements(passage, [claim])) == 1
