@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragkit.text import CJK_CHAR, count_tokens, normalise, number_forms, numbers, search_terms, split_sentences
+from ragkit.text import CJK_CHAR, count_tokens, normalise, numbers, search_terms, split_sentences
 
 
 def tidy(items: Sequence[str]) -> list[str]:
@@ -121,24 +121,6 @@ def keep_numbers(claims: Sequence[str], text: str) -> list[str]:
         out = [c for i, c in enumerate(out) if i not in taken]
         out.insert(min(at, len(out)), sentence)
     return out
-
-
-def as_written_in(passage: str, claim: str) -> str:
-    """``claim`` with each number written as ``passage`` writes the same value: "1.2 million euros" against a
-    passage's "1,200,000 euros", "300,000盒" against "30万盒", "14,600,000,000원" against "146억 원". Values never
-    change, only their form. The small judge read a right claim in another form as unclear or wrong, in every
-    language (12 right claims scored 0.02-0.35, bench/README.md), and the cloze, given the passage's form as its
-    option, contradicted the claim's."""
-    written: dict[object, str] = {}
-    for form in number_forms(passage):
-        written.setdefault(form.value, passage[form.start:form.end])
-    own = {passage[form.start:form.end] for form in number_forms(passage)}
-    out, end = "", 0
-    for form in number_forms(claim):
-        text = claim[form.start:form.end]
-        if (target := written.get(form.value)) is not None and text not in own:
-            out, end = out + claim[end:form.start] + target, form.end
-    return out + claim[end:]
 
 
 def equal_forms(passage: str, known: Sequence[str]) -> set[str]:

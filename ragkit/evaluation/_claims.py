@@ -63,7 +63,6 @@ from ragkit.evaluation._claim_prompts import (
     check_prompt,
 )
 from ragkit.evaluation._claim_text import (
-    as_written_in,
     equal_forms,
     holding,
     is_short_answer,
@@ -79,7 +78,7 @@ from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options, stated_together
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
-from ragkit.text import normalise, numbers
+from ragkit.text import as_written_in, normalise, numbers
 
 T = TypeVar("T")
 

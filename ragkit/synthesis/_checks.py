@@ -20,6 +20,7 @@ from ragkit.text import (
     HIRAGANA,
     KANA,
     UNDETERMINED,
+    as_written_in,
     morphemes,
     normalise,
     number_spans,
@@ -372,6 +373,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
     cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
     """
+    own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
     own_numbers, ref_numbers = _new_numbers(own, question), _new_numbers(reference, question)
     if own_numbers and not own_numbers <= set(numbers(reference)):
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"

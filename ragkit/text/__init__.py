@@ -23,7 +23,7 @@ from ragkit.text._morph import (
     trailing_particle,
     word_bounds,
 )
-from ragkit.text._numbers import NumberForm, number_forms, number_spans, number_value, numbers
+from ragkit.text._numbers import NumberForm, as_written_in, number_forms, number_spans, number_value, numbers
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
@@ -55,6 +55,7 @@ __all__ = [
     "SENTENCE_END",
     "Table",
     "UNDETERMINED",
+    "as_written_in",
     "bleu",
     "chinese_keywords",
     "chinese_spans",

@@ -10,10 +10,11 @@ import pytest
 from ragkit.errors import JudgeError
 from ragkit.evaluation import Attribution, ClaimDetails, ClaimStore, MetricContext, Verdict, claim_details
 from ragkit.evaluation._claim_prompts import attribute_prompt, check_prompt
-from ragkit.evaluation._claim_text import as_written_in, holding, keep_numbers, term_sets
+from ragkit.evaluation._claim_text import holding, keep_numbers, term_sets
 from ragkit.llm import CallInfo
 from ragkit.settings import Settings
 from ragkit.testing import Delayed, ScriptedJudge, WithLogprobs
+from ragkit.text import as_written_in
 from ragkit.types import ContextRef, EvalSample, RagResponse, TestSample
 
 

@@ -111,10 +111,10 @@ NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억
 @FUZZ
 @given(NUMBERISH, NUMBERISH)
 def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) -> None:
-    from ragkit.evaluation._claim_text import as_written_in, keep_numbers
+    from ragkit.evaluation._claim_text import keep_numbers
     from ragkit.evaluation._table_facts import placements
     from ragkit.evaluation._values import stated_together
-    from ragkit.text import number_forms
+    from ragkit.text import as_written_in, number_forms
 
     for form in number_forms(passage):
         assert 0 <= form.start < form.end <= len(passage)

@@ -344,6 +344,10 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     # a code between CJK characters is a name, and its digits are not numbers ("K2307-03" is in the range)
     ("対象はどのロット番号ですか？", "K2307-03", "K2307-03からK2307-21までです。", True),
     ("対象はどのロット番号ですか？", "K2307-03", "K2208-01からK2208-09までです。", False),
+    # one value in two forms is one number; another value is not
+    ("禾丰食品2023年的销售额是多少？", "3.6亿元", "约36000万元。", True),
+    ("How much did the depot cost?", "1.2 million euros", "It cost 1,200,000 euros.", True),
+    ("How much did the depot cost?", "1.3 million euros", "It cost 1,200,000 euros.", False),
 ])
 
 
