@@ -75,7 +75,15 @@ from ragkit.evaluation._claim_text import (
     whole_at_quotes,
 )
 from ragkit.evaluation._table_facts import placements, table_witnesses
-from ragkit.evaluation._values import ClozeInput, blanked, cloze_prompt, combined, options, stated_together
+from ragkit.evaluation._values import (
+    ClozeInput,
+    blanked,
+    cloze_prompt,
+    combined,
+    misread,
+    options,
+    stated_together,
+)
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
 from ragkit.text import as_written_in, normalise, numbers
@@ -231,9 +239,9 @@ class ClaimStore:
     async def _values(self, passage: str, question: str, claims: list[str], verdicts: list[Verdict],
                       labels: list[dict[str, float]], asked: str) -> list[Verdict]:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
-        of their numbers (``_values``): one call for the group. The cloze's choice of another number is set aside
-        for a value that a table puts where the claim's names point (``placements``), and for the numbers of a
-        claim that one clause of the passage states together (``stated_together``): among a table's many numbers
+        of their numbers (``_values``): one call for the group. A choice that tells nothing (``misread``) is set
+        aside: another number for a value that a table puts where the claim's names point (``placements``) or
+        that one clause of the passage states as the claim does (``stated_together``). Among a table's many numbers
         the cloze picked a neighbouring cell's, and given a year and an amount it filled the year's blank with the
         amount, and so contradicted right claims. It may still confirm them."""
         ask = [v.label != "neutral" and not v.padded for v in verdicts]
@@ -253,8 +261,8 @@ class ClaimStore:
             if value is None:  # a blank left out gives no evidence
                 continue
             distribution = _distribution(value, scored.label(str(k)))
-            if hole.value in placed[hole.claim] and max(distribution, key=distribution.__getitem__) != hole.value:
-                continue  # the passage binds the value as the claim says: the cloze misread its other numbers
+            if misread(hole, max(distribution, key=distribution.__getitem__), placed[hole.claim]):
+                continue
             chosen.setdefault(hole.claim, []).append((distribution, hole.value))
         return [combined(labels[i], [d for d, _ in chosen[i]], [v for _, v in chosen[i]]) if i in chosen else v
                 for i, v in enumerate(verdicts)]

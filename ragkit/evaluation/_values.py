@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,6 +148,14 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
             end = b
         statements.append(text + claim[end:])
     return statements, holes
+
+
+def misread(hole: Blank, pick: str, placed: Set[str]) -> bool:
+    """Whether the cloze's ``pick`` for ``hole`` tells nothing about the claim: another number, or "none", for a
+    value that the passage binds as the claim says (``placed``: ``placements``, ``stated_together``). Tried, not
+    kept: setting aside a number of another kind in a claim of two blanks (an amount in a year's blank). Wrong
+    answers that such picks had contradicted then scored as right (bench/README.md, session 43)."""
+    return pick != hole.value and hole.value in placed
 
 
 def options(stated: Sequence[str], holes: Sequence[Blank]) -> list[str]:
