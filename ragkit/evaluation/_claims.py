@@ -90,8 +90,8 @@ from ragkit.text import as_written_in, normalise, numbers
 
 T = TypeVar("T")
 
-ENGINE_VERSION = "5"
-"""Bumped when a prompt changes: part of every memo key, so old cached results are never mixed in."""
+ENGINE_VERSION = "6"
+"""Bumped when a prompt or a verdict rule changes: part of every memo key, so old cached results are never mixed in."""
 
 
 # -- the store ------------------------------------------------------------------------------------
