@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from ragkit.evaluation._verdicts import Label, Verdict
 from ragkit.llm import Prompt, numbered_labels
-from ragkit.text import number_spans, number_value, numbers
+from ragkit.text import number_spans, number_value, numbers, search_terms, split_sentences
 
 NONE = "none"
 MAX_BLANKS = 2
@@ -96,7 +96,28 @@ def stated_together(claim: str, passage: str) -> bool:
     the passage binds them, and the cloze cannot overrule them: asked about a year and an amount, the small judge
     filled the year's blank with the amount, in every language (bench/README.md, session 43)."""
     own = set(numbers(claim))
-    return len(own) >= 2 and any(set(numbers(clause)) == own for clause in _clauses(passage))
+    if len(own) < 2:
+        return False
+    return any(set(numbers(clause)) == own for clause in _clauses(passage)) or _adjacent(claim, passage)
+
+
+def _adjacent(claim: str, passage: str) -> bool:
+    """Whether the claim's two numbers stand next to each other in a sentence of the passage, in its order, with
+    words between them that the claim mostly shares: "2023년 매출은 약 212억 원" in "2023년 매출은 약 212억 원으로
+    2022년의 187억 원보다". In "from 47.9 million in 2022 to 52.3 million in 2023", 2022 and 52.3 are next to each
+    other, but "to" is not what the claim "in 2022 revenue was 52.3 million" says between them."""
+    spans = number_spans(claim)
+    if len(spans) != 2:
+        return False
+    (a, b), (c, d) = spans
+    first, second, between = number_value(claim[a:b]), number_value(claim[c:d]), set(search_terms(claim[b:c]))
+    for sentence in split_sentences(passage):
+        found = [(number_value(sentence[x:y]), x, y) for x, y in number_spans(sentence)]
+        for (v, _, y), (w, x, _) in zip(found, found[1:], strict=False):
+            theirs = set(search_terms(sentence[y:x]))
+            if (v, w) == (first, second) and theirs and 2 * len(theirs & between) >= len(theirs):
+                return True
+    return False
 
 
 def _clauses(passage: str) -> list[str]:

@@ -183,3 +183,12 @@ def test_a_clause_of_a_year_alone_opens_the_next() -> None:
     assert not stated_together("2005年禾丰食品的销售额约3.6亿元。", passage)
     english = "In 2023, sales reached 86.4 million, up from 79.1 million."
     assert stated_together("In 2023 sales were 86.4 million.", english)
+
+
+def test_two_numbers_next_to_each_other_with_the_claims_words_between_are_stated_together() -> None:
+    korean = "2023년 매출은 약 212억 원으로 2022년의 187억 원보다 늘었으며, 직원은 130명이다."
+    assert stated_together("누리식품의 2023년 매출은 약 212억 원이다.", korean)
+    assert not stated_together("누리식품의 2022년 매출은 약 212억 원이다.", korean)  # not next to each other
+    english = "Revenue grew from 47.9 million in 2022 to 52.3 million in 2023."
+    assert stated_together("Revenue was 47.9 million in 2022.", english)
+    assert not stated_together("In 2022 revenue was 52.3 million.", english)  # "to" is not what the claim says
