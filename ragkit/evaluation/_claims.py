@@ -90,8 +90,18 @@ from ragkit.text import as_written_in, normalise, numbers
 
 T = TypeVar("T")
 
+SETTLED = 0.9
+"""P(entailed) from the check above which a claim whose numbers the passage binds as it says gets no cloze."""
+
 ENGINE_VERSION = "6"
 """Bumped when a prompt or a verdict rule changes: part of every memo key, so old cached results are never mixed in."""
+
+
+def _settled(claim: str, verdict: Verdict, placed: set[str] | frozenset[str]) -> bool:
+    """A claim the cloze could only confirm, already entailed with near certainty: every number it states is one
+    the passage binds as it says (or the question states). Asking would cost a call and change little."""
+    own = set(numbers(claim))
+    return bool(own) and own <= placed and verdict.label == "entailed" and verdict.support >= SETTLED
 
 
 # -- the store ------------------------------------------------------------------------------------
@@ -244,7 +254,11 @@ class ClaimStore:
         that one clause of the passage states as the claim does (``stated_together``). Among a table's many numbers
         the cloze picked a neighbouring cell's, and given a year and an amount it filled the year's blank with the
         amount, and so contradicted right claims. It may still confirm them."""
-        ask = [v.label != "neutral" and not v.padded for v in verdicts]
+        placed = [set(numbers(c)) if stated_together(c, passage) else t.placed if t is not None else frozenset()
+                  for c, t in zip(claims, placements(passage, claims), strict=True)]
+        given = set(numbers(asked))
+        ask = [v.label != "neutral" and not v.padded and not _settled(c, v, placed[i] | given)
+               for i, (c, v) in enumerate(zip(claims, verdicts, strict=True))]
         stated = numbers(passage)
         statements, holes = blanked(claims, ask, stated, asked)
         if not holes:
@@ -253,8 +267,6 @@ class ClaimStore:
         scored = await self.judge.structured_scored(
             cloze_prompt(len(holes), options(stated, holes)),
             ClozeInput(question=question, passage=passage, statements="\n".join(statements)))
-        placed = [set(numbers(c)) if stated_together(c, passage) else t.placed if t is not None else frozenset()
-                  for c, t in zip(claims, placements(passage, claims), strict=True)]
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)

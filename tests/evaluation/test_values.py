@@ -147,8 +147,9 @@ async def test_a_date_of_one_repeated_number_is_not_contradicted_by_a_judge_that
     started, ended = await ClaimStore(judge).check(
         MEETING, ["龙坞茶园明前龙井预计于3月18日开采。", "龙坞茶园明前龙井预计清明（4月4日）前结束。"],
         question="龙坞茶园明前龙井预计何时开采？")
-    assert ended.label == "entailed"
-    assert "清明（[2]月[2]日）" in judge.calls[-1].data.statements  # type: ignore[union-attr]
+    assert ended.label == "entailed" and started.label == "entailed"
+    # the first claim's 3 and 18 are its clause's numbers and the check is sure: it is settled, and not asked
+    assert judge.calls[-1].data.statements == "龙坞茶园明前龙井预计清明（[0]月[0]日）前结束。"  # type: ignore[union-attr]
 
 
 PROFILE = ("青岚茶业于2009年创立，2023年营业收入约1.2亿元。"
@@ -192,3 +193,9 @@ def test_two_numbers_next_to_each_other_with_the_claims_words_between_are_stated
     english = "Revenue grew from 47.9 million in 2022 to 52.3 million in 2023."
     assert stated_together("Revenue was 47.9 million in 2022.", english)
     assert not stated_together("In 2022 revenue was 52.3 million.", english)  # "to" is not what the claim says
+
+
+async def test_a_claim_whose_numbers_the_passage_binds_as_it_says_and_the_check_is_sure_of_gets_no_cloze() -> None:
+    judge = ScriptedJudge(_check_says_supported)
+    (verdict,) = await ClaimStore(judge).check(PROFILE, ["2023年营业收入约1.2亿元。"])
+    assert verdict.label == "entailed" and [c.prompt_name for c in judge.calls] == ["claims.check"]
