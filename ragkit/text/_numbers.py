@@ -13,6 +13,8 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ragkit.text._times import time_forms
+
 _NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
 _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
 """A code of a letter, then hyphenated parts: "HM-1", "CB-3", "K2307-03", "INC-2023-014". Its digits are no
@@ -82,19 +84,30 @@ def number_forms(text: str) -> list[NumberForm]:
     return forms
 
 
+def _forms(text: str) -> list[tuple[int, int, object]]:
+    """The values of ``text`` as (start, end, value): its clock times (``time_forms``), then its quantities outside
+    them."""
+    times = [(f.start, f.end, ("time", f.minute)) for f in time_forms(text)]
+    numbers_ = [(f.start, f.end, f.value) for f in number_forms(text)
+                if not any(a < f.end and f.start < b for a, b, _ in times)]
+    return sorted([*times, *numbers_], key=lambda f: f[0])
+
+
 def as_written_in(passage: str, claim: str) -> str:
-    """``claim`` with each number written as ``passage`` writes the same value: "1.2 million euros" against a
-    passage's "1,200,000 euros", "300,000盒" against "30万盒", "14,600,000,000원" against "146억 원". Values never
-    change, only their form. The claim engine's small judge read a right claim in another form as unclear or
-    wrong, in every language (12 right claims scored 0.02-0.35, bench/README.md, session 43), and its cloze, given
-    the passage's form as its option, contradicted the claim's."""
-    written: dict[Decimal, str] = {}
-    for form in number_forms(passage):
-        written.setdefault(form.value, passage[form.start:form.end])
-    own = {passage[form.start:form.end] for form in number_forms(passage)}
+    """``claim`` with each number and clock time written as ``passage`` writes the same value: "1.2 million
+    euros" against a passage's "1,200,000 euros", "300,000盒" against "30万盒", "14,600,000,000원" against "146억 원",
+    "17時30分" against "午後5時30分". Values never change, only their form. The claim engine's small judge read a
+    right claim in another form as unclear or wrong, in every language (bench/README.md, session 43: 12 right
+    claims with numbers scored 0.02-0.35, 4 with 24-hour times 0.00-0.22), and its cloze, given the passage's form
+    as its option, contradicted the claim's."""
+    forms = _forms(passage)
+    written: dict[object, str] = {}
+    for a, b, value in forms:
+        written.setdefault(value, passage[a:b])
+    own = {passage[a:b] for a, b, _ in forms}
     out, end = "", 0
-    for form in number_forms(claim):
-        text = claim[form.start:form.end]
-        if (target := written.get(form.value)) is not None and text not in own:
-            out, end = out + claim[end:form.start] + target, form.end
+    for a, b, value in _forms(claim):
+        text = claim[a:b]
+        if (target := written.get(value)) is not None and text not in own:
+            out, end = out + claim[end:a] + target, b
     return out + claim[end:]
