@@ -314,7 +314,8 @@ class ClaimStore:
         verdicts = await self._joined(passages, windows, ask, asked)
         named: list[list[int]] = [[] for _ in ask]
         if name_contexts and ask:
-            named = await self._name(passages, windows, ask, verdicts)
+            joined = "\n\n".join(passages)  # numbers and times as the passages write them, for their words
+            named = await self._name(passages, windows, [as_written_in(joined, c) for c in ask], verdicts)
         judged = iter(Attribution(verdict=v, by=by) for v, by in zip(verdicts, named, strict=True))
         return [a if a is not None else next(judged) for a in found]
 

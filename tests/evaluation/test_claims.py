@@ -397,3 +397,18 @@ def test_a_claims_numbers_are_written_as_the_passage_writes_the_same_value(passa
 def test_a_number_the_split_dropped_brings_its_sentence_back(claims: list[str], text: str,
                                                              expected: list[str]) -> None:
     assert keep_numbers(claims, text) == expected
+
+
+async def test_a_claim_in_another_number_form_is_named_by_its_words_as_the_passages_write_them() -> None:
+    # unwritten, "million" would be the second passage's word, and the claim named to both
+    passages = ["It cost 1,200,000 euros to build the Halsford depot.", "The Halsford depot serves 1.5 million riders."]
+    def reply(call: CallInfo) -> object:
+        if call.prompt_name == "claims.check":
+            return {str(i): "supported" for i in range(len(call.data.claims))}  # type: ignore[union-attr]
+        return {}
+
+    judge = ScriptedJudge(reply)
+    (attribution,) = await ClaimStore(judge, name_by_words=True).attribute(
+        passages, ["The Halsford depot cost 1.2 million euros to build."], name_contexts=True)
+    assert attribution.by == [0]
+    assert "claims.attribute" not in [c.prompt_name for c in judge.calls]
