@@ -21,18 +21,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragkit.text import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, Table, number_spans, number_value, tables
+from ragkit.text import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, Table, normalise, numbers, tables
 
 _ITEM_SEP = re.compile(r"\s*(?:[、，;；/]|,(?!\d{3}))\s*")  # not the comma of "16,000"
 _LATIN = f"[^\\W_{HAN}{KANA}{HANGUL}]"  # a letter or digit of a script that spaces its words
-_SPACE = re.compile(r"\s+")
 _DIGIT = re.compile(r"\d")
 _MIN_CHARS = 2
 _MIN_CJK_HEAD = 3
-
-
-def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text.lower()).strip()
 
 
 def _spans(text: str, phrase: str) -> list[tuple[int, int]]:
@@ -63,7 +58,7 @@ def _heads(label: str, others: Sequence[str]) -> list[str]:
 def _named(claim: str, labels: Sequence[str]) -> tuple[set[int], list[tuple[int, int]]]:
     """The indices of ``labels`` the claim names, and where; of two names at one place, the longer counts."""
     found: list[tuple[int, int, int]] = []
-    norm = [_norm(x) for x in labels]
+    norm = [normalise(x) for x in labels]
     for k, label in enumerate(norm):
         others = [o for j, o in enumerate(norm) if j != k]
         for head in _heads(label, others) if label else []:
@@ -81,7 +76,7 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 def _numbers(text: str) -> frozenset[str]:
-    return frozenset(number_value(text[a:b]) for a, b in number_spans(text))
+    return frozenset(numbers(text))
 
 
 def _items(cell: str) -> list[str]:
@@ -108,7 +103,7 @@ def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
     claim_numbers = _numbers(text)
     for r, row in enumerate(table.rows):
         for c, cell in enumerate(row[1:], 1):
-            for item in _items(_norm(cell)):
+            for item in _items(normalise(cell)):
                 item_numbers = _numbers(item)
                 stated = bool(_spans(text, item)) or bool(item_numbers) and item_numbers <= claim_numbers
                 if stated:
@@ -116,11 +111,13 @@ def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
     return places
 
 
-def _place(claim: str, table: Table, rows_elsewhere: bool) -> Placement | None:
-    """What ``table`` says of the (normalised) claim. A claim that names a row of another table of the passage and
-    none of this one gets nothing from this one's column names: "HB-200は浜松工場で生産" names the brake table's
-    HB-200, and the derailleur table's "生産" column holds 浜松工場."""
-    rows, row_spans = _named(claim, [row[0] for row in table.rows])
+def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int, int]]],
+           rows_elsewhere: bool) -> Placement | None:
+    """What ``table`` says of the (normalised) claim, whose rows of it are ``named_rows`` (``_named``). A claim
+    that names a row of another table of the passage and none of this one gets nothing from this one's column
+    names: "HB-200は浜松工場で生産" names the brake table's HB-200, and the derailleur table's "生産" column holds
+    浜松工場."""
+    rows, row_spans = named_rows
     cols, col_spans = _named(claim, list(table.header[1:]))
     cols = {c + 1 for c in cols}
     if not rows and (not cols or rows_elsewhere):
@@ -138,7 +135,7 @@ def _place(claim: str, table: Table, rows_elsewhere: bool) -> Placement | None:
     if placed:  # the names a placed value is read under are placed with it: "2023" of "Revenue in 2023 was …"
         placed |= {_numbers(claim[a:b]) for a, b in row_spans + col_spans}
         stated = _numbers(claim)  # and so are the numbers of its row's and column's names that the claim states
-        placed |= {_numbers(_norm(f"{table.rows[r][0]} {table.header[c]}")) & stated
+        placed |= {_numbers(normalise(f"{table.rows[r][0]} {table.header[c]}")) & stated
                    for where in fits.values() for r, c in where}
     return Placement(misplaced, frozenset().union(*placed), any(fits.values()))
 
@@ -148,10 +145,10 @@ def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
     found = tables(passage)
     out: list[Placement | None] = []
     for claim in claims:
-        text = _norm(claim)
-        named = [bool(_named(text, [row[0] for row in t.rows])[0]) for t in found]
+        text = normalise(claim)
+        rows = [_named(text, [row[0] for row in t.rows]) for t in found]
         said = [p for k, t in enumerate(found)
-                if (p := _place(text, t, any(named[:k] + named[k + 1:]))) is not None]
+                if (p := _place(text, t, rows[k], any(bool(r[0]) for j, r in enumerate(rows) if j != k))) is not None]
         out.append(Placement(any(p.misplaced for p in said), frozenset().union(*(p.placed for p in said)),
                              any(p.stands for p in said)) if said else None)
     return out

@@ -378,4 +378,3 @@ def _package_name(title: str) -> list[str]:
            for p in parts):
         return []
     return parts
-

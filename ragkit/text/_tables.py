@@ -34,36 +34,34 @@ def _is_rule(cells: list[str]) -> bool:
 @dataclass(frozen=True)
 class Table:
     """A table of a text: its header row, and the rows of the header's width (a row of another width, a cell lost
-    in extraction, is left out). ``lines``: the text's lines it spans, as ``range`` indices."""
+    in extraction, is left out)."""
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-    lines: range
 
 
-def _table(run: list[tuple[int, list[str]]]) -> Table | None:
+def _table(run: list[list[str]]) -> Table | None:
     """The table of a run of ``|`` lines, or None: one line, no body, or a header that is not a row of names."""
     if len(run) < 2:
         return None
-    header, body = run[0][1], [cells for _, cells in run[1:] if not _is_rule(cells)]
+    header, body = run[0], [cells for cells in run[1:] if not _is_rule(cells)]
     if not body or any(len(h) > _MAX_HEADER for h in header):
         return None
-    rows = tuple(tuple(cells) for cells in body if len(cells) == len(header))
-    return Table(tuple(header), rows, range(run[0][0], run[-1][0] + 1))
+    return Table(tuple(header), tuple(tuple(cells) for cells in body if len(cells) == len(header)))
 
 
 def tables(text: str) -> list[Table]:
     """The tables of ``text``: two or more consecutive ``|`` rows, the first their header. Lines inside fenced
     code blocks are never tables."""
     found: list[Table] = []
-    run: list[tuple[int, list[str]]] = []
+    run: list[list[str]] = []
     fenced = False
-    for i, line in enumerate([*text.split("\n"), ""]):
+    for line in [*text.split("\n"), ""]:
         if _FENCE.match(line):
             fenced = not fenced
         cells = None if fenced else _cells(line)
         if cells is not None:
-            run.append((i, cells))
+            run.append(cells)
             continue
         if (table := _table(run)) is not None:
             found.append(table)
