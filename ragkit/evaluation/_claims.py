@@ -211,7 +211,7 @@ class ClaimStore:
         same = equal_forms(passage, known)
         tabled = placements(passage, claims)
         verdicts: list[Verdict | None] = [
-            Verdict(label="entailed") if normalise(c) in same
+            Verdict(label="entailed") if normalise(c) in same or (t is not None and t.pinned)
             else Verdict(label="contradicted") if t is not None and t.misplaced else None
             for c, t in zip(claims, tabled, strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]

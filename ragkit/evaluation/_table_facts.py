@@ -95,6 +95,9 @@ class Placement:
     misplaced: bool
     placed: frozenset[str]
     stands: bool = False
+    pinned: bool = False
+    """Every value the claim states stands in the one cell its row and its column name (the column may go unnamed
+    in a table of one value column): the table states the claim."""
 
 
 def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
@@ -137,7 +140,8 @@ def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int,
         stated = _numbers(claim)  # and so are the numbers of its row's and column's names that the claim states
         placed |= {_numbers(normalise(f"{table.rows[r][0]} {table.header[c]}")) & stated
                    for where in fits.values() for r, c in where}
-    return Placement(misplaced, frozenset().union(*placed), any(fits.values()))
+    pinned = not misplaced and bool(rows) and (bool(cols) or len(table.header) == 2) and all(fits.values())
+    return Placement(misplaced, frozenset().union(*placed), any(fits.values()), pinned)
 
 
 def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
@@ -149,8 +153,9 @@ def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
         rows = [_named(text, [row[0] for row in t.rows]) for t in found]
         said = [p for k, t in enumerate(found)
                 if (p := _place(text, t, rows[k], any(bool(r[0]) for j, r in enumerate(rows) if j != k))) is not None]
-        out.append(Placement(any(p.misplaced for p in said), frozenset().union(*(p.placed for p in said)),
-                             any(p.stands for p in said)) if said else None)
+        misplaced = any(p.misplaced for p in said)
+        out.append(Placement(misplaced, frozenset().union(*(p.placed for p in said)), any(p.stands for p in said),
+                             not misplaced and any(p.pinned for p in said)) if said else None)
     return out
 
 

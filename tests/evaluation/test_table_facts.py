@@ -18,9 +18,10 @@ GARDENS = ("项目 | 东山茶园 | 西岭基地\n所在地 | 苏州市吴中区
 SITES = "Site | City | Opened\nFoundry House (HQ) | Bristol, UK | 2011\nYard Two | Bath, UK | 2019"
 
 
-def _placed(*numbers: str) -> Placement:
-    """A placement where some value stands where the claim's names point, with these numbers placed."""
-    return Placement(False, frozenset(numbers), stands=True)
+def _placed(*numbers: str, pinned: bool = False) -> Placement:
+    """A placement where some value stands where the claim's names point, with these numbers placed; ``pinned``:
+    in the one cell its row and column name."""
+    return Placement(False, frozenset(numbers), stands=True, pinned=pinned)
 
 
 def _one(passage: str, claim: str) -> Placement | None:
@@ -29,12 +30,12 @@ def _one(passage: str, claim: str) -> Placement | None:
 
 def test_a_value_of_another_row_is_misplaced() -> None:
     assert _one(PRODUCTS, "The Tern T4 arm is built at Braga.") == Placement(True, frozenset())
-    assert _one(PRODUCTS, "The Tern T4 arm is built at Hull.") == _placed()
+    assert _one(PRODUCTS, "The Tern T4 arm is built at Hull.") == _placed(pinned=True)
 
 
 def test_a_value_of_another_column_is_misplaced_and_the_columns_year_is_placed_with_a_right_one() -> None:
     assert _one(RESULTS, "Revenue in 2022 was 47.9 million.").misplaced  # type: ignore[union-attr]
-    assert _one(RESULTS, "Revenue in 2023 was 47.9 million.") == _placed("47.9", "2023")
+    assert _one(RESULTS, "Revenue in 2023 was 47.9 million.") == _placed("47.9", "2023", pinned=True)
     assert not _one(RESULTS, "Revenue growth in 2023 was 16%.").misplaced  # type: ignore[union-attr]
 
 
@@ -68,7 +69,7 @@ def test_nothing_is_said_of_a_claim_that_names_nothing_of_the_table_or_states_no
 def test_a_row_of_one_table_is_not_placed_by_another_tables_column() -> None:
     two = "製品 | 生産\nHS-5 | 浜松工場\n\nブレーキ | 生産\nHB-100 | 熊本工場"
     assert _one(two, "HB-100は浜松工場で生産されています。") is None
-    assert _one(two, "HB-100は熊本工場で生産されています。") == _placed()
+    assert _one(two, "HB-100は熊本工場で生産されています。") == _placed(pinned=True)
 
 
 def _supported_and_cloze(pick: str) -> Callable[[CallInfo], object]:
@@ -85,7 +86,7 @@ async def test_the_store_contradicts_a_misplaced_value_without_asking_the_judge(
     right, wrong = await ClaimStore(judge).check(RESULTS, ["Revenue in 2023 was 47.9 million.",
                                                            "Revenue in 2022 was 47.9 million."])
     assert (right.label, wrong.label) == ("entailed", "contradicted")
-    assert judge.calls[0].data.claims == ["Revenue in 2023 was 47.9 million."]  # type: ignore[union-attr]
+    assert judge.calls == []  # the right claim is the table's own cell (pinned), the wrong one misplaced
 
 
 async def test_the_clozes_pick_of_another_cell_for_a_placed_value_is_set_aside_but_not_for_an_unplaced_one() -> None:
@@ -97,7 +98,7 @@ async def test_the_clozes_pick_of_another_cell_for_a_placed_value_is_set_aside_b
 def test_a_one_word_item_of_a_list_cell_is_no_value() -> None:
     fields = "field | uses\nrequires | sample fields\nuses | llm, embeddings, or claim matrices"
     assert _one(fields, "The requires field is checked before the first LLM call.") is None
-    assert _one(fields, "The requires field is read from sample fields.") == _placed()
+    assert _one(fields, "The requires field is read from sample fields.") == _placed(pinned=True)
 
 
 async def test_the_passage_whose_table_holds_a_value_is_named_though_another_names_the_subject() -> None:
@@ -110,3 +111,11 @@ async def test_the_passage_whose_table_holds_a_value_is_named_though_another_nam
     assert "claims.attribute" not in [c.prompt_name for c in judge.calls]  # named without the judge
     assert table_witnesses([about, RESULTS], "Orrin Labs' revenue in 2022 was 47.9 million.") == [1]
     assert table_witnesses([about], claim) == []
+
+
+async def test_a_claim_the_table_states_in_one_cell_is_entailed_without_asking() -> None:
+    assert _one(RESULTS, "Revenue in 2023 was 47.9 million.").pinned  # type: ignore[union-attr]
+    assert not _one(PRODUCTS, "The Gull G2 shipped 980 units in 2023.").pinned  # type: ignore[union-attr]
+    judge = ScriptedJudge(lambda call: {"0": "not_mentioned"})
+    (verdict,) = await ClaimStore(judge).check(RESULTS, ["Revenue in 2023 was 47.9 million."])
+    assert verdict.label == "entailed" and judge.calls == []
