@@ -135,7 +135,7 @@ def _quantities(text: str) -> set[tuple[str, str]]:
     return out
 
 
-def _new_numbers(text: str, question: str) -> set[str]:
+def new_numbers(text: str, question: str) -> set[str]:
     """The numbers of ``text`` but for the quantities the question itself states."""
     asked = _quantities(question)
     return {n for n, unit in _quantities(text) if (n, unit) not in asked and (n, "") not in asked}
@@ -374,7 +374,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
     """
     own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
-    own_numbers, ref_numbers = _new_numbers(own, question), _new_numbers(reference, question)
+    own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)
     if own_numbers and not own_numbers <= set(numbers(reference)):
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
     own_names, ref_names = _names(own, question), _names(reference, question)

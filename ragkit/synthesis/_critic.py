@@ -61,6 +61,7 @@ from ragkit.synthesis._checks import (
     distinct,
     mentions_context,
     names_something,
+    new_numbers,
     pointing,
     points_back,
     restates_question,
@@ -76,7 +77,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise_language, units
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise_language, numbers, units
 from ragkit.types import TestSample
 
 
@@ -232,7 +233,10 @@ class Critic:
         if agree == "unsure" and self.claims is not None:
             verdict = await self.claims.check_answer(reference, own, sample.question)
             checks["reference_gives_answer"] = verdict.label
-            if verdict.label != "entailed":
+            if verdict.label == "neutral" and in_more_detail(reference, own, checks["evidence"], passages,
+                                                             sample.question):
+                checks["agreement"] = f"{why}; the reference tells the judge's evidence line in more detail"
+            elif verdict.label != "entailed":
                 why = f"{why}; the reference does not give it as the answer ({verdict.label})"
                 agree = "disagree"
         if agree == "disagree":
@@ -378,3 +382,18 @@ def _package_name(title: str) -> list[str]:
            for p in parts):
         return []
     return parts
+
+
+def in_more_detail(reference: str, own: str, evidence: list[str], passages: list[str], question: str) -> bool:
+    """True when every number the reference states beyond the judge's answer stands in a passage line (a paragraph,
+    a list item, a table row) that also holds the judge's evidence: the two answer from one spot of the passage,
+    the reference in more detail. "2교대로 운영" (two shifts) against "1조는 오전 6시부터 오후 3시까지, 2조는 오후
+    2시부터 오후 11시까지", both from "- 기장 로스팅 공장은 2교대로 운영합니다. 1조는 …". A reference whose other
+    numbers stand elsewhere may answer another question, and the claim engine's verdict stands."""
+    others = new_numbers(reference, question) - new_numbers(own, question)
+    lines = [line for p in passages for line in p.splitlines() if line.strip()]
+    for quote in evidence if others else []:
+        i = quote_source(quote, lines)
+        if i is not None and others <= set(numbers(lines[i])):
+            return True
+    return False

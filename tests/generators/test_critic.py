@@ -160,6 +160,43 @@ async def test_a_reference_that_mentions_the_judges_number_but_does_not_give_it(
     assert check.data.passage == sample.reference_answer and check.data.claims == [f"{sample.question} 5"]
 
 
+async def test_a_reference_that_tells_the_judges_evidence_line_in_more_detail_is_kept(bakery, embeddings):
+    # the judge answers "48 staff" from the one line of the passage; the reference adds that line's other number:
+    # the claim engine finds the reference silent on the judge's short answer (neutral), not against it
+    sample = _sample(bakery, question="How is the Leeds bakery staffed?",
+                     answer="It has 48 staff, who bake about 9,000 loaves a day.")
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": ["It has 48 staff and bakes about 9,000 loaves a day in three deck ovens."],
+                    "answer": "48 staff"}
+        if call.prompt_name == "claims.check" and call.data.passage == sample.reference_answer:
+            return {"0": "not_mentioned"}
+        return default_script(call)
+
+    verdict = await Critic(bakery, ScriptedJudge(script), embeddings).review(sample)
+    assert verdict.checks["reference_gives_answer"] == "neutral"
+    assert "in more detail" in verdict.checks["agreement"] and verdict.reason != "wrong_answer"
+
+
+@pytest.mark.parametrize(("reference", "evidence", "detail"), [
+    ("기장 로스팅 공장은 1조는 오전 6시부터 오후 3시까지, 2조는 오후 2시부터 오후 11시까지 근무합니다.",
+     "기장 로스팅 공장은 2교대로 운영합니다.", True),
+    # the reference's hours are the head office's, on another line than the judge's evidence
+    ("본사는 오전 9시부터 오후 6시까지 근무합니다.", "기장 로스팅 공장은 2교대로 운영합니다.", False),
+    # the judge's evidence is nowhere in the passage
+    ("기장 로스팅 공장은 1조는 오전 6시부터 오후 3시까지 근무합니다.", "직영 카페 직원은 근무표에 따릅니다.",
+     False),
+])
+def test_in_more_detail(reference, evidence, detail):
+    from ragkit.synthesis._critic import in_more_detail
+
+    passage = ("- 본사 직원의 기본 근무 시간은 평일 오전 9시부터 오후 6시까지입니다.\n"
+               "- 기장 로스팅 공장은 2교대로 운영합니다. 1조는 오전 6시부터 오후 3시까지, "
+               "2조는 오후 2시부터 오후 11시까지 근무합니다.")
+    question = "근무 시간은 어떻게 정해져 있나요?"
+    assert in_more_detail(reference, "2교대로 운영", [evidence], [passage], question) is detail
+
+
 async def test_a_reference_claim_the_contexts_do_not_support_drops_the_sample(bakery, embeddings):
     judge = _script(critic={"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."],
                             "answer": "2010, with 60 staff"},
