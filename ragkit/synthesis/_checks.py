@@ -10,7 +10,6 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import Literal
 
 from ragkit.kg import mentioned_in
 from ragkit.text import (
@@ -20,12 +19,8 @@ from ragkit.text import (
     HIRAGANA,
     KANA,
     UNDETERMINED,
-    as_written_in,
     morphemes,
     normalise,
-    number_spans,
-    number_value,
-    numbers,
     split_sentences,
     units,
 )
@@ -117,31 +112,13 @@ _CODE_NAME = re.compile(r"`[^`\s][^`]*`|(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-
 more a side ("tqdm.notebook", "citm_catalog.json"; not "e.g."): a name in technical documents, written in lower
 case."""
 
-_UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
-"""What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
 _LATIN = "A-Za-z\u00c0-\u024f"
 _NAME = re.compile(f"(?<![{_LATIN}\\d'’])[A-Z][{_LATIN}\\d'’-]*")
 """A capitalised Latin word, also between CJK characters ("K2307-03" of "K2307-03からK2307-21まで")."""
 _HANGUL_WORD = re.compile(f"^[{HANGUL}]+$")
 
 
-def _quantities(text: str) -> set[tuple[str, str]]:
-    """(number, the word or CJK character after it): "10 kg" and "10天" are not the "10年" of a question."""
-    out = set()
-    for a, b in number_spans(text):
-        found = _UNIT.match(text, b)
-        unit = (found.group(1) or "").lower() if found else ""
-        out.add((number_value(text[a:b]), unit[:1] if unit and not unit.isascii() else unit))
-    return out
-
-
-def new_numbers(text: str, question: str) -> set[str]:
-    """The numbers of ``text`` but for the quantities the question itself states."""
-    asked = _quantities(question)
-    return {n for n, unit in _quantities(text) if (n, unit) not in asked and (n, "") not in asked}
-
-
-def _names(text: str, question: str) -> set[str]:
+def capitalised_names(text: str, question: str) -> set[str]:
     """Capitalised words of ``text`` that the question does not use and that are not a capitalised function word
     ("The", "In"): the names an answer adds (Latin scripts only; CJK answers are left to the token checks)."""
     asked = {w.lower() for w in _NAME.findall(question)}
@@ -153,11 +130,11 @@ def informative(text: str, question: str) -> set[str]:
     shares its stem: "확인" and "확인되었는지"), and a number, a CJK character or a word of four or more letters
     (short function words say little about agreement)."""
     asked = set(units(question))
-    return {t for t in units(text) if not _found(t, asked) and (any(c.isdigit() for c in t) or not t.isascii()
+    return {t for t in units(text) if not found_in(t, asked) and (any(c.isdigit() for c in t) or not t.isascii()
                                                                  or len(t) >= 4)}
 
 
-def _found(token: str, others: set[str]) -> bool:
+def found_in(token: str, others: set[str]) -> bool:
     """Whether ``token`` is among ``others``; a Korean word also matches one that shares its stem, since
     particles and endings attach to it ("서울" and "서울은")."""
     if token in others:
@@ -191,7 +168,7 @@ def points_back(question: str) -> bool:
 
 def names_something(question: str, names: Iterable[str]) -> bool:
     """Whether the question names something: a capitalised name, a model name, code, or one of ``names``."""
-    if _names(question, "") or _MODEL_NAME.search(question) or _CODE_NAME.search(question):
+    if capitalised_names(question, "") or _MODEL_NAME.search(question) or _CODE_NAME.search(question):
         return True
     return any(mentioned_in(name, question) for name in names)
 
@@ -265,7 +242,7 @@ def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
         return False
     mine, asked = informative(answer, ""), informative(question, "")
     # a Korean word is in the question with another particle too ("성수점" in "성수점은")
-    return bool(mine) and all(_found(t, asked) for t in mine) and \
+    return bool(mine) and all(found_in(t, asked) for t in mine) and \
         len(mine) >= share * len(_naming(asked))
 
 
@@ -354,47 +331,6 @@ def addresses(question: str, name: str | None) -> bool:
     what is …?", "… for you, Anna?". The writer took the persona for the one asked; the question is the persona's
     own, and a RAG system is not called by the user's name."""
     return _unaddressed(question, name) is not None
-
-
-Agreement = Literal["agree", "unsure", "disagree"]
-
-
-def agreement(own: str, reference: str, question: str, similarity: float) -> tuple[Agreement, str]:
-    """Whether the judge's own short answer and the reference answer agree, by their words alone: "agree",
-    "disagree", or "unsure" when the words cannot tell (the critic then asks the claim engine whether the reference
-    gives the judge's answer).
-
-    Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that
-    the reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10
-    years", does not count, but "10 days" in answer to it does), or names on both sides with none in common
-    ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
-    too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when
-    half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are
-    mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
-    cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
-    """
-    own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
-    own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)
-    if own_numbers and not own_numbers <= set(numbers(reference)):
-        return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
-    own_names, ref_names = _names(own, question), _names(reference, question)
-    if own_names and ref_names and not own_names & ref_names:
-        return "disagree", f"names differ: {sorted(own_names)} vs {sorted(ref_names)}"
-    if own_numbers:
-        others = sorted(ref_numbers - own_numbers)
-        return ("unsure", f"the reference also states {others}") if others else ("agree", "numbers agree")
-    mine, theirs = informative(own, question), informative(reference, question)
-    if mine and theirs:
-        recall = max(sum(_found(t, theirs) for t in mine) / len(mine), sum(_found(t, mine) for t in theirs)
-                     / len(theirs))
-        if recall >= 0.5:
-            return "agree", f"token overlap {recall:.2f}"
-    own_tokens, ref_tokens = set(units(own)), set(units(reference))
-    if own_tokens and not mine:
-        contained = sum(_found(t, ref_tokens) for t in own_tokens) / len(own_tokens)
-        if contained >= 0.75:
-            return "agree", f"judge's answer contained in the reference ({contained:.2f})"
-    return ("unsure" if similarity >= 0.8 else "disagree"), f"cosine {similarity:.2f}"
 
 
 def distinct(texts: list[str]) -> list[str]:

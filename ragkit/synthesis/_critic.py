@@ -54,14 +54,13 @@ import numpy as np
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
+from ragkit.synthesis._agreement import YES_OR_NO, agreement, in_more_detail
 from ragkit.synthesis._checks import (
-    agreement,
     ambiguous_document,
     copies_context,
     distinct,
     mentions_context,
     names_something,
-    new_numbers,
     pointing,
     points_back,
     restates_question,
@@ -77,7 +76,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise_language, numbers, units
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise_language, units
 from ragkit.types import TestSample
 
 
@@ -184,8 +183,22 @@ class Critic:
         if not cited:  # an answer copied from a passage is its own evidence
             source = answer_source(out.answer, question, passages, quoted=bool(evidence))
             cited = [(out.answer.strip(), source)] if source is not None else []
+        if not cited and YES_OR_NO.match(out.answer):
+            cited = await self._affirmed(out.answer, question, passages)
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
                 "evidence_passages": sorted({i for _, i in cited})}
+
+    async def _affirmed(self, answer: str, question: str, passages: list[str]) -> list[tuple[str, int]]:
+        """A bare "yes" or "no" cites no words, and the small judge often gives none ("이수민은 품질관리팀장이었는가?"
+        → "Yes", while the passage says "조사 책임자는 품질관리팀장 이수민이며"): its evidence is the question with
+        its answer, from the first passage in which the claim engine finds that entailed (one check per passage)."""
+        if self.claims is None:
+            return []
+        for i, text in enumerate(passages):
+            verdict = await self.claims.check_answer(text, answer, question)
+            if verdict.label == "entailed":
+                return [(f"{question} {answer.strip()}", i)]
+        return []
 
     async def _answers(self, passages: list[str], questions: list[str]) -> dict[str, Any]:
         """``_answer`` to each of several questions asked together (a multi-hop sample's two), one call each, merged:
@@ -383,17 +396,3 @@ def _package_name(title: str) -> list[str]:
         return []
     return parts
 
-
-def in_more_detail(reference: str, own: str, evidence: list[str], passages: list[str], question: str) -> bool:
-    """True when every number the reference states beyond the judge's answer stands in a passage line (a paragraph,
-    a list item, a table row) that also holds the judge's evidence: the two answer from one spot of the passage,
-    the reference in more detail. "2교대로 운영" (two shifts) against "1조는 오전 6시부터 오후 3시까지, 2조는 오후
-    2시부터 오후 11시까지", both from "- 기장 로스팅 공장은 2교대로 운영합니다. 1조는 …". A reference whose other
-    numbers stand elsewhere may answer another question, and the claim engine's verdict stands."""
-    others = new_numbers(reference, question) - new_numbers(own, question)
-    lines = [line for p in passages for line in p.splitlines() if line.strip()]
-    for quote in evidence if others else []:
-        i = quote_source(quote, lines)
-        if i is not None and others <= set(numbers(lines[i])):
-            return True
-    return False

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from kg_builder import default_script
 
-from ragkit.synthesis._checks import agreement, copies_context, mentions_context, restates_question
+from ragkit.synthesis._agreement import agreement, in_more_detail
+from ragkit.synthesis._checks import copies_context, mentions_context, restates_question
 from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._writer import found_quotes, quote_source
 from ragkit.testing import ScriptedJudge
@@ -178,6 +179,25 @@ async def test_a_reference_that_tells_the_judges_evidence_line_in_more_detail_is
     assert "in more detail" in verdict.checks["agreement"] and verdict.reason != "wrong_answer"
 
 
+@pytest.mark.parametrize(("label", "answerable"), [("supported", True), ("not_mentioned", False)])
+async def test_a_bare_yes_stands_on_the_passage_the_claim_engine_finds_it_in(bakery, embeddings, label, answerable):
+    # the judge answers "Yes" and quotes nothing; the question with its answer is checked against each passage
+    sample = _sample(bakery, question="Did the Leeds bakery open in 2010?", answer="Yes, it opened in 2010.")
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": [], "answer": "Yes."}
+        if call.prompt_name == "claims.check" and call.data.claims == [f"{sample.question} Yes."]:
+            return {"0": label}
+        return default_script(call)
+
+    verdict = await Critic(bakery, ScriptedJudge(script), embeddings).review(sample)
+    if answerable:
+        assert verdict.checks["evidence"] == [f"{sample.question} Yes."] and verdict.checks["evidence_passages"] == [0]
+        assert verdict.reason != "not_answerable"
+    else:
+        assert verdict.reason == "not_answerable" and verdict.checks["evidence"] == []
+
+
 @pytest.mark.parametrize(("reference", "evidence", "detail"), [
     ("기장 로스팅 공장은 1조는 오전 6시부터 오후 3시까지, 2조는 오후 2시부터 오후 11시까지 근무합니다.",
      "기장 로스팅 공장은 2교대로 운영합니다.", True),
@@ -188,8 +208,6 @@ async def test_a_reference_that_tells_the_judges_evidence_line_in_more_detail_is
      False),
 ])
 def test_in_more_detail(reference, evidence, detail):
-    from ragkit.synthesis._critic import in_more_detail
-
     passage = ("- 본사 직원의 기본 근무 시간은 평일 오전 9시부터 오후 6시까지입니다.\n"
                "- 기장 로스팅 공장은 2교대로 운영합니다. 1조는 오전 6시부터 오후 3시까지, "
                "2조는 오후 2시부터 오후 11시까지 근무합니다.")
@@ -596,3 +614,13 @@ async def test_candidate_work_in_another_process_gives_the_same_sample(bakery, e
     assert a is not None and b is not None and reason_a == reason_b == ""
     assert a.model_dump() == b.model_dump()
     assert sum(u.calls for u in there.report().values()) == len(there.judge.calls) > 0
+
+
+@pytest.mark.parametrize(("answer", "bare"), [
+    ("Yes.", True), ("no", True), ("네", True), ("아니요.", True), ("是的", True), ("不是", True), ("はい。", True),
+    ("Yes, in 2010", False), ("Yesterday", False), ("네, 2017년입니다", False), ("是2010年", False), ("Noel", False),
+])
+def test_yes_or_no(answer, bare):
+    from ragkit.synthesis._agreement import YES_OR_NO
+
+    assert bool(YES_OR_NO.match(answer)) is bare

@@ -1,0 +1,90 @@
+"""Whether the critic's judge and the reference answer agree: by their words first (numbers, then names, then
+the overlap of the other words), and, where the words cannot tell, by where in the passage each answer stands."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from ragkit.synthesis._checks import capitalised_names, found_in, informative
+from ragkit.synthesis._writer import quote_source
+from ragkit.text import as_written_in, number_spans, number_value, numbers, units
+
+_UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
+"""What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
+
+YES_OR_NO = re.compile(r"\s*(?:yes|no|네|예|아니요|아니오|아닙니다|是|是的|不是|对|不对|否|はい|いいえ)"
+                       r"\s*[.!。！]?\s*$", re.I)
+"""A judge's answer that is only "yes" or "no", in the languages the writers write."""
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    """(number, the word or CJK character after it): "10 kg" and "10天" are not the "10年" of a question."""
+    out = set()
+    for a, b in number_spans(text):
+        found = _UNIT.match(text, b)
+        unit = (found.group(1) or "").lower() if found else ""
+        out.add((number_value(text[a:b]), unit[:1] if unit and not unit.isascii() else unit))
+    return out
+
+
+def new_numbers(text: str, question: str) -> set[str]:
+    """The numbers of ``text`` but for the quantities the question itself states."""
+    asked = _quantities(question)
+    return {n for n, unit in _quantities(text) if (n, unit) not in asked and (n, "") not in asked}
+
+
+Agreement = Literal["agree", "unsure", "disagree"]
+
+
+def agreement(own: str, reference: str, question: str, similarity: float) -> tuple[Agreement, str]:
+    """Whether the judge's own short answer and the reference answer agree, by their words alone: "agree",
+    "disagree", or "unsure" when the words cannot tell (the critic then asks the claim engine whether the reference
+    gives the judge's answer).
+
+    Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that
+    the reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10
+    years", does not count, but "10 days" in answer to it does), or names on both sides with none in common
+    ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
+    too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when
+    half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are
+    mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
+    cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
+    """
+    own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
+    own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)
+    if own_numbers and not own_numbers <= set(numbers(reference)):
+        return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
+    own_names, ref_names = capitalised_names(own, question), capitalised_names(reference, question)
+    if own_names and ref_names and not own_names & ref_names:
+        return "disagree", f"names differ: {sorted(own_names)} vs {sorted(ref_names)}"
+    if own_numbers:
+        others = sorted(ref_numbers - own_numbers)
+        return ("unsure", f"the reference also states {others}") if others else ("agree", "numbers agree")
+    mine, theirs = informative(own, question), informative(reference, question)
+    if mine and theirs:
+        recall = max(sum(found_in(t, theirs) for t in mine) / len(mine), sum(found_in(t, mine) for t in theirs)
+                     / len(theirs))
+        if recall >= 0.5:
+            return "agree", f"token overlap {recall:.2f}"
+    own_tokens, ref_tokens = set(units(own)), set(units(reference))
+    if own_tokens and not mine:
+        contained = sum(found_in(t, ref_tokens) for t in own_tokens) / len(own_tokens)
+        if contained >= 0.75:
+            return "agree", f"judge's answer contained in the reference ({contained:.2f})"
+    return ("unsure" if similarity >= 0.8 else "disagree"), f"cosine {similarity:.2f}"
+
+
+def in_more_detail(reference: str, own: str, evidence: list[str], passages: list[str], question: str) -> bool:
+    """True when every number the reference states beyond the judge's answer stands in a passage line (a paragraph,
+    a list item, a table row) that also holds the judge's evidence: the two answer from one spot of the passage,
+    the reference in more detail. "2교대로 운영" (two shifts) against "1조는 오전 6시부터 오후 3시까지, 2조는 오후
+    2시부터 오후 11시까지", both from "- 기장 로스팅 공장은 2교대로 운영합니다. 1조는 …". A reference whose other
+    numbers stand elsewhere may answer another question, and the claim engine's verdict stands."""
+    others = new_numbers(reference, question) - new_numbers(own, question)
+    lines = [line for p in passages for line in p.splitlines() if line.strip()]
+    for quote in evidence if others else []:
+        i = quote_source(quote, lines)
+        if i is not None and others <= set(numbers(lines[i])):
+            return True
+    return False
