@@ -45,12 +45,15 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that
     the reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10
     years", does not count, but "10 days" in answer to it does), or names on both sides with none in common
-    ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers
-    too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when
-    half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are
-    mostly in the reference (it names one of the things the question compares); with little overlap, an embedding
-    cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree.
+    ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers too are
+    unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when half of
+    one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are mostly in
+    the reference (it names one of the things the question compares); with little overlap, an embedding cosine >=
+    0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure: it has no words to
+    compare.
     """
+    if YES_OR_NO.match(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
+        return "unsure", "a bare yes or no"
     own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
     own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)
     if own_numbers and not own_numbers <= set(numbers(reference)):

@@ -420,6 +420,8 @@ def test_agreement(question, own, reference, agree, embeddings):
     ("3年間", "HM-1の保証期間は3年間です。", "HM-1の保証期間はどのくらいですか？", "agree"),  # "HM-1" is a name
     ("5", "The CB-3 has 5 ports and the CB-2 has 4.", "How many ports does the CB-3 have?", "unsure"),
     ("4", "5", "What is the maximum index of a five-element vector?", "disagree"),
+    ("Yes", "네, 품질관리팀장이었습니다.", "이수민은 품질관리팀장이었는가?", "unsure"),
+    ("No.", "Yes, it opened in 2010.", "Did the Leeds bakery open in 2010?", "unsure"),
 ])
 def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, reference, question, expected,
                                                                           embeddings):
