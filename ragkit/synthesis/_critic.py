@@ -172,7 +172,7 @@ class Critic:
             verdict = await self._reference_check(sample, verdict.checks)
         return verdict
 
-    async def _answer(self, passages: list[str], question: str) -> dict[str, Any]:
+    async def _answer(self, passages: list[str], question: str, *, affirm: bool = True) -> dict[str, Any]:
         """The judge's own answer from ``passages`` and what it cites: only evidence found in a passage, once. A
         small judge sometimes leaves the evidence out (more often in Chinese), or cites it in words of its own,
         though its answer is a span of a passage: that span is then the evidence."""
@@ -183,7 +183,7 @@ class Critic:
         if not cited:  # an answer copied from a passage is its own evidence
             source = answer_source(out.answer, question, passages, quoted=bool(evidence))
             cited = [(out.answer.strip(), source)] if source is not None else []
-        if not cited and YES_OR_NO.match(out.answer):
+        if not cited and affirm and YES_OR_NO.match(out.answer):
             cited = await self._affirmed(out.answer, question, passages)
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
                 "evidence_passages": sorted({i for _, i in cited})}
@@ -191,7 +191,9 @@ class Critic:
     async def _affirmed(self, answer: str, question: str, passages: list[str]) -> list[tuple[str, int]]:
         """A bare "yes" or "no" cites no words, and the small judge often gives none ("이수민은 품질관리팀장이었는가?"
         → "Yes", while the passage says "조사 책임자는 품질관리팀장 이수민이며"): its evidence is the question with
-        its answer, from the first passage in which the claim engine finds that entailed (one check per passage)."""
+        its answer, from the first passage in which the claim engine finds that entailed (one check per passage).
+        Not for a question meant to be unanswerable: the engine reads "Q? Yes" by its topic, and there nothing else
+        checks its word ("西湖区是春茶生产的主要市场吗？" → "是", labelled unanswerable, was found entailed)."""
         if self.claims is None:
             return []
         for i, text in enumerate(passages):
@@ -218,7 +220,7 @@ class Critic:
         known = {r.chunk_id for r in sample.reference_contexts}
         passages = [r.text for r in sample.reference_contexts if not r.distractor]
         passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
-        checks = await self._answer(passages, sample.question)
+        checks = await self._answer(passages, sample.question, affirm=False)
         if checks["evidence"] and checks["judge_answer"]:
             return Verdict(False, "answerable", f"the corpus answers it: {checks['evidence'][0][:80]!r}", checks)
         return Verdict(True, checks=checks)

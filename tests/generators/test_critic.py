@@ -198,6 +198,21 @@ async def test_a_bare_yes_stands_on_the_passage_the_claim_engine_finds_it_in(bak
         assert verdict.reason == "not_answerable" and verdict.checks["evidence"] == []
 
 
+async def test_a_bare_yes_does_not_make_an_unanswerable_question_answerable(bakery, embeddings):
+    # meant to be unanswerable: a "yes" that quotes nothing is not asked of the claim engine, which reads "Q? Yes"
+    # by its topic
+    sample = _sample(bakery, question="Is the Leeds bakery the largest in Yorkshire?",
+                     answer="The documents do not say.", answerable=False)
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": [], "answer": "Yes"}
+        return default_script(call)
+
+    judge = ScriptedJudge(script)
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert verdict.ok and judge.calls_for("claims.check") == []
+
+
 @pytest.mark.parametrize(("reference", "evidence", "detail"), [
     ("기장 로스팅 공장은 1조는 오전 6시부터 오후 3시까지, 2조는 오후 2시부터 오후 11시까지 근무합니다.",
      "기장 로스팅 공장은 2교대로 운영합니다.", True),
