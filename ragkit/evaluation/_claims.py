@@ -74,6 +74,7 @@ from ragkit.evaluation._claim_text import (
     tidy,
     whole_at_quotes,
 )
+from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import (
     ClozeInput,
@@ -93,7 +94,7 @@ T = TypeVar("T")
 SETTLED = 0.9
 """P(entailed) from the check above which a claim whose numbers the passage binds as it says gets no cloze."""
 
-ENGINE_VERSION = "6"
+ENGINE_VERSION = "7"
 """Bumped when a prompt or a verdict rule changes: part of every memo key, so old cached results are never mixed in."""
 
 
@@ -201,7 +202,8 @@ class ClaimStore:
         A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim
         equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
         is entailed without a call, and one that puts a value of the passage's tables in another row or column than
-        the table does is contradicted without one (``placements``); the others go to the judge in groups of ≤
+        the table does is contradicted without one (``placements``), and one that says of a thing what the passage
+        says only of its sibling is neutral without one (``said_of_sibling``); the others go to the judge in groups of ≤
         ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
         (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
         """
@@ -212,7 +214,8 @@ class ClaimStore:
         tabled = placements(passage, claims)
         verdicts: list[Verdict | None] = [
             Verdict(label="entailed") if normalise(c) in same or (t is not None and t.pinned)
-            else Verdict(label="contradicted") if t is not None and t.misplaced else None
+            else Verdict(label="contradicted") if t is not None and t.misplaced
+            else Verdict(label="neutral") if said_of_sibling(passage, c) else None
             for c, t in zip(claims, tabled, strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         asked = asked if asked is not None else question

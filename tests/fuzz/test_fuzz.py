@@ -112,6 +112,7 @@ NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억
 @given(NUMBERISH, NUMBERISH)
 def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) -> None:
     from ragkit.evaluation._claim_text import keep_numbers
+    from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._table_facts import placements
     from ragkit.evaluation._values import stated_together
     from ragkit.text import as_written_in, number_forms
@@ -122,3 +123,5 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert isinstance(keep_numbers([claim], passage), list)
     assert isinstance(stated_together(claim, passage), bool)
     assert len(placements(passage, [claim])) == 1
+    word = said_of_sibling(passage, claim)
+    assert word is None or bool(word.strip())

@@ -1,0 +1,43 @@
+"""A fact of one thing said of its sibling (``said_of_sibling``), in the four languages, without a call."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.evaluation._siblings import said_of_sibling, siblings
+
+FERRIES = ("The Marlin ferry serves Kelby Island and leaves from Pier 4 at dawn. The Osprey ferry serves Tarn Island "
+           "and carries bicycles free of charge. Kelby has no car deck; Tarn's pier takes cars up to two tonnes.")
+WAREHOUSES = "城东仓库由李建国管理，主要存放冷链食品。城西仓库由王芳管理，主要存放日用百货。"
+LABS = ("대전 연구소는 배터리 소재를 개발하며, 정민호 소장이 이끈다. "
+        "광주 연구소는 태양광 패널을 개발하며, 한지은 소장이 이끈다.")
+BRANCHES = ("札幌支店は山本大輔が支店長を務め、農業機械を扱っている。"
+            "福岡支店は中村恵が支店長を務め、建設機械を扱っている。")
+
+
+@pytest.mark.parametrize(("passage", "claim", "sibling"), [
+    (FERRIES, "Kelby Island is served by the Osprey ferry.", True),
+    (FERRIES, "Kelby Island's ferry carries bicycles free of charge.", True),
+    (FERRIES, "Kelby Island is served by the Marlin ferry.", False),
+    (FERRIES, "Kelby Island has no car deck.", False),  # "Kelby" alone names it
+    (FERRIES, "The Osprey ferry carries bicycles, unlike the Marlin ferry.", False),  # both named
+    (WAREHOUSES, "城东仓库由王芳管理。", True),
+    (WAREHOUSES, "李建国负责管理城东仓库。", False),
+    (LABS, "대전 연구소는 태양광 패널을 개발한다.", True),
+    (LABS, "대전 연구소에서는 배터리 소재를 개발합니다.", False),
+    (BRANCHES, "札幌支店は建設機械を扱っている。", True),
+    (BRANCHES, "山本大輔が札幌支店の支店長です。", False),
+])
+def test_said_of_sibling(passage, claim, sibling):
+    assert (said_of_sibling(passage, claim) is not None) is sibling
+
+
+def test_a_sentence_that_names_neither_may_speak_of_either():
+    # "It" may be the Osprey or the Marlin: its words do not count against a claim about the Marlin
+    passage = "The Marlin ferry serves Kelby Island. The Osprey ferry serves Tarn Island. It leaves from Pier 4."
+    assert said_of_sibling(passage, "The Marlin ferry leaves from Pier 4.") is None
+
+
+def test_siblings_share_a_head_and_need_a_proper_name_before_it():
+    assert siblings(WAREHOUSES) == {"仓库": {"城东", "城西"}}
+    assert siblings("部分岚山冷泡茶出现结块，同时为岚山冷泡茶提供白茶原料。") == {}  # "部分", "提供" are no names
