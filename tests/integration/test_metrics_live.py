@@ -172,6 +172,29 @@ def test_a_value_read_from_the_neighbouring_row_of_a_table_is_unfaithful(live_se
         assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
 
 
+BRANCHES = ("Our branches\n\nThe Leeds branch is run by Ana Ribeiro and sells farm machinery. "
+            "The York branch is run by Tom Hale and sells garden tools.")
+BRANCHES_JA = ("札幌支店は山本大輔が支店長を務め、農業機械を扱っている。"
+               "福岡支店は中村恵が支店長を務め、建設機械を扱っている。")
+SIBLING_ANSWERS = [  # a question about one of two things of a kind, the right answer, and its sibling's fact
+    ("en", "What does the Leeds branch sell?", BRANCHES, "The Leeds branch sells farm machinery.",
+     "The Leeds branch sells garden tools."),
+    ("ja", "札幌支店の支店長は誰ですか？", BRANCHES_JA, "札幌支店の支店長は山本大輔です。",
+     "札幌支店の支店長は中村恵です。"),
+]
+
+
+def test_a_fact_of_the_sibling_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in SIBLING_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in SIBLING_ANSWERS:
+        assert value(result, f"{lang}-wrong", "faithfulness") == 0.0, lang
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
