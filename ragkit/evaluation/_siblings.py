@@ -101,8 +101,10 @@ def said_of_sibling(passage: str, claim: str) -> str | None:
     words = {t for t in search_terms(claim) if len(t) >= 2 and t not in FUNCTION_WORDS}
     for name in named:
         others = family[name.head] - {n.modifier for n in named}
-        own = {name.modifier, name.head} | set(search_terms(name.modifier + name.head))
-        for word in sorted(words - own):
+        # the claim may name a sibling beside its own thing ("Kelby Island is 3 km from Tarn"): that is no fact
+        # of the sibling said of it
+        own = {name.modifier, name.head, *others} | {t for m in (name.modifier, *others) for t in search_terms(m)}
+        for word in sorted(words - own - set(search_terms(name.head))):
             where = [c for c, ts in zip(clauses, terms, strict=True) if word in ts]
             if where and all(not _has(c, name.modifier) and any(_has(c, o) for o in others) for c in where):
                 return word

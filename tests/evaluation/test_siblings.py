@@ -41,3 +41,7 @@ def test_a_sentence_that_names_neither_may_speak_of_either():
 def test_siblings_share_a_head_and_need_a_proper_name_before_it():
     assert siblings(WAREHOUSES) == {"仓库": {"城东", "城西"}}
     assert siblings("部分岚山冷泡茶出现结块，同时为岚山冷泡茶提供白茶原料。") == {}  # "部分", "提供" are no names
+
+
+def test_a_claim_may_name_the_sibling_beside_its_own_thing():
+    assert said_of_sibling(FERRIES, "Kelby Island lies west of Tarn.") is None
