@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ragkit.text._times import time_forms
+from ragkit.text._units import measure_at
 
 _NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
 _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
@@ -88,15 +89,25 @@ def _forms(text: str) -> list[tuple[int, int, object]]:
     """The values of ``text`` as (start, end, value): its clock times (``time_forms``), then its quantities outside
     them."""
     times = [(f.start, f.end, ("time", f.minute)) for f in time_forms(text)]
-    numbers_ = [(f.start, f.end, f.value) for f in number_forms(text)
+    numbers_ = [_measured(text, f) for f in number_forms(text)
                 if not any(a < f.end and f.start < b for a, b, _ in times)]
     return sorted([*times, *numbers_], key=lambda f: f[0])
+
+
+def _measured(text: str, form: NumberForm) -> tuple[int, int, object]:
+    """A quantity as (start, end, value): with its unit when one follows (``measure_at``: "3 km" is a length of
+    3,000 m), else the number alone."""
+    if (unit := measure_at(text, form.end, form.value)) is not None:
+        end, family, value = unit
+        return form.start, end, (family, value)
+    return form.start, form.end, form.value
 
 
 def as_written_in(passage: str, claim: str) -> str:
     """``claim`` with each number and clock time written as ``passage`` writes the same value: "1.2 million
     euros" against a passage's "1,200,000 euros", "300,000盒" against "30万盒", "14,600,000,000원" against "146억 원",
-    "17時30分" against "午後5時30分". Values never change, only their form. The claim engine's small judge read a
+    "17時30分" against "午後5時30分", "3 km" against "3,000 metres" (``ragkit.text._units``). Values never change,
+    only their form. The claim engine's small judge read a
     right claim in another form as unclear or wrong, in every language (bench/README.md, session 43: 12 right
     claims with numbers scored 0.02-0.35, 4 with 24-hour times 0.00-0.22), and its cloze, given the passage's form
     as its option, contradicted the claim's."""

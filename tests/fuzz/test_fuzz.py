@@ -105,7 +105,8 @@ def test_any_reply_to_a_claim_prompt_validates_or_is_refused(raw: str, n: int, m
         assert parsed is None or isinstance(parsed, prompt.output)
 
 
-NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억조제第 millionthousand")), max_size=60) | TEXT
+NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억조제第 millionthousand"
+                                         "kmg米克分钟시간時間")), max_size=60) | TEXT
 
 
 @FUZZ

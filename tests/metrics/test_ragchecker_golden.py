@@ -21,6 +21,7 @@ from ragkit.metrics import _ragchecker_math as rc
 from ragkit.metrics.ragchecker import REGISTRY_NAME, ragchecker_summary
 from ragkit.runs._datasets import load_samples
 from ragkit.testing import ScriptedJudge, claim_reply
+from ragkit.text import as_written_in
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ragchecker"
 LABEL = {"Entailment": "supported", "Contradiction": "contradicted", "Neutral": "not_mentioned"}
@@ -47,15 +48,23 @@ def replay(outputs: dict) -> ScriptedJudge:
         ref = [claim_text(t) for t in r["gt_answer_claims"]]
         splits[r["response"]] = resp
         splits[r["gt_answer"]] = ref
+        # the claim engine writes a claim's numbers and measures as the passage does ("6,650 kilometers" against
+        # "6,650 km") before it asks: RAGChecker's label stands for every form the claim may reach the judge in
+        texts = [r["gt_answer"], r["response"], *(c["text"] for c in r["retrieved_context"])]
+        texts.append("\n\n".join(c["text"] for c in r["retrieved_context"]))
+
+        def forms(claim: str, texts: list[str] = texts) -> set[str]:
+            return {claim} | {as_written_in(t, claim) for t in texts}
+
         for claim, label in zip(resp, r["answer2response"], strict=True):
-            labels[(r["gt_answer"], claim)] = label
+            labels.update(dict.fromkeys(((r["gt_answer"], f) for f in forms(claim)), label))
         for claim, label in zip(ref, r["response2answer"], strict=True):
-            labels[(r["response"], claim)] = label
+            labels.update(dict.fromkeys(((r["response"], f) for f in forms(claim)), label))
         for k, ctx in enumerate(r["retrieved_context"]):
             for claim, row in zip(resp, r["retrieved2response"], strict=True):
-                labels[(ctx["text"], claim)] = row[k]
+                labels.update(dict.fromkeys(((ctx["text"], f) for f in forms(claim)), row[k]))
             for claim, row in zip(ref, r["retrieved2answer"], strict=True):
-                labels[(ctx["text"], claim)] = row[k]
+                labels.update(dict.fromkeys(((ctx["text"], f) for f in forms(claim)), row[k]))
 
     def label(passage: str, claim: str) -> str:
         if (passage, claim) in labels:
