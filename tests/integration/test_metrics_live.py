@@ -195,6 +195,26 @@ def test_a_fact_of_the_sibling_is_unfaithful(live_settings: Settings) -> None:
         assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
 
 
+TRAIL = "The coastal trail is 3,000 metres long. The crossing to Kelby takes 2 hours."
+TRAIL_ZH = "环湖步道全长4公里，渡轮航程约1.5小时。"
+UNIT_ANSWERS = [  # a question, the right answer in another unit, and a wrong value in that unit
+    ("en", "How long is the coastal trail?", TRAIL, "The coastal trail is 3 km long.",
+     "The coastal trail is 5 km long."),
+    ("zh", "渡轮航程多久？", TRAIL_ZH, "渡轮航程约90分钟。", "渡轮航程约45分钟。"),
+]
+
+
+def test_a_value_in_another_unit_is_read_as_the_same_quantity(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in UNIT_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in UNIT_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.9, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
