@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragkit.text import (
     FUNCTION_WORDS,
@@ -79,8 +80,12 @@ def siblings(passage: str) -> dict[str, set[str]]:
     return {head: mods for head, mods in by_head.items() if len(mods) >= 2}
 
 
-def _clauses(passage: str) -> list[str]:
-    return [c for s in split_sentences(passage) for c in _CLAUSE_END.split(s) if c.strip()]
+@lru_cache(maxsize=64)
+def _read(passage: str) -> tuple[dict[str, set[str]], list[str], list[set[str]]]:
+    """The passage's sibling families, its clauses and each clause's terms: read once for all the claims checked
+    against it (tagging a long passage takes tens of milliseconds)."""
+    clauses = [c for s in split_sentences(passage) for c in _CLAUSE_END.split(s) if c.strip()]
+    return siblings(passage), clauses, [set(search_terms(c)) for c in clauses]
 
 
 def _has(clause: str, modifier: str) -> bool:
@@ -90,14 +95,12 @@ def _has(clause: str, modifier: str) -> bool:
 def said_of_sibling(passage: str, claim: str) -> str | None:
     """The word of ``claim`` that ``passage`` writes only of a sibling of the thing the claim names (see the
     module docstring), or None."""
-    family = siblings(passage)
+    family, clauses, terms = _read(passage)
     if not family:
         return None
     named = [n for n in _pairs(claim) if n.modifier in family.get(n.head, ())]
     if not named:
         return None
-    clauses = _clauses(passage)
-    terms = [set(search_terms(c)) for c in clauses]
     words = {t for t in search_terms(claim) if len(t) >= 2 and t not in FUNCTION_WORDS}
     for name in named:
         others = family[name.head] - {n.modifier for n in named}
