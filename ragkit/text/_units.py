@@ -46,12 +46,14 @@ class Measure:
 
 def measure_at(text: str, end: int, value: Decimal) -> tuple[int, str, Decimal] | None:
     """The unit right after a quantity that ends at ``end``: (where the unit ends, its family, the quantity in the
-    family's base), or None. A Latin unit must end its word ("3 km", "3 kilometres", not "3 kmh")."""
+    family's base), or None. A Latin unit must end its word ("3 km", "3 kilometres", not "3 kmh"), and a square or
+    cubic one is another quantity ("3 km²")."""
     m = _UNIT.match(text, end)
     if m is None:
         return None
     unit = m.group(1).lower()
-    if unit.isascii() and (m.end() < len(text) and text[m.end()].isalpha()):
+    after = text[m.end() : m.end() + 1]
+    if (unit.isascii() and after.isalpha()) or after in ("²", "³"):  # "3 kmh"; "3 km²" is an area
         return None
     family, factor = _UNITS[unit]
     return m.end(), family, (value * factor).normalize()

@@ -21,6 +21,7 @@ from ragkit.text import as_written_in
     ("The trail is 3,000 metres long.", "The trail takes 3 hours.", "The trail takes 3 hours."),
     ("Revenue was €3m.", "Revenue was €3 million.", "Revenue was €3 million."),  # "m" is no unit
     ("It is 3 km away.", "It is 3 kmh.", "It is 3 kmh."),
+    ("The trail is 3,000 metres long.", "The park covers 3 km².", "The park covers 3 km²."),  # an area
     ("오후 6시 30분에 닫는다.", "18시 30분에 닫는다.", "오후 6시 30분에 닫는다."),  # a clock time, not 30 minutes
 ])
 def test_a_measure_in_another_unit_is_written_as_the_passage_writes_it(passage, claim, written):
