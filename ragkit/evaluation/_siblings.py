@@ -42,9 +42,6 @@ class Name:
     modifier: str
     head: str
 
-    def __str__(self) -> str:
-        return f"{self.modifier} {self.head}"
-
 
 def _pairs(text: str) -> set[Name]:
     """Every (modifier, head) pair of ``text`` that could be a name: a capitalised word and the word after it; in
@@ -82,14 +79,10 @@ def siblings(passage: str) -> dict[str, set[str]]:
 
 @lru_cache(maxsize=64)
 def _read(passage: str) -> tuple[dict[str, set[str]], list[str], list[set[str]]]:
-    """The passage's sibling families, its clauses and each clause's terms: read once for all the claims checked
-    against it (tagging a long passage takes tens of milliseconds)."""
+    """The passage's sibling families, its clauses (normalised, as names are compared) and each clause's terms:
+    read once for all the claims checked against it (tagging a long passage takes tens of milliseconds)."""
     clauses = [c for s in split_sentences(passage) for c in _CLAUSE_END.split(s) if c.strip()]
-    return siblings(passage), clauses, [set(search_terms(c)) for c in clauses]
-
-
-def _has(clause: str, modifier: str) -> bool:
-    return modifier in normalise(clause)
+    return siblings(passage), [normalise(c) for c in clauses], [set(search_terms(c)) for c in clauses]
 
 
 def said_of_sibling(passage: str, claim: str) -> str | None:
@@ -106,9 +99,10 @@ def said_of_sibling(passage: str, claim: str) -> str | None:
         others = family[name.head] - {n.modifier for n in named}
         # the claim may name a sibling beside its own thing ("Kelby Island is 3 km from Tarn"): that is no fact
         # of the sibling said of it
-        own = {name.modifier, name.head, *others} | {t for m in (name.modifier, *others) for t in search_terms(m)}
-        for word in sorted(words - own - set(search_terms(name.head))):
+        parts = (name.modifier, name.head, *others)
+        own = {*parts} | {t for part in parts for t in search_terms(part)}
+        for word in sorted(words - own):
             where = [c for c, ts in zip(clauses, terms, strict=True) if word in ts]
-            if where and all(not _has(c, name.modifier) and any(_has(c, o) for o in others) for c in where):
+            if where and all(name.modifier not in c and any(o in c for o in others) for c in where):
                 return word
     return None

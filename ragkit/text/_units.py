@@ -11,7 +11,6 @@ times are read before measures).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 
 _LENGTH = {"mm": "0.001", "cm": "0.01", "km": "1000", "millimetre": "0.001", "millimeter": "0.001",
@@ -32,16 +31,6 @@ _UNITS = {unit: (family, Decimal(factor)) for family, table in
           for unit, factor in table.items()}
 _UNIT = re.compile(r" ?(" + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True)) + r")((?:e?s)?)",
                    re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Measure:
-    """A quantity with its unit, as written from ``start`` to ``end``: its family and its value in the base."""
-
-    start: int
-    end: int
-    family: str
-    value: Decimal
 
 
 def measure_at(text: str, end: int, value: Decimal) -> tuple[int, str, Decimal] | None:
