@@ -74,6 +74,7 @@ from ragkit.evaluation._claim_text import (
     tidy,
     whole_at_quotes,
 )
+from ragkit.evaluation._comparisons import compared
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import (
@@ -203,7 +204,8 @@ class ClaimStore:
         equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
         is entailed without a call, and one that puts a value of the passage's tables in another row or column than
         the table does is contradicted without one (``placements``), and one that says of a thing what the passage
-        says only of its sibling is neutral without one (``said_of_sibling``); the others go to the judge in groups of ≤
+        says only of its sibling is neutral without one (``said_of_sibling``), and one that compares two siblings
+        is settled by the passage's numbers of each (``compared``); the others go to the judge in groups of ≤
         ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
         (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
         """
@@ -215,6 +217,7 @@ class ClaimStore:
         verdicts: list[Verdict | None] = [
             Verdict(label="entailed") if normalise(c) in same or (t is not None and t.pinned)
             else Verdict(label="contradicted") if t is not None and t.misplaced
+            else Verdict(label=by_numbers) if (by_numbers := compared(passage, c))
             else Verdict(label="neutral") if said_of_sibling(passage, c) else None
             for c, t in zip(claims, tabled, strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]

@@ -1,0 +1,63 @@
+"""A comparison of two siblings settled by the passage's numbers (``compared``), in the four languages; the claim
+engine asks the judge nothing about it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._comparisons import compared
+from ragkit.testing import ScriptedJudge
+
+PLANTS = ("The Leeds plant opened in 2012 and has 140 staff. The York plant opened in 2018 and has 320 staff. "
+          "Leeds ships about 900 orders a day; York ships about 400.")
+FACTORIES = "余杭加工厂2012年投产，员工140人。萧山加工厂2018年投产，员工320人。余杭每天发货约900单，萧山每天约400单。"
+BRANCHES = ("부산 지점은 2010년에 문을 열었다. 부산 지점의 연 매출은 약 120억 원이다. "
+            "인천 지점은 2016년에 문을 열었고 연 매출은 약 80억 원이다.")
+OFFICES = "札幌支店は2008年に開設され、社員は25人です。福岡支店は2003年に開設され、社員は40人です。"
+WAREHOUSES = ("The Porto warehouse holds 12,000 pallets.\n\n| Site | Staff |\n|---|---|\n| Porto warehouse | 85 |\n"
+              "| Lyon warehouse | 130 |")
+
+
+@pytest.mark.parametrize(("passage", "claim", "settled"), [
+    (PLANTS, "The York plant has more staff than the Leeds plant.", "entailed"),
+    (PLANTS, "The Leeds plant has more staff than the York plant.", "contradicted"),
+    (PLANTS, "The York plant opened before the Leeds plant.", "contradicted"),  # a year each
+    (PLANTS, "Leeds ships more orders a day than York.", "entailed"),  # the clause that shares "ships", "orders"
+    (FACTORIES, "萧山加工厂比余杭加工厂更早投产。", "contradicted"),
+    (FACTORIES, "萧山每天的发货量比余杭多。", "contradicted"),
+    (BRANCHES, "인천 지점보다 부산 지점이 먼저 문을 열었다.", "entailed"),  # the second side stands before 보다
+    (BRANCHES, "부산 지점의 연 매출은 인천 지점보다 적다.", "contradicted"),
+    (OFFICES, "札幌支店の社員は福岡支店より少ない。", "entailed"),
+    (OFFICES, "札幌支店は福岡支店より早く開設された。", "contradicted"),
+    (WAREHOUSES, "The Lyon warehouse has fewer staff than the Porto warehouse.", "contradicted"),  # by the header
+])
+def test_a_comparison_of_siblings_is_settled_by_their_numbers(passage: str, claim: str, settled: str) -> None:
+    assert compared(passage, claim) == settled
+
+
+@pytest.mark.parametrize(("passage", "claim"), [
+    (PLANTS, "The Leeds plant does not have more staff than the York plant."),  # negated: the judge reads it
+    (PLANTS, "The Leeds plant has more than 300 staff."),  # compared with a value, not with the sibling
+    (PLANTS, "The York plant has 320 staff, more than the Leeds plant."),  # the claim states the value
+    (PLANTS, "The York plant opened in 2018."),  # no comparison
+    (PLANTS, "The York plant is more modern than the Leeds plant."),  # nothing the passage counts
+    (WAREHOUSES, "The Porto warehouse holds more pallets than the Lyon warehouse."),  # Lyon's pallets unknown
+    ("부산 지점은 2010년, 인천 지점은 2016년에 문을 열었다.", "인천 지점은 2012년보다 늦게 문을 열었다."),
+    ("The Leeds plant has 140 staff. The York plant has 140 staff.", "York has more staff than Leeds."),  # equal
+])
+def test_what_the_numbers_cannot_tell_is_left_to_the_judge(passage: str, claim: str) -> None:
+    assert compared(passage, claim) is None
+
+
+def test_a_number_with_a_unit_after_it_is_no_year() -> None:
+    passage = "The Leeds plant has 2000 staff. The York plant has 1900 staff."
+    assert compared(passage, "The York plant has fewer staff than the Leeds plant.") == "entailed"
+    assert compared(passage, "The York plant opened earlier than the Leeds plant.") is None
+
+
+async def test_the_engine_settles_a_comparison_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    verdicts = await ClaimStore(judge).check(PLANTS, ["The Leeds plant has more staff than the York plant."])
+    assert [v.label for v in verdicts] == ["contradicted"] and verdicts[0].support == 0.0
+    assert judge.calls == []
