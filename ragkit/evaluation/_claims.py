@@ -74,7 +74,7 @@ from ragkit.evaluation._claim_text import (
     tidy,
     whole_at_quotes,
 )
-from ragkit.evaluation._comparisons import compared
+from ragkit.evaluation._comparisons import as_compared_in, compared
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import (
@@ -180,7 +180,8 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            claims = tidy(keep_numbers(repair_copies(whole_at_quotes(out.claims, text), text, question), text))
+            claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
+            claims = tidy(as_compared_in(text, keep_numbers(claims, text)))
             claims = claims[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]

@@ -18,6 +18,7 @@ one, nothing is settled and the judge reads the claim.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -26,12 +27,14 @@ from ragkit.evaluation._siblings import siblings
 from ragkit.text import (
     FUNCTION_WORDS,
     cjk_language,
+    normalise,
     number_spans,
     number_value,
     numbers,
     search_terms,
     split_sentences,
     tables,
+    tokens,
 )
 
 Settled = Literal["entailed", "contradicted"]
@@ -43,19 +46,18 @@ _EN_AMOUNT = {"more": _MORE, "greater": _MORE, "larger": _MORE, "bigger": _MORE,
               "cheaper": _LESS}
 _EN_TIME = {"earlier": _LESS, "sooner": _LESS, "older": _LESS, "before": _LESS, "later": _MORE, "newer": _MORE,
             "younger": _MORE, "after": _MORE}
-_ZH = {"多": ("amount", _MORE), "大": ("amount", _MORE), "高": ("amount", _MORE), "长": ("amount", _MORE),
-       "重": ("amount", _MORE), "贵": ("amount", _MORE), "少": ("amount", _LESS), "小": ("amount", _LESS),
-       "低": ("amount", _LESS), "短": ("amount", _LESS), "轻": ("amount", _LESS), "便宜": ("amount", _LESS),
-       "早": ("time", _LESS), "晚": ("time", _MORE), "迟": ("time", _MORE)}
-_KO = {"많": ("amount", _MORE), "크": ("amount", _MORE), "큰": ("amount", _MORE), "높": ("amount", _MORE),
-       "길": ("amount", _MORE), "긴": ("amount", _MORE), "무겁": ("amount", _MORE), "적": ("amount", _LESS),
-       "작": ("amount", _LESS), "낮": ("amount", _LESS), "짧": ("amount", _LESS), "가볍": ("amount", _LESS),
-       "먼저": ("time", _LESS), "일찍": ("time", _LESS), "앞서": ("time", _LESS), "늦": ("time", _MORE),
-       "나중": ("time", _MORE)}
-_JA = {"多": ("amount", _MORE), "大き": ("amount", _MORE), "高": ("amount", _MORE), "長": ("amount", _MORE),
-       "重": ("amount", _MORE), "少な": ("amount", _LESS), "小さ": ("amount", _LESS), "低": ("amount", _LESS),
-       "短": ("amount", _LESS), "軽": ("amount", _LESS), "安": ("amount", _LESS), "先に": ("time", _LESS),
-       "早": ("time", _LESS), "前に": ("time", _LESS), "後に": ("time", _MORE), "遅": ("time", _MORE)}
+
+
+def _words(more: str, less: str, earlier: str, later: str) -> dict[str, tuple[str, int]]:
+    """Comparative words (space-separated) → (kind, direction)."""
+    return {**{w: ("amount", _MORE) for w in more.split()}, **{w: ("amount", _LESS) for w in less.split()},
+            **{w: ("time", _LESS) for w in earlier.split()}, **{w: ("time", _MORE) for w in later.split()}}
+
+
+_ZH = _words("多 大 高 长 重 贵 宽", "少 小 低 短 轻 便宜 窄", "早", "晚 迟")
+_KO = _words("많 크 큰 높 길 긴 무겁 넓", "적 작 낮 짧 가볍 좁", "먼저 일찍 앞서", "늦 나중")
+"""Korean stems: "많다", "많이", "먼저"."""
+_JA = _words("多 大き 高 長 重 広", "少な 小さ 低 短 軽 安 狭", "先に 早 前に", "後に 遅")
 
 _EN_COMPARISON = re.compile(r"\b(" + "|".join(sorted({*_EN_AMOUNT, *_EN_TIME} - {"before", "after"})) +
                             r")\b(?:\s+[\w'-]+){0,4}?\s+than\b|\b(before|after)\b", re.IGNORECASE)
@@ -67,6 +69,8 @@ _NEGATION = {
     "ko": re.compile(r"않|없|못|아니"),
     "ja": re.compile(r"(?<![少])ない|ません|ず[、。]|ではな"),
 }
+_PARTICLES_ZH = "得了过着的地"
+"""Chinese particles that the segmenter may join to a verb ("建得" of "建得晚")."""
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _CLAUSE = re.compile(r"(?<!\d)[,，]|[,，](?!\d)|[、;；]|\band\b")
 """Where a clause ends: a comma (not one between digits: "12,000"), a semicolon, "and"."""
@@ -82,6 +86,10 @@ class Comparison:
     kind: str
     direction: int
 
+    @property
+    def pair(self) -> frozenset[str]:
+        return frozenset((self.first, self.second))
+
 
 def compared(passage: str, claim: str) -> Settled | None:
     """Whether ``passage``'s numbers show ``claim``'s comparison of two siblings right ("entailed") or wrong
@@ -94,9 +102,59 @@ def compared(passage: str, claim: str) -> Settled | None:
     values = [_value(passage, side, other, comparison.kind, words, given) for side, other in
               ((comparison.first, comparison.second), (comparison.second, comparison.first))]
     if values[0] is None or values[1] is None or values[0] == values[1]:
+        return _as_stated(passage, comparison)
+    if (1 if values[0] > values[1] else -1) != comparison.direction:
+        return "contradicted"
+    # right by the numbers; a claim that says more than the comparison ("… more staff, since it is newer";
+    # "… 인기가 많다", more popular, read by a shared word) is the judge's
+    return None if _unsaid(passage, claim) else "entailed"
+
+
+def _as_stated(passage: str, comparison: Comparison) -> Settled | None:
+    """Without the numbers, a comparison the passage states in words ("福岡支店の社員は札幌支店より多い。", the
+    reference a factual-correctness check reads as its passage): the same one the other way round is contradicted.
+    The same way round is left to the judge, which reads what else the claim says."""
+    for sentence in split_sentences(passage):
+        stated = _comparison(passage, sentence)
+        if stated is not None and stated.pair == comparison.pair and stated.kind == comparison.kind \
+                and _oriented(stated) != _oriented(comparison):
+            return "contradicted"
+    return None
+
+
+def _unsaid(passage: str, claim: str) -> list[str]:
+    """The claim's words that the passage does not use, but for function words and the words of comparison
+    ("more", "than", "比", "多", "보다", "より"); a CJK word counts as used when a two-character part of it is
+    ("发货量" beside the passage's "发货")."""
+    language = cjk_language(claim) or "en"
+    comparing = ({*_EN_AMOUNT, *_EN_TIME, "than"} if language == "en"
+                 else {*{"zh": _ZH, "ko": _KO, "ja": _JA}[language], "比", "更", "还", "보다", "더", "より"})
+    used, text = set(tokens(passage)), normalise(passage)
+    words = [t.rstrip(_PARTICLES_ZH) if language == "zh" else t for t in tokens(claim) if len(t) >= 2]  # "建得"
+    return [t for t in words if t and t not in FUNCTION_WORDS and not t.isdigit() and t not in used
+            and not t.startswith(tuple(comparing))
+            and (t.isascii() or not any(t[i : i + 2] in text for i in range(max(1, len(t) - 1))))]
+
+
+def as_compared_in(text: str, claims: Sequence[str]) -> list[str]:
+    """``claims`` split from ``text``, each claim that compares two of its siblings the other way round from a
+    sentence of ``text`` replaced by that sentence. The 1.5B split turned "福岡支店の社員は札幌支店より多い。" into
+    "札幌支店の社員は福岡支店より多い。" (bench/README.md, session 45): a claim the text never made."""
+    stated = [(s, c) for s in split_sentences(text) if (c := _comparison(text, s)) is not None]
+    out = []
+    for claim in claims:
+        made = _comparison(text, claim) if stated else None
+        same = [s for s, c in stated if made is not None and c.pair == made.pair and c.kind == made.kind]
+        out.append(same[0] if same and all(_oriented(c) != _oriented(made) for s, c in stated if s in same)
+                   else claim)
+    return out
+
+
+def _oriented(c: Comparison | None) -> tuple[str, str, int] | None:
+    """A comparison as (one side, the other, direction), whichever way round it is written."""
+    if c is None:
         return None
-    greater = 1 if values[0] > values[1] else -1
-    return "entailed" if greater == comparison.direction else "contradicted"
+    return (c.first, c.second, c.direction) if c.first < c.second else (c.second, c.first, -c.direction)
 
 
 def _comparison(passage: str, claim: str) -> Comparison | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._comparisons import compared
+from ragkit.evaluation._comparisons import as_compared_in, compared
 from ragkit.testing import ScriptedJudge
 
 PLANTS = ("The Leeds plant opened in 2012 and has 140 staff. The York plant opened in 2018 and has 320 staff. "
@@ -50,6 +50,15 @@ def test_what_the_numbers_cannot_tell_is_left_to_the_judge(passage: str, claim: 
     assert compared(passage, claim) is None
 
 
+def test_a_claim_that_says_more_than_the_comparison_is_the_judges() -> None:
+    passage = ("부산 창고는 2014년에 지었고 보관 면적은 8,000제곱미터이다. "
+               "인천 창고는 2019년에 지었고 보관 면적은 12,000제곱미터이다.")
+    assert compared(passage, "인천 창고가 부산 창고보다 보관 면적이 넓다.") == "entailed"
+    # "more popular, since it can store frozen goods": right by the area it shares "보관" with, but not said
+    assert compared(passage, "인천 창고는 냉동 보관이 가능해서 부산 창고보다 인기가 많다.") is None
+    assert compared(passage, "부산 창고가 인천 창고보다 보관 면적이 넓다.") == "contradicted"
+
+
 def test_a_number_with_a_unit_after_it_is_no_year() -> None:
     passage = "The Leeds plant has 2000 staff. The York plant has 1900 staff."
     assert compared(passage, "The York plant has fewer staff than the Leeds plant.") == "entailed"
@@ -61,3 +70,22 @@ async def test_the_engine_settles_a_comparison_without_a_call() -> None:
     verdicts = await ClaimStore(judge).check(PLANTS, ["The Leeds plant has more staff than the York plant."])
     assert [v.label for v in verdicts] == ["contradicted"] and verdicts[0].support == 0.0
     assert judge.calls == []
+
+
+def test_a_comparison_stated_in_words_contradicts_its_reverse() -> None:
+    # a reference read as the passage (factual correctness) states the comparison with no numbers
+    reference = "福岡支店の社員は札幌支店より多い。"
+    assert compared(reference, "札幌支店の社員は福岡支店より多い。") == "contradicted"
+    assert compared(reference, "札幌支店の社員は福岡支店より少ない。") is None  # the same way round: the judge's
+    assert compared(reference, "札幌支店は福岡支店より早く開設された。") is None  # another kind
+
+
+def test_a_split_claim_that_reverses_its_texts_comparison_is_the_texts_sentence() -> None:
+    text = "The Birch reservoir holds more water than the Alder reservoir. It was filled in 1971."
+    claims = ["The Alder reservoir holds more water than the Birch reservoir.",  # the split's swap
+              "The Alder reservoir holds less water than the Birch reservoir.",  # the same, said the other way
+              "It was filled in 1971."]
+    assert as_compared_in(text, claims) == [
+        "The Birch reservoir holds more water than the Alder reservoir.", *claims[1:]]
+    assert as_compared_in("福岡支店の社員は札幌支店より多い。", ["札幌支店の社員は福岡支店より多い。"]) == [
+        "福岡支店の社員は札幌支店より多い。"]

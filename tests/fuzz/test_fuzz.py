@@ -113,6 +113,7 @@ NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억
 @given(NUMBERISH, NUMBERISH)
 def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) -> None:
     from ragkit.evaluation._claim_text import keep_numbers
+    from ragkit.evaluation._comparisons import as_compared_in, compared
     from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._table_facts import placements
     from ragkit.evaluation._values import stated_together
@@ -126,3 +127,5 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert len(placements(passage, [claim])) == 1
     word = said_of_sibling(passage, claim)
     assert word is None or bool(word.strip())
+    assert compared(passage, claim) in (None, "entailed", "contradicted")
+    assert len(as_compared_in(passage, [claim])) == 1
