@@ -215,6 +215,30 @@ def test_a_value_in_another_unit_is_read_as_the_same_quantity(live_settings: Set
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+PLANTS = "The Leeds plant opened in 2012 and has 140 staff. The York plant opened in 2018 and has 320 staff."
+PLANTS_KO = ("대전 공장은 2012년에 가동을 시작했고 직원은 140명이다. "
+             "광주 공장은 2018년에 가동을 시작했고 직원은 320명이다.")
+COMPARED_ANSWERS = [  # a question comparing two things of a kind, the right comparison and its reverse
+    ("en", "Which plant has more staff?", PLANTS, "The York plant has more staff than the Leeds plant.",
+     "The Leeds plant has more staff than the York plant."),
+    ("ko", "어느 공장이 먼저 가동했나요?", PLANTS_KO, "대전 공장이 광주 공장보다 먼저 가동을 시작했다.",
+     "광주 공장이 대전 공장보다 먼저 가동을 시작했다."),
+]
+
+
+def test_a_comparison_is_read_by_the_numbers_of_each_side(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in COMPARED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness", "factual_correctness"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    for lang, *_ in COMPARED_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.9, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+        assert value(result, f"{lang}-wrong", "factual_correctness") <= 0.5, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
