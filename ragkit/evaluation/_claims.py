@@ -73,6 +73,7 @@ from ragkit.evaluation._claim_text import (
     term_sets,
     tidy,
     whole_at_quotes,
+    without_cut_short,
 )
 from ragkit.evaluation._comparisons import as_compared_in, compared
 from ragkit.evaluation._siblings import said_of_sibling
@@ -181,7 +182,7 @@ class ClaimStore:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
             claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
-            claims = tidy(as_compared_in(text, keep_numbers(claims, text)))
+            claims = without_cut_short(tidy(as_compared_in(text, keep_numbers(claims, text))))
             claims = claims[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]
