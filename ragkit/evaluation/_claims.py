@@ -75,7 +75,7 @@ from ragkit.evaluation._claim_text import (
     whole_at_quotes,
     without_cut_short,
 )
-from ragkit.evaluation._comparisons import as_compared_in, compared
+from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import (
@@ -351,7 +351,7 @@ class ClaimStore:
                 return []
             if terms is None:
                 return None
-            return table_witnesses(passages, claim) or holding(claim, terms)
+            return table_witnesses(passages, claim) or comparison_witnesses(passages, claim) or holding(claim, terms)
 
         named = [settled(c, v) for c, v in zip(claims, verdicts, strict=True)]
         ask = [c for c, by in zip(claims, named, strict=True) if by is None]

@@ -150,6 +150,19 @@ def as_compared_in(text: str, claims: Sequence[str]) -> list[str]:
     return out
 
 
+def comparison_witnesses(passages: Sequence[str], claim: str) -> list[int]:
+    """The passages that give one of the two siblings a claim compares a value, or state the comparison in words:
+    where a settled comparison stands. Empty when the passages read together do not settle it."""
+    joined = "\n\n".join(passages)
+    comparison = _comparison(joined, claim) if compared(joined, claim) else None
+    if comparison is None:
+        return []
+    a, b = comparison.first, comparison.second
+    return [k for k, p in enumerate(passages) if _candidates(p, a, b) or _candidates(p, b, a)
+            or any((c := _comparison(joined, s)) is not None and c.pair == comparison.pair
+                   for s in split_sentences(p))]
+
+
 def _oriented(c: Comparison | None) -> tuple[str, str, int] | None:
     """A comparison as (one side, the other, direction), whichever way round it is written."""
     if c is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._comparisons import as_compared_in, compared
+from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
 from ragkit.testing import ScriptedJudge
 
 PLANTS = ("The Leeds plant opened in 2012 and has 140 staff. The York plant opened in 2018 and has 320 staff. "
@@ -89,3 +89,10 @@ def test_a_split_claim_that_reverses_its_texts_comparison_is_the_texts_sentence(
         "The Birch reservoir holds more water than the Alder reservoir.", *claims[1:]]
     assert as_compared_in("福岡支店の社員は札幌支店より多い。", ["札幌支店の社員は福岡支店より多い。"]) == [
         "福岡支店の社員は札幌支店より多い。"]
+
+
+def test_a_settled_comparison_stands_on_the_passages_that_give_its_values() -> None:
+    passages = ["The Leeds plant opened in 2012 and has 140 staff.", "Both plants are open to visitors on Fridays.",
+                "The York plant opened in 2018 and has 320 staff."]
+    assert comparison_witnesses(passages, "The York plant has more staff than the Leeds plant.") == [0, 2]
+    assert comparison_witnesses(passages, "The York plant is more modern than the Leeds plant.") == []
