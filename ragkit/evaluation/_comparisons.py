@@ -27,6 +27,7 @@ from ragkit.evaluation._siblings import siblings
 from ragkit.text import (
     FUNCTION_WORDS,
     cjk_language,
+    morphemes,
     normalise,
     number_spans,
     number_value,
@@ -107,7 +108,7 @@ def compared(passage: str, claim: str) -> Settled | None:
         return "contradicted"
     # right by the numbers; a claim that says more than the comparison ("… more staff, since it is newer";
     # "… 인기가 많다", more popular, read by a shared word) is the judge's
-    return None if _unsaid(passage, claim) else "entailed"
+    return None if _unsaid(passage, claim, comparison) else "entailed"
 
 
 def _as_stated(passage: str, comparison: Comparison) -> Settled | None:
@@ -122,18 +123,39 @@ def _as_stated(passage: str, comparison: Comparison) -> Settled | None:
     return None
 
 
-def _unsaid(passage: str, claim: str) -> list[str]:
-    """The claim's words that the passage does not use, but for function words and the words of comparison
-    ("more", "than", "比", "多", "보다", "より"); a CJK word counts as used when a two-character part of it is
-    ("发货量" beside the passage's "发货")."""
+def _unsaid(passage: str, claim: str, comparison: Comparison) -> list[str]:
+    """The claim's words, but for the sides' names and head, that the passage does not use, other than function
+    words, Korean endings and particles ("습니다", "은") and the words of comparison ("more", "than", "比", "多",
+    "보다", "より"); a CJK word counts as used when a two-character part of it is ("发货量" beside "发货")."""
     language = cjk_language(claim) or "en"
     comparing = ({*_EN_AMOUNT, *_EN_TIME, "than"} if language == "en"
                  else {*{"zh": _ZH, "ko": _KO, "ja": _JA}[language], "比", "更", "还", "보다", "더", "より"})
     used, text = set(tokens(passage)), normalise(passage)
-    words = [t.rstrip(_PARTICLES_ZH) if language == "zh" else t for t in tokens(claim) if len(t) >= 2]  # "建得"
-    return [t for t in words if t and t not in FUNCTION_WORDS and not t.isdigit() and t not in used
-            and not t.startswith(tuple(comparing))
+    return [t for t in _content_words(_without_names(passage, claim, comparison), language)
+            if t not in FUNCTION_WORDS and not t.isdigit() and t not in used and not t.startswith(tuple(comparing))
             and (t.isascii() or not any(t[i : i + 2] in text for i in range(max(1, len(t) - 1))))]
+
+
+def _content_words(text: str, language: str) -> list[str]:
+    """Words of two characters or more; Chinese ones without a particle the segmenter joined to them ("建得" of
+    "建得晚"); Korean ones only of a content morpheme (a noun, a verb or adjective stem, an adverb), not an ending."""
+    if language == "ko":
+        parsed = morphemes(text, "ko")
+        if parsed is not None:
+            return [m for m, features, _ in parsed if len(m) >= 2 and features[0][:1] in ("N", "V", "M")]
+    words = [t for t in tokens(text) if len(t) >= 2]
+    return [t.rstrip(_PARTICLES_ZH) for t in words] if language == "zh" else words
+
+
+def _without_names(passage: str, claim: str, comparison: Comparison) -> str:
+    """``claim`` with the sides' names blanked out, and the head word that follows both ("plant" of "the Leeds
+    plant … than the York plant"), so that no Han bigram runs across a name ("东仓" of 城东仓库, "店早" of 滨江店早)."""
+    sides = (comparison.first, comparison.second)
+    heads = {h for h, mods in _family(passage).items() if set(sides) <= mods
+             and all(re.search(rf"{re.escape(m)}\s*{re.escape(h)}", claim, re.IGNORECASE) for m in sides)}
+    for name in sorted({*sides, *heads}, key=len, reverse=True):
+        claim = re.sub(re.escape(name), " ", claim, flags=re.IGNORECASE)
+    return claim
 
 
 def as_compared_in(text: str, claims: Sequence[str]) -> list[str]:
@@ -258,14 +280,10 @@ def _position(text: str, name: str) -> int | None:
 
 def _attribute(passage: str, claim: str, comparison: Comparison) -> set[str]:
     """The claim's words that say what is compared ("staff", "员工"): not the sides' names, nor the head word that
-    follows both in the claim ("plant" of "the Leeds plant … than the York plant": it stands in every clause that
-    names either, whatever its number), not function words, not one character (a Korean particle, "은", "에")."""
-    sides = (comparison.first, comparison.second)
-    heads = {h for h, mods in _family(passage).items() if set(sides) <= mods
-             and all(re.search(rf"{re.escape(m)}\s*{re.escape(h)}", claim, re.IGNORECASE) for m in sides)}
-    for name in (*sides, *heads):  # blanked out, so that no Han bigram runs across a name ("东仓" of 城东仓库)
-        claim = re.sub(re.escape(name), " ", claim, flags=re.IGNORECASE)
-    return {t for t in search_terms(claim) if t not in FUNCTION_WORDS and not t.isdigit() and len(t) >= 2}
+    follows both in the claim (it stands in every clause that names either, whatever its number), not function
+    words, not one character (a Korean particle, "은", "에")."""
+    text = _without_names(passage, claim, comparison)
+    return {t for t in search_terms(text) if t not in FUNCTION_WORDS and not t.isdigit() and len(t) >= 2}
 
 
 def _value(passage: str, side: str, other: str, kind: str, words: set[str], given: set[float]) -> float | None:
