@@ -67,6 +67,7 @@ from ragkit.evaluation._claim_text import (
     holding,
     is_short_answer,
     keep_numbers,
+    of_the_text,
     prompt_windows,
     repair_copies,
     restate,
@@ -183,6 +184,7 @@ class ClaimStore:
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
             claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
             claims = without_cut_short(tidy(as_compared_in(text, keep_numbers(claims, text))))
+            claims = of_the_text(claims, text, question)
             claims = claims[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]

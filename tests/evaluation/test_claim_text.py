@@ -1,0 +1,45 @@
+"""What the claim engine keeps of a split: only the text's own claims, whole."""
+
+from __future__ import annotations
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._claim_text import of_the_text, without_cut_short
+from ragkit.testing import ScriptedJudge
+
+
+def test_a_claim_cut_short_beside_its_whole_is_dropped() -> None:
+    assert without_cut_short(["The York plant has more staff.", "The York plant has more staff than the Leeds plant."]
+                             ) == ["The York plant has more staff than the Leeds plant."]
+    assert without_cut_short(["It is B.", "It is Bob."]) == ["It is B.", "It is Bob."]  # not at a word's end
+    assert without_cut_short(["城西仓库的员工比城东仓库少。", "城西仓库的员工比城东仓库少，约45人。"]) == [
+        "城西仓库的员工比城东仓库少，约45人。"]
+
+
+QUESTION = "Which reservoir holds more water, Alder or Birch?"
+
+
+def test_a_claim_taken_from_the_question_is_not_the_texts() -> None:
+    text = "The Birch reservoir was built to supply a new steelworks."
+    assert of_the_text(["The Birch reservoir holds more water than Alder.",  # the question's words only
+                        "The Birch reservoir supplies a steelworks."], text, QUESTION) == [
+        "The Birch reservoir supplies a steelworks."]
+    # nothing left: the text's sentences are its claims
+    assert of_the_text(["The Birch reservoir holds more water than Alder."], text, QUESTION) == [text]
+    assert of_the_text(["明湖店是哪一年开业的？"], "我不知道明湖店的开业年份。", "明湖店是哪一年开业的？") == [
+        "我不知道明湖店的开业年份。"]  # a question is no claim
+
+
+def test_a_claim_that_names_its_subject_from_the_question_is_kept() -> None:
+    question = "Who designed the Harlow Footbridge?"
+    claims = ["The Harlow Footbridge was designed by Mara Quill."]  # "It" resolved by the question's words
+    assert of_the_text(claims, "It was designed by Mara Quill, an engineer.", question) == claims
+    # a number of the text is the text's own, whatever words come with it
+    line = ["みさき鉄道の港線の駅数は4です。"]
+    assert of_the_text(line, "港線の駅数は4です。", "みさき鉄道の港線には駅がいくつありますか？") == line
+
+
+async def test_the_split_keeps_only_the_texts_claims() -> None:
+    judge = ScriptedJudge([{"claims": ["The Birch reservoir holds more water than Alder.",
+                                       "The Birch reservoir was built to supply a new steelworks."], "entities": []}])
+    claims = await ClaimStore(judge).split("The Birch reservoir was built to supply a new steelworks.", QUESTION)
+    assert claims == ["The Birch reservoir was built to supply a new steelworks."]
