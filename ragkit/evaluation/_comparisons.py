@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ragkit.evaluation._siblings import siblings
+from ragkit.evaluation._sides import phrase_sides
 from ragkit.text import (
     FUNCTION_WORDS,
     cjk_language,
@@ -70,6 +71,8 @@ _NEGATION = {
     "ko": re.compile(r"않|없|못|아니"),
     "ja": re.compile(r"(?<![少])ない|ません|ず[、。]|ではな"),
 }
+_PRONOUN = re.compile(r"\s*(?:It|Its|It's|They|Their)\b|\s*[它其该]")
+"""A sentence that begins by pointing back at the thing named before ("It was launched in 2019", "其员工约…")."""
 _PARTICLES_ZH = "得了过着的地"
 """Chinese particles that the segmenter may join to a verb ("建得" of "建得晚")."""
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
@@ -193,7 +196,8 @@ def _oriented(c: Comparison | None) -> tuple[str, str, int] | None:
 
 
 def _comparison(passage: str, claim: str) -> Comparison | None:
-    """The claim's comparison, when it compares two siblings of the passage and does not negate."""
+    """The claim's comparison, when it compares two siblings of the passage, or two things it names
+    (``phrase_sides``), and does not negate."""
     language = cjk_language(claim) or "en"
     if _NEGATION[language].search(claim):
         return None
@@ -201,12 +205,18 @@ def _comparison(passage: str, claim: str) -> Comparison | None:
     if found is None:
         return None
     at, kind, direction = found
-    # one pair of siblings, which may share more than one head ("Leeds plant", "Leeds ships")
-    pairs = {tuple(named) for mods in _family(passage).values()
-             if len(named := sorted(m for m in mods if _position(claim, m) is not None)) == 2}
-    if len(pairs) != 1:
+    # one pair of siblings, which may share more than one head ("Leeds plant", "Leeds ships"); else two names
+    pairs = {(pair[0], pair[1]) for mods in _family(passage).values()
+             if len(pair := sorted(m for m in mods if _position(claim, m) is not None)) == 2}
+    if len(pairs) == 1:
+        sides: tuple[str, str] | None = next(iter(pairs))
+    elif language == "en" and claim[at:].lower().startswith(("before", "after")):
+        return None  # "Acme's second plant after Sheffield": of two names no siblings, only "… than" compares
+    else:
+        sides = phrase_sides(passage, claim, language, at)
+    if sides is None:
         return None
-    (mods,) = pairs
+    mods = list(sides)
     spots = {m: _position(claim, m) or 0 for m in mods}
     if language in ("ko", "ja"):  # "A는 B보다 많다": the second side stands right before the marker
         before = [m for m in mods if spots[m] < at]
@@ -307,12 +317,17 @@ def _value(passage: str, side: str, other: str, kind: str, words: set[str], give
 def _candidates(passage: str, side: str, other: str) -> list[tuple[str, tuple[str, bool]]]:
     """(the words that say what it is, (a number as written, whether it is a year)) for each number the passage
     gives ``side``: in prose, its clause; in a table row that names ``side``, the column's header."""
-    out = []
+    out, previous = [], None
     for sentence in split_sentences(passage):
         if sentence.lstrip().startswith("|"):  # a table's row: read below, by its header
             continue
-        out += [(_clause_of(sentence, a), (sentence[a:b], _year(sentence, a, b)))
-                for a, b in _owned(sentence, side, other)]
+        names = (bool(_finds(sentence, side)), bool(_finds(sentence, other)))
+        # "The Kestrel K10 … . It was launched in 2019.": the pronoun's sentence is of the one thing named before
+        spans = number_spans(sentence) if names == (False, False) and previous == side and _PRONOUN.match(sentence) \
+            else _owned(sentence, side, other)
+        out += [(_clause_of(sentence, a), (sentence[a:b], _year(sentence, a, b))) for a, b in spans]
+        if names != (False, False):
+            previous = side if names == (True, False) else other if names == (False, True) else None
     for table in tables(passage):
         for row in table.rows:
             named = [i for i, cell in enumerate(row) if _finds(cell, side)]

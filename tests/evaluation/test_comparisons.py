@@ -96,3 +96,30 @@ def test_a_settled_comparison_stands_on_the_passages_that_give_its_values() -> N
                 "The York plant opened in 2018 and has 320 staff."]
     assert comparison_witnesses(passages, "The York plant has more staff than the Leeds plant.") == [0, 2]
     assert comparison_witnesses(passages, "The York plant is more modern than the Leeds plant.") == []
+
+
+PRODUCTS = ("The Kestrel K10 arm carries up to 10 kg and reaches 1,300 mm. It was launched in 2019. "
+            "The Wren W300 mobile robot carries up to 300 kg and was launched in 2021.")
+SITES = "余杭加工厂建于2015年，员工约120人。安吉白茶基地2018年建成，常驻员工约15人。"
+SHOPS = ("기장 로스팅 공장은 2017년에 문을 열었고 직원은 24명이다. "
+         "성수점은 2020년에 문을 열었으며 바리스타 8명이 일한다.")
+
+
+@pytest.mark.parametrize(("passage", "claim", "settled"), [
+    (PRODUCTS, "The Kestrel K10 carries more than the Wren W300.", "contradicted"),
+    (PRODUCTS, "The Kestrel K10 was launched earlier than the Wren W300.", "entailed"),  # "It was launched in 2019"
+    (SITES, "安吉白茶基地的员工比余杭加工厂多。", "contradicted"),
+    (SITES, "余杭加工厂比安吉白茶基地建成得早。", "entailed"),
+    (SHOPS, "성수점이 기장 로스팅 공장보다 먼저 문을 열었다.", "contradicted"),
+])
+def test_two_things_with_no_common_head_are_compared_by_their_names(passage: str, claim: str, settled: str) -> None:
+    assert compared(passage, claim) == settled
+
+
+def test_before_and_after_compare_only_siblings() -> None:
+    # "Acme's second plant after Sheffield" orders plants, it does not date the Wren W300
+    passage = ("The Wren W300 is made at the Maia plant, which opened in 2021 and is Acme's second plant after "
+               "Sheffield.")
+    assert compared(passage, passage) is None
+    assert compared(PRODUCTS, "The Wren W300 was launched before the Kestrel K10.") is None
+    assert compared(PRODUCTS, "Docuvault rejects files larger than 200 MB.") is None  # "200 MB" is no name
