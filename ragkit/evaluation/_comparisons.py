@@ -4,8 +4,9 @@ plant" against "The Leeds plant … has 140 staff. The York plant … has 320 st
 The small judge checks a comparison by its topic: on 24 comparisons in four languages it called 11 of the 12 wrong
 ones entailed, and two right ones below 0.5 (bench/README.md, session 45). The passage's numbers settle it without
 a call, when the claim compares two siblings (names that share a head word: "Leeds plant" and "York plant",
-"余杭加工厂" and "萧山加工厂"; see ``_siblings``) with a comparative word of one direction ("more", "earlier",
-"比…多", "보다 먼저", "より少ない"), and the passage gives each of them one value of what is compared:
+"余杭加工厂" and "萧山加工厂"; see ``_siblings``), or two things it names otherwise ("Kestrel K10" and "Wren W300";
+see ``_sides``), with a comparative word of one direction ("more", "earlier", "比…多", "보다 먼저", "より少ない"),
+and the passage gives each of them one value of what is compared:
 - for a comparison in time ("earlier", "before", "更早", "먼저", "先に"), the year of each;
 - for an amount ("more", "fewer", "larger", "多", "많다", "高い"), the number whose clause shares the most words
   with the claim ("staff", "员工", "직원", "従業員").
