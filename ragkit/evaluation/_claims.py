@@ -76,8 +76,8 @@ from ragkit.evaluation._claim_text import (
     whole_at_quotes,
     without_cut_short,
 )
-from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
-from ragkit.evaluation._siblings import said_of_sibling
+from ragkit.evaluation._comparisons import as_compared_in, comparison_witnesses
+from ragkit.evaluation._settled import settled
 from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import (
     ClozeInput,
@@ -204,26 +204,18 @@ class ClaimStore:
                     known: Sequence[str] = (), asked: str | None = None) -> list[Verdict]:
         """A verdict per claim against ``passage``, read as an answer to ``question``.
 
-        A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim
-        equal (normalised) to one of ``known`` (the passage's own claims) or to a sentence of the passage
-        is entailed without a call, and one that puts a value of the passage's tables in another row or column than
-        the table does is contradicted without one (``placements``), and one that says of a thing what the passage
-        says only of its sibling is neutral without one (``said_of_sibling``), and one that compares two siblings
-        is settled by the passage's numbers of each (``compared``); the others go to the judge in groups of ≤
-        ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
-        (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
+        A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim the
+        passage's words settle is given its verdict without a call (``_settled``: a sentence of the passage or one of
+        ``known``, its own claims; a table's value in its place or out of it; a comparison; a bound turned round; a
+        sibling's fact); the others go to the judge in groups of ≤ ``group_size``, memoised. The numbers of a claim
+        the passage speaks of are checked again by a cloze (``_values``), but for those of ``asked``, the question
+        the claims answer (``question`` by default).
         """
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
         claims = [as_written_in(passage, c) for c in claims]
         same = equal_forms(passage, known)
-        tabled = placements(passage, claims)
-        verdicts: list[Verdict | None] = [
-            Verdict(label="entailed") if normalise(c) in same or (t is not None and t.pinned)
-            else Verdict(label="contradicted") if t is not None and t.misplaced
-            else Verdict(label=by_numbers) if (by_numbers := compared(passage, c))
-            else Verdict(label="neutral") if said_of_sibling(passage, c) else None
-            for c, t in zip(claims, tabled, strict=True)]
+        verdicts = [settled(passage, c, same, t) for c, t in zip(claims, placements(passage, claims), strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         asked = asked if asked is not None else question
         results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked or "")

@@ -112,6 +112,7 @@ NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억
 @FUZZ
 @given(NUMBERISH, NUMBERISH)
 def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) -> None:
+    from ragkit.evaluation._bounds import against_bound
     from ragkit.evaluation._claim_text import keep_numbers
     from ragkit.evaluation._comparisons import as_compared_in, compared
     from ragkit.evaluation._siblings import said_of_sibling
@@ -129,3 +130,4 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert word is None or bool(word.strip())
     assert compared(passage, claim) in (None, "entailed", "contradicted")
     assert len(as_compared_in(passage, [claim])) == 1
+    assert isinstance(against_bound(passage, claim), bool)
