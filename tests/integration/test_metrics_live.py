@@ -239,6 +239,26 @@ def test_a_comparison_is_read_by_the_numbers_of_each_side(live_settings: Setting
         assert value(result, f"{lang}-wrong", "factual_correctness") <= 0.5, lang
 
 
+LIMITS = "Each passenger may take no more than 25 kg of luggage. Tickets bought online are 10% cheaper."
+LIMITS_ZH = "会员积分累计达到2000分以上即可升级为金卡。"
+BOUND_ANSWERS = [  # a question about a limit, the right answer, and the same value bounded the other way round
+    ("en", "How much luggage may a passenger take?", LIMITS, "A passenger may take up to 25 kg of luggage.",
+     "A passenger must take at least 25 kg of luggage."),
+    ("zh", "多少积分可以升级金卡？", LIMITS_ZH, "积分至少2000分可以升级金卡。", "积分不到2000分可以升级金卡。"),
+]
+
+
+def test_a_bound_turned_round_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in BOUND_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in BOUND_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
