@@ -21,15 +21,20 @@ from functools import lru_cache
 
 from ragkit.text import (
     FUNCTION_WORDS,
+    HIRAGANA,
     chinese_tagged,
     cjk_language,
     morphemes,
     normalise,
     search_terms,
     split_sentences,
+    tokens,
 )
 
 _LATIN_PAIR = re.compile(r"\b(?=([A-Z][A-Za-z0-9'’-]*)\s+([A-Za-z][A-Za-z-]+))")  # overlapping: "The Porto plant"
+_MODEL_CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,5})-?\d[A-Za-z0-9-]*(?![A-Za-z0-9])")
+"""A model code: capitals, then a digit ("CB-3", "K10", "HS-8"), also between CJK characters ("旧款CB-2还")."""
+_HIRAGANA = re.compile(f"[{HIRAGANA}]+")
 _CLAUSE_END = re.compile(r"[;；]")
 _PROPER_ZH = frozenset({"nr", "ns", "nt", "nz"})
 """jieba's flags of a person's, a place's, an organisation's and another proper name."""
@@ -44,11 +49,13 @@ class Name:
 
 
 def _pairs(text: str) -> set[Name]:
-    """Every (modifier, head) pair of ``text`` that could be a name: a capitalised word and the word after it; in
+    """Every (modifier, head) pair of ``text`` that could be a name: a capitalised word and the word after it; a
+    model code and its series' letters ("CB-3" of "CB"; its siblings "CB-2", "CB-10"); in
     Chinese, Japanese and Korean, a proper noun and the noun after it, as the tagger reads them ("城东" "仓库",
     "札幌" "支店", "대전" "연구소"). A common word before a noun ("部分岚山", "提供白茶") is no name's part."""
     out = {Name(m.lower(), h.lower()) for m, h in _LATIN_PAIR.findall(text)
            if m.lower() not in FUNCTION_WORDS and h.lower() not in FUNCTION_WORDS}
+    out |= {Name(m.group().lower(), m.group(1).lower()) for m in _MODEL_CODE.finditer(text)}
     language = cjk_language(text)
     if language == "zh":
         tagged = chinese_tagged(text)
@@ -94,7 +101,10 @@ def said_of_sibling(passage: str, claim: str) -> str | None:
     named = [n for n in _pairs(claim) if n.modifier in family.get(n.head, ())]
     if not named:
         return None
-    words = {t for t in search_terms(claim) if len(t) >= 2 and t not in FUNCTION_WORDS}
+    # Japanese by its words, not by character pairs, which cross into endings ("売し" of "発売しました"), and no run
+    # of hiragana (endings and particles: "まし")
+    found = tokens(claim) if cjk_language(claim) == "ja" else search_terms(claim)
+    words = {t for t in found if len(t) >= 2 and t not in FUNCTION_WORDS and not _HIRAGANA.fullmatch(t)}
     for name in named:
         others = family[name.head] - {n.modifier for n in named}
         # the claim may name a sibling beside its own thing ("Kelby Island is 3 km from Tarn"): that is no fact

@@ -45,3 +45,21 @@ def test_siblings_share_a_head_and_need_a_proper_name_before_it():
 
 def test_a_claim_may_name_the_sibling_beside_its_own_thing():
     assert said_of_sibling(FERRIES, "Kelby Island lies west of Tarn.") is None
+
+
+CONTROLLERS = ("The CB-3 controller supports Modbus TCP and PROFINET. The older CB-2 also supported EtherNet/IP.")
+
+
+def test_model_codes_of_one_series_are_siblings() -> None:
+    assert siblings(CONTROLLERS) == {"cb": {"cb-3", "cb-2"}}
+    assert said_of_sibling(CONTROLLERS, "The CB-3 supports EtherNet/IP.") is not None  # the CB-2's protocol
+    assert said_of_sibling(CONTROLLERS, "The CB-3 supports PROFINET.") is None
+    passage = "旧款CB-2还支持EtherNet/IP。CB-3于2021年推出。"  # a code between CJK characters
+    assert said_of_sibling(passage, "CB-3支持EtherNet/IP。") is not None
+
+
+def test_a_japanese_ending_is_no_word_of_a_sibling() -> None:
+    # "発売しました" shares "売し" only with the HS-5's sentence, which says "発売し、"
+    passage = ("1996年に外装変速機「HS-5」を発売し、完成部品メーカーになりました。\n"
+               "- 2023年：8段変速機「HS-8」を発売。")
+    assert said_of_sibling(passage, "2023年、8段変速機「HS-8」を発売しました。") is None
