@@ -83,7 +83,8 @@ _CLAUSE = re.compile(r"(?<!\d)[,，]|[,，](?!\d)|[、;；]|\band\b")
 
 @dataclass(frozen=True)
 class Comparison:
-    """What a claim compares: ``first`` against ``second`` (sibling modifiers), in ``kind`` ("time": their years;
+    """What a claim compares: ``first`` against ``second`` (sibling modifiers, or names as the claim writes them),
+    in ``kind`` ("time": their years;
     "amount": a number), ``direction`` +1 when it says the first's value is the greater (later) one."""
 
     first: str
@@ -97,7 +98,7 @@ class Comparison:
 
 
 def compared(passage: str, claim: str) -> Settled | None:
-    """Whether ``passage``'s numbers show ``claim``'s comparison of two siblings right ("entailed") or wrong
+    """Whether ``passage``'s numbers show ``claim``'s comparison of two things right ("entailed") or wrong
     ("contradicted"); None when they cannot tell (see the module docstring)."""
     comparison = _comparison(passage, claim)
     if comparison is None:
