@@ -84,8 +84,8 @@ _CLAUSE = re.compile(r"(?<!\d)[,，]|[,，](?!\d)|[、;；]|\band\b")
 @dataclass(frozen=True)
 class Comparison:
     """What a claim compares: ``first`` against ``second`` (sibling modifiers, or names as the claim writes them),
-    in ``kind`` ("time": their years;
-    "amount": a number), ``direction`` +1 when it says the first's value is the greater (later) one."""
+    in ``kind`` ("time": their years; "amount": a number), ``direction`` +1 when it says the first's value is the
+    greater (later) one."""
 
     first: str
     second: str
