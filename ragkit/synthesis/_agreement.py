@@ -16,6 +16,16 @@ _UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
 YES_OR_NO = re.compile(r"\s*(?:yes|no|네|예|아니요|아니오|아닙니다|是|是的|不是|对|不对|否|はい|いいえ)"
                        r"\s*[.!。！]?\s*$", re.I)
 """A judge's answer that is only "yes" or "no", in the languages the writers write."""
+_WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b|为什么|什么|哪|谁|几|多少|怎么|怎样|如何|为何|"
+                 r"何时|いつ|どこ|どの|どう|どれ|どんな|なぜ|誰|何|いくら|いくつ|"
+                 r"(?<![가-힣])(?:어디|무엇|뭐|무슨|누구|누가|언제|어떻게|어떤|어느|왜|몇|얼마)", re.IGNORECASE)
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Whether ``question`` can be answered with a bare "yes" or "no": a question (it ends with a question mark)
+    with no question word ("이수민은 품질관리팀장이었는가?", "Is the plant open on Sundays?"). Not "What is the maximum
+    …?", and not a keyword query, which asks nothing ("maximum memory attacker XML")."""
+    return question.rstrip().endswith(("?", "？")) and _WH.search(question) is None
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -49,10 +59,12 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when half of
     one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are mostly in
     the reference (it names one of the things the question compares); with little overlap, an embedding cosine >=
-    0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure: it has no words to
-    compare.
+    0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure when the question asks
+    for one (it has no words to compare), and disagrees when the question asks for more.
     """
     if YES_OR_NO.match(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
+        if not asks_yes_or_no(question):  # "Yes" to "What is the maximum …?" answers nothing
+            return "disagree", "a bare yes or no to a question that asks for more"
         return "unsure", "a bare yes or no"
     own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
     own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)

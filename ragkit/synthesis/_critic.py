@@ -54,7 +54,7 @@ import numpy as np
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
-from ragkit.synthesis._agreement import YES_OR_NO, agreement, in_more_detail
+from ragkit.synthesis._agreement import YES_OR_NO, agreement, asks_yes_or_no, in_more_detail
 from ragkit.synthesis._checks import (
     ambiguous_document,
     copies_context,
@@ -183,7 +183,7 @@ class Critic:
         if not cited:  # an answer copied from a passage is its own evidence
             source = answer_source(out.answer, question, passages, quoted=bool(evidence))
             cited = [(out.answer.strip(), source)] if source is not None else []
-        if not cited and affirm and YES_OR_NO.match(out.answer):
+        if not cited and affirm and YES_OR_NO.match(out.answer) and asks_yes_or_no(question):
             cited = await self._affirmed(out.answer, question, passages)
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
                 "evidence_passages": sorted({i for _, i in cited})}

@@ -437,6 +437,8 @@ def test_agreement(question, own, reference, agree, embeddings):
     ("4", "5", "What is the maximum index of a five-element vector?", "disagree"),
     ("Yes", "네, 품질관리팀장이었습니다.", "이수민은 품질관리팀장이었는가?", "unsure"),
     ("No.", "Yes, it opened in 2010.", "Did the Leeds bakery open in 2010?", "unsure"),
+    ("Yes", "A Gigabyte of memory.", "What is the maximum memory an attacker can occupy?", "disagree"),  # asks more
+    ("Yes", "A Gigabyte of memory.", "maximum memory attacker occupy XML", "disagree"),  # a keyword query
 ])
 def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, reference, question, expected,
                                                                           embeddings):
@@ -641,3 +643,30 @@ def test_yes_or_no(answer, bare):
     from ragkit.synthesis._agreement import YES_OR_NO
 
     assert bool(YES_OR_NO.match(answer)) is bare
+
+
+@pytest.mark.parametrize(("question", "yes_or_no"), [
+    ("Did the Leeds bakery open in 2010?", True), ("이수민은 품질관리팀장이었는가?", True),
+    ("沈嘉禾是创始人吗？", True),
+    ("What is the maximum memory an attacker can occupy?", False), ("안전 재고는 얼마인가요?", False),
+    ("余杭加工厂有多少员工？", False), ("浜松工場はいつ開設されましたか？", False),
+    ("maximum memory attacker occupy XML", False),  # a keyword query asks nothing
+])
+def test_asks_yes_or_no(question, yes_or_no):
+    from ragkit.synthesis._agreement import asks_yes_or_no
+
+    assert asks_yes_or_no(question) is yes_or_no
+
+
+async def test_a_bare_yes_to_a_question_that_asks_for_more_is_no_answer(bakery, embeddings):
+    # "Yes" to "What …?" quotes nothing and answers nothing: the claim engine is not asked to find it
+    sample = _sample(bakery, question="What year did the Leeds bakery open?", answer="It opened in 2010.")
+
+    def script(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": [], "answer": "Yes"}
+        return default_script(call)
+
+    judge = ScriptedJudge(script)
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert verdict.reason == "not_answerable" and judge.calls_for("claims.check") == []
