@@ -166,6 +166,46 @@ def equal_forms(passage: str, known: Sequence[str]) -> set[str]:
     return {normalise(t) for t in (*split_sentences(passage), passage, *known) if t.strip()}
 
 
+_BOUNDARY_START = re.compile(r"\s*(?:[,;、]|and\b|as well as\b|并且|而且|以及|并|且)")
+_BOUNDARY_END = re.compile(r"(?:[,;、]\s*|\band\s+|\bas well as\s+|并且|而且|以及|并|且)$")
+_END_MARKS = " .。!！"
+_MIN_PART = 8  # characters: a conjunct shorter than this ("B", "2019") may be another thing's
+
+
+def conjunct_of(passage: str, claim: str) -> bool:
+    """Whether ``claim`` is one conjunct of a sentence of ``passage`` as written: the sentence up to a clause
+    boundary ("PHP's SimpleXML API is vulnerable to quadratic entity expansion" of "… expansion and loads entities
+    from local and remote resources"), or its subject with a later conjunct ("PHP's SimpleXML API loads entities
+    from local and remote resources"). The small judge gave such verbatim parts 0.63–0.68 (bench/README.md, session
+    45). The part must follow a conjunction whole: "Leeds ships 400 orders a day" is no part of "Leeds ships 900
+    orders a day and York ships 400 orders a day"."""
+    part = normalise(claim).strip().rstrip(_END_MARKS)
+    if len(part) < _MIN_PART:
+        return False
+    for sentence in split_sentences(passage):
+        whole = normalise(sentence).strip().rstrip(_END_MARKS)
+        if whole.startswith(part) and len(whole) > len(part) and _BOUNDARY_START.match(whole[len(part):]):
+            return True
+        shared = _shared_start(part, whole)
+        rest = part[shared:]
+        if shared and len(rest) >= _MIN_PART and whole.endswith(rest) and len(whole) - len(rest) > shared \
+                and _BOUNDARY_END.search(whole[shared : len(whole) - len(rest)]):
+            return True
+    return False
+
+
+def _shared_start(a: str, b: str) -> int:
+    """The length of the words ``a`` and ``b`` begin with alike (a Latin text cut back to a space; at least two
+    words, or two CJK characters)."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    if not CJK_CHAR.search(a[:n]):
+        n = a.rfind(" ", 0, n + 1) + 1 if n < len(a) and a[n - 1 : n] != " " else n
+        return n if a[:n].count(" ") >= 2 else 0
+    return n if n >= 2 else 0
+
+
 def prompt_windows(passages: Sequence[str], budget: int) -> list[list[int]]:
     """Consecutive groups of passage indices whose estimated tokens stay within ``budget`` (each at least one)."""
     out: list[list[int]] = [[]]

@@ -63,6 +63,7 @@ from ragkit.evaluation._claim_prompts import (
     check_prompt,
 )
 from ragkit.evaluation._claim_text import (
+    conjunct_of,
     equal_forms,
     holding,
     is_short_answer,
@@ -308,7 +309,8 @@ class ClaimStore:
         sentences = [equal_forms(p, ()) for p in passages]
         found: list[Attribution | None] = [None] * len(claims)
         for i, claim in enumerate(claims):
-            ks = [k for k, sents in enumerate(sentences) if normalise(claim) in sents]
+            ks = [k for k, sents in enumerate(sentences)
+                  if normalise(claim) in sents or conjunct_of(passages[k], claim)]
             if ks:
                 found[i] = Attribution(verdict=Verdict(label="entailed"), by=ks[:1])
         ask = [c for c, a in zip(claims, found, strict=True) if a is None]

@@ -1,7 +1,8 @@
 """Verdicts the passage's own words settle, without a call to the judge.
 
 Each rule reads one kind of fact that the small judge checks by its topic and gets wrong (bench/README.md):
-- a claim equal (normalised) to a sentence of the passage, or to one of the passage's own claims, is entailed;
+- a claim equal (normalised) to a sentence of the passage, or to one of the passage's own claims, or one conjunct
+  of a sentence as written (``_claim_text.conjunct_of``), is entailed;
 - a value of the passage's tables put in the row or column the table puts it is entailed, and one put in another
   row or column is contradicted (``_table_facts.placements``);
 - a comparison of two things is entailed or contradicted by the passage's numbers of each (``_comparisons``);
@@ -13,6 +14,7 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 from __future__ import annotations
 
 from ragkit.evaluation._bounds import against_bound
+from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import compared
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import Placement
@@ -23,7 +25,7 @@ from ragkit.text import normalise
 def settled(passage: str, claim: str, same: set[str], placed: Placement | None) -> Verdict | None:
     """The verdict on ``claim`` that ``passage`` settles by its words, or None for the judge. ``same`` holds the
     normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables."""
-    if normalise(claim) in same or (placed is not None and placed.pinned):
+    if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned):
         return Verdict(label="entailed")
     if placed is not None and placed.misplaced:
         return Verdict(label="contradicted")

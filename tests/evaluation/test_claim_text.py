@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._claim_text import of_the_text, without_cut_short
+from ragkit.evaluation._claim_text import conjunct_of, of_the_text, without_cut_short
 from ragkit.testing import ScriptedJudge
 
 
@@ -43,3 +45,28 @@ async def test_the_split_keeps_only_the_texts_claims() -> None:
                                        "The Birch reservoir was built to supply a new steelworks."], "entities": []}])
     claims = await ClaimStore(judge).split("The Birch reservoir was built to supply a new steelworks.", QUESTION)
     assert claims == ["The Birch reservoir was built to supply a new steelworks."]
+
+
+PHP = ("PHP's SimpleXML API is vulnerable to quadratic entity expansion and loads entities from local and remote "
+       "resources.")
+
+
+@pytest.mark.parametrize(("passage", "claim", "part"), [
+    (PHP, "PHP's SimpleXML API is vulnerable to quadratic entity expansion.", True),  # up to "and"
+    (PHP, "PHP's SimpleXML API loads entities from local and remote resources.", True),  # the subject, then "and …"
+    ("The plant was built in 2012 and expanded in 2019.", "The plant was expanded in 2019.", True),
+    ("该API存在二次实体扩展漏洞，并从本地和远程资源加载实体。", "该API从本地和远程资源加载实体。", True),
+    ("Leeds ships 900 orders a day and York ships 400 orders a day.", "Leeds ships 400 orders a day.", False),
+    ("The plant is open on Sundays only in summer.", "The plant is open on Sundays.", False),  # a qualifier cut
+    ("Leeds and York have 300 staff.", "Leeds have 300 staff.", False),
+    ("The CB-3 supports Modbus TCP and PROFINET.", "The CB-3 supports PROFINET.", True),
+])
+def test_a_conjunct_of_a_sentence_as_written(passage: str, claim: str, part: bool) -> None:
+    assert conjunct_of(passage, claim) is part
+
+
+async def test_a_conjunct_is_entailed_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    (verdict,) = await ClaimStore(judge).check(PHP, ["PHP's SimpleXML API loads entities from local and remote "
+                                                      "resources."])
+    assert verdict.label == "entailed" and judge.calls == []

@@ -113,7 +113,9 @@ async def test_a_rule_judge_fills_a_blank_only_with_the_one_number_that_fits() -
 
     judge = ScriptedJudge(lambda call: claim_reply(call, claims=lambda text: [text], label=label))
     store = ClaimStore(judge)
-    (one,) = await store.check("The HS-5 came out in 1996, the HB-100 in 2004", ["The HS-5 came out in 1996."])
+    # (the claim is no verbatim conjunct of the passage, which would settle it without a call)
+    passage = "Catalogue: The HS-5 came out in 1996, the HB-100 in 2004"
+    (one,) = await store.check(passage, ["The HS-5 came out in 1996."])
     assert one.label == "entailed" and judge.calls[-1].prompt_name == "claims.values"
     assert judge.calls[-1].data.statements == "The HS-5 came out in [0]."  # type: ignore[union-attr]
 

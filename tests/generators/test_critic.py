@@ -533,7 +533,8 @@ async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
                                         "The Harvest Rye weighs 800 g, keeps for six days and costs 4.20 pounds."],
                            "answer": "48 staff bake the 800 g Harvest Rye"},
                    question_check={"self_contained": True},
-                   claims=["It has 48 staff", "The Harvest Rye weighs 800 g"])
+                   # parts of the passages' sentences that the rule judge finds, but no conjunct the engine settles
+                   claims=["has 48 staff and bakes about 9,000 loaves", "Harvest Rye weighs 800 g"])
     verdict = await Critic(bakery, both, embeddings).review(sample)
     assert verdict.ok
     # the reference's claims are checked against both passages read together
