@@ -28,6 +28,7 @@ from ragkit.evaluation._siblings import siblings
 from ragkit.evaluation._sides import phrase_sides
 from ragkit.text import (
     FUNCTION_WORDS,
+    HANGUL,
     cjk_language,
     morphemes,
     normalise,
@@ -41,6 +42,7 @@ from ragkit.text import (
 )
 
 Settled = Literal["entailed", "contradicted"]
+Kind = Literal["time", "amount"]
 
 _MORE, _LESS = 1, -1
 _EN_AMOUNT = {"more": _MORE, "greater": _MORE, "larger": _MORE, "bigger": _MORE, "higher": _MORE,
@@ -51,7 +53,7 @@ _EN_TIME = {"earlier": _LESS, "sooner": _LESS, "older": _LESS, "before": _LESS, 
             "younger": _MORE, "after": _MORE}
 
 
-def _words(more: str, less: str, earlier: str, later: str) -> dict[str, tuple[str, int]]:
+def _words(more: str, less: str, earlier: str, later: str) -> dict[str, tuple[Kind, int]]:
     """Comparative words (space-separated) → (kind, direction)."""
     return {**{w: ("amount", _MORE) for w in more.split()}, **{w: ("amount", _LESS) for w in less.split()},
             **{w: ("time", _LESS) for w in earlier.split()}, **{w: ("time", _MORE) for w in later.split()}}
@@ -64,6 +66,7 @@ _JA = _words("多 大き 高 長 重 広", "少な 小さ 低 短 軽 安 狭", 
 
 _EN_COMPARISON = re.compile(r"\b(" + "|".join(sorted({*_EN_AMOUNT, *_EN_TIME} - {"before", "after"})) +
                             r")\b(?:\s+[\w'-]+){0,4}?\s+than\b|\b(before|after)\b", re.IGNORECASE)
+_HANGUL = re.compile(f"[{HANGUL}]")
 _KO_ENDING = "다이은게습아어았었던니"
 """What may follow a Korean comparative stem within its word ("많다", "많이", "적게"; not "적용", "길이가")."""
 _NEGATION = {
@@ -89,7 +92,7 @@ class Comparison:
 
     first: str
     second: str
-    kind: str
+    kind: Kind
     direction: int
 
     @property
@@ -245,7 +248,7 @@ def _next_to(claim: str, spot: int, name: str, at: int, language: str) -> bool:
     return len(gap.strip()) <= (12 if language == "en" else 6) and not any(c.isdigit() for c in gap)
 
 
-def _marker(claim: str, language: str) -> tuple[int, str, int] | None:
+def _marker(claim: str, language: str) -> tuple[int, Kind, int] | None:
     """Where the comparison's marker stands ("than", "before", "比", "보다", "より"), and its kind and direction."""
     if language == "en":
         m = _EN_COMPARISON.search(claim)
@@ -272,13 +275,9 @@ def _starts(text: str, word: str, language: str) -> list[int]:
     out = [m.start() for m in re.finditer(re.escape(word), text)]
     if language != "ko":
         return out
-    return [i for i in out if (i == 0 or not _hangul(text[i - 1]))
+    return [i for i in out if (i == 0 or not _HANGUL.match(text[i - 1]))
             and (i + len(word) == len(text) or len(word) >= 2 or text[i + len(word)] in _KO_ENDING
-                 or not _hangul(text[i + len(word)]))]
-
-
-def _hangul(char: str) -> bool:
-    return "\uac00" <= char <= "\ud7a3"
+                 or not _HANGUL.match(text[i + len(word)]))]
 
 
 def _position(text: str, name: str) -> int | None:

@@ -86,11 +86,11 @@ def _mecab_sides(claim: str, language: str) -> tuple[str, str] | None:
     marker = next((k for k, (m, f, _) in enumerate(parsed) if m == _MARKER[language] and not noun(f)), None)
     if marker is None:
         return None
-    k = marker
-    while k > 0 and noun(parsed[k - 1][1]):
-        k -= 1
-    first_end = next((k for k, (_, f, _) in enumerate(parsed) if not noun(f)), 0)
-    return _joined(parsed[:first_end]), _joined(parsed[k:marker])
+    second_start = marker
+    while second_start > 0 and noun(parsed[second_start - 1][1]):
+        second_start -= 1
+    first_end = next((i for i, (_, f, _) in enumerate(parsed) if not noun(f)), 0)
+    return _joined(parsed[:first_end]), _joined(parsed[second_start:marker])
 
 
 def _joined(run: list[tuple[str, list[str], bool]]) -> str:
