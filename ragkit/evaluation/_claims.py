@@ -19,10 +19,12 @@ its numbers (``_values``: one more call per group), because the small judge veri
 misses a number taken from the neighbouring fact; the question's own numbers are not blanked.
 
 A claim whose normalised text equals a claim or a sentence of the passage is supported without a call: an answer
-identical to the reference scores 1.0 whatever the judge would have said. Everything is memoised by content hash
-for the whole run in an asyncio-safe memo: concurrent requests for the same key await one task, so faithfulness,
-context recall, noise sensitivity and the RAGChecker family on one sample split each text once and check each
-claim list once.
+identical to the reference scores 1.0 whatever the judge would have said. The passage's words settle other kinds
+of claim without a call too (``_settled``: a conjunct of a sentence, a table's value, a comparison, a bound, a
+sibling's fact), and the split keeps only the text's own claims (``_claim_text.of_the_text``). Everything is
+memoised by content hash for the whole run in an asyncio-safe memo: concurrent requests for the same key await one
+task, so faithfulness, context recall, noise sensitivity and the RAGChecker family on one sample split each text
+once and check each claim list once.
 
 ``SampleClaims`` (in ``_metric_context``) is the per-sample view the metrics read: the claims of the response and
 of the reference, and the four claim checks (named after what is checked against what):
