@@ -6,7 +6,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, count_tokens, normalise, numbers, search_terms, split_sentences
+from ragkit.text import (
+    CJK_CHAR,
+    FUNCTION_WORDS,
+    cjk_language,
+    count_tokens,
+    morphemes,
+    normalise,
+    numbers,
+    search_terms,
+    split_sentences,
+)
 
 
 def tidy(items: Sequence[str]) -> list[str]:
@@ -34,27 +44,34 @@ _ASKING_END = re.compile(r"[?？]\s*$")
 
 def of_the_text(claims: Sequence[str], text: str, question: str | None) -> list[str]:
     """``claims`` without those the split took from the question instead of ``text``: a question ("明湖店是哪一年开业
-    的？"), or a claim that brings in words of the question the text does not use and none of the text's own words
-    or numbers ("The Birch reservoir holds more water than Alder." of "The Birch reservoir was built to supply a new
-    steelworks."; 26 of 307 claims of the validity answers, bench/README.md, session 45). Checked, such a claim
-    scores what the question presumes, not what the text says. When none is left, the text's sentences are its
-    claims."""
+    的？"), or, when the text says something of its own, a claim that brings in words of the question the text does
+    not use and none of the text's own words or numbers ("The Birch reservoir holds more water than Alder." of "The
+    Birch reservoir was built to supply a new steelworks."; 21 of 307 claims of the validity answers, bench/README.md,
+    session 45). Checked, such a claim scores what the question presumes, not what the text says. A text with no
+    words of its own ("네, 품질관리팀장이었습니다." to "이수민은 품질관리팀장이었는가?") answers by the question's
+    words: its claim is the question's statement. When no claim is left, the text's sentences are its claims."""
     asked = _content(question or "")
-    own = _content(text)
+    own = _content(text) - asked
     stated = set(numbers(text))
 
     def borrowed(claim: str) -> bool:
         if _ASKING_END.search(claim):
             return True
         words = _content(claim)
-        return bool(words & asked - own) and not words & own - asked and not set(numbers(claim)) & stated
+        return bool(own) and bool(words & asked - _content(text)) and not words & own \
+            and not set(numbers(claim)) & stated
 
     kept = [c for c in claims if not borrowed(c)]
     return kept if kept or not claims else [s for s in split_sentences(text) if s.strip()]
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in search_terms(text) if w not in FUNCTION_WORDS and len(w) >= 2 and not w.isdigit()}
+    """The words that carry content: not function words, two characters or more; in Korean the content morphemes
+    (nouns, verb and adjective stems, adverbs: "품질", "관리", "팀장" of "품질관리팀장이었습니다"), whose endings
+    change between a question and its answer."""
+    parsed = morphemes(text, "ko") if cjk_language(text) == "ko" else None
+    words = [m for m, features, _ in parsed if features[0][:1] in ("N", "V", "M")] if parsed else search_terms(text)
+    return {w for w in words if w not in FUNCTION_WORDS and len(w) >= 2 and not w.isdigit()}
 
 
 _EDGE_PUNCT = "\"'“”‘’()[]{}.,;:!?。，、；：！？「」『』（）"

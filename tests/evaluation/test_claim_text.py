@@ -31,6 +31,13 @@ def test_a_claim_taken_from_the_question_is_not_the_texts() -> None:
         "我不知道明湖店的开业年份。"]  # a question is no claim
 
 
+def test_an_answer_with_no_words_of_its_own_is_the_questions_statement() -> None:
+    # "네, 품질관리팀장이었습니다." says only "yes" to the question's words, with another ending: its claim is the
+    # question's statement, not one taken from the question instead of the text
+    claims = ["이수민은 품질관리팀장이었다."]
+    assert of_the_text(claims, "네, 품질관리팀장이었습니다.", "이수민은 품질관리팀장이었는가?") == claims
+
+
 def test_a_claim_that_names_its_subject_from_the_question_is_kept() -> None:
     question = "Who designed the Harlow Footbridge?"
     claims = ["The Harlow Footbridge was designed by Mara Quill."]  # "It" resolved by the question's words
