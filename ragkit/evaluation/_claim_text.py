@@ -40,6 +40,9 @@ def without_cut_short(claims: Sequence[str]) -> list[str]:
 
 
 _ASKING_END = re.compile(r"[?？]\s*$")
+_YES_OR_NO_START = re.compile(r"\s*(?:yes|no|네|예|아니요|아니오|是的|是|不是|对|不对|はい|いいえ)"
+                              r"\s*[,，、.。!！]", re.I)
+"""A claim that begins with a bare yes or no, as the text answered a yes/no question."""
 
 
 def of_the_text(claims: Sequence[str], text: str, question: str | None) -> list[str]:
@@ -61,8 +64,9 @@ def of_the_text(claims: Sequence[str], text: str, question: str | None) -> list[
         return bool(own) and bool(words & asked - _content(text)) and not words & own \
             and not set(numbers(claim)) & stated
 
-    kept = [c for c in claims if not borrowed(c)]
-    return kept if kept or not claims else [s for s in split_sentences(text) if s.strip()]
+    kept = [c for c in claims if not borrowed(c)] or [s for s in split_sentences(text) if s.strip()]
+    # a claim that begins with a bare yes or no ("네, 품질관리팀장이었습니다.") has lost its subject to the question
+    return [restate(question, c) if question and _YES_OR_NO_START.match(c) else c for c in kept] if claims else []
 
 
 def _content(text: str) -> set[str]:

@@ -38,6 +38,13 @@ def test_an_answer_with_no_words_of_its_own_is_the_questions_statement() -> None
     assert of_the_text(claims, "네, 품질관리팀장이었습니다.", "이수민은 품질관리팀장이었는가?") == claims
 
 
+def test_a_yes_that_lost_its_subject_to_the_question_is_restated_with_it() -> None:
+    # the split gave the question itself and the answer as written: the question is no claim, and "네, …" alone
+    # says nothing of 이수민
+    question, text = "이수민은 품질관리팀장이었는가?", "네, 품질관리팀장이었습니다."
+    assert of_the_text([question, text], text, question) == [f"{question} {text}"]
+
+
 def test_a_claim_that_names_its_subject_from_the_question_is_kept() -> None:
     question = "Who designed the Harlow Footbridge?"
     claims = ["The Harlow Footbridge was designed by Mara Quill."]  # "It" resolved by the question's words
