@@ -73,9 +73,15 @@ def _content(text: str) -> set[str]:
     """The words that carry content: not function words, two characters or more; in Korean the content morphemes
     (nouns, verb and adjective stems, adverbs: "품질", "관리", "팀장" of "품질관리팀장이었습니다"), whose endings
     change between a question and its answer."""
-    parsed = morphemes(text, "ko") if cjk_language(text) == "ko" else None
-    words = [m for m, features, _ in parsed if features[0][:1] in ("N", "V", "M")] if parsed else search_terms(text)
-    return {w for w in words if w not in FUNCTION_WORDS and len(w) >= 2 and not w.isdigit()}
+    words = korean_content(text) if cjk_language(text) == "ko" else None
+    return {w for w in words or search_terms(text) if w not in FUNCTION_WORDS and len(w) >= 2 and not w.isdigit()}
+
+
+def korean_content(text: str) -> list[str] | None:
+    """The content morphemes of a Korean text (nouns, verb and adjective stems, adverbs), without its particles and
+    endings; None without MeCab."""
+    parsed = morphemes(text, "ko")
+    return None if parsed is None else [m for m, features, _ in parsed if features[0][:1] in ("N", "V", "M")]
 
 
 _EDGE_PUNCT = "\"'“”‘’()[]{}.,;:!?。，、；：！？「」『』（）"

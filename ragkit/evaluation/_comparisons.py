@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from ragkit.evaluation._claim_text import korean_content
 from ragkit.evaluation._siblings import siblings
 from ragkit.evaluation._sides import phrase_sides
 from ragkit.text import (
     FUNCTION_WORDS,
     HANGUL,
     cjk_language,
-    morphemes,
     normalise,
     number_spans,
     number_value,
@@ -147,10 +147,8 @@ def _unsaid(passage: str, claim: str, comparison: Comparison) -> list[str]:
 def _content_words(text: str, language: str) -> list[str]:
     """Words of two characters or more; Chinese ones without a particle the segmenter joined to them ("建得" of
     "建得晚"); Korean ones only of a content morpheme (a noun, a verb or adjective stem, an adverb), not an ending."""
-    if language == "ko":
-        parsed = morphemes(text, "ko")
-        if parsed is not None:
-            return [m for m, features, _ in parsed if len(m) >= 2 and features[0][:1] in ("N", "V", "M")]
+    if language == "ko" and (content := korean_content(text)) is not None:
+        return [m for m in content if len(m) >= 2]
     words = [t for t in tokens(text) if len(t) >= 2]
     return [t.rstrip(_PARTICLES_ZH) for t in words] if language == "zh" else words
 
