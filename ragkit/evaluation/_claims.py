@@ -210,9 +210,9 @@ class ClaimStore:
         A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim the
         passage's words settle is given its verdict without a call (``_settled``: a sentence of the passage or one of
         ``known``, its own claims; a table's value in its place or out of it; a comparison; a bound turned round; a
-        sibling's fact); the others go to the judge in groups of ≤ ``group_size``, memoised. The numbers of a claim
-        the passage speaks of are checked again by a cloze (``_values``), but for those of ``asked``, the question
-        the claims answer (``question`` by default).
+        negation dropped or added, or "all" for "most"; a sibling's fact); the others go to the judge in groups of
+        ≤ ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
+        (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
         """
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]

@@ -8,6 +8,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - a comparison of two things is entailed or contradicted by the passage's numbers of each (``_comparisons``);
 - a value bounded the other way round from the passage ("at least 10 kg" against "up to 10 kg") is contradicted
   (``_bounds``);
+- what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
+  "all", is neutral (``_polarity``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``).
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import compared
+from ragkit.evaluation._polarity import denied, overstated
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import Placement
 from ragkit.evaluation._verdicts import Verdict
@@ -31,8 +34,10 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
         return Verdict(label="contradicted")
     if by_numbers := compared(passage, claim):
         return Verdict(label=by_numbers)
-    if against_bound(passage, claim):
+    if against_bound(passage, claim) or denied(passage, claim):
         return Verdict(label="contradicted")
+    if overstated(passage, claim):
+        return Verdict(label="neutral")
     if said_of_sibling(passage, claim):
         return Verdict(label="neutral")
     return None

@@ -1,0 +1,331 @@
+"""A claim that says what the passage denies, and one that says "all" where the passage says "most".
+
+The small judge reads a claim by its topic: on 18 such claims in four languages it called 13 entailed (bench/README.md,
+session 46). "The Kestrel K10 supports PROFINET." passed against "The Kestrel K10 does not support PROFINET; it
+supports Modbus TCP." (0.67 in Chinese, 0.63 in Korean), "Drivers get 25 days of leave" against "Every employee
+except drivers gets 25 days" (0.76–0.95), and "All orders ship within 48 hours" against "Most orders ship within 48
+hours" (0.87–0.98).
+
+Each text is read as its content words, and for each negation ("not", "never", "不", "没有", "않", "없", "ない")
+or exception ("except", "除…外", "제외한", "を除く") the words it covers: in English and Chinese those after it up to
+the end of the clause, in Korean and Japanese those before it back to the clause's start or its topic ("K10 로봇은
+| PROFINET을 지원하지 않고"). An exception covers only the thing excepted. A claim is contradicted when a sentence of
+the passage holds all its words and either denies, under one negation, words the claim asserts, or asserts every
+word the claim denies; unless another sentence holding the claim says in its own words what the first denies. A
+sentence that goes on about the last one's subject ("It cannot …", or in Korean and Japanese one with no subject
+or topic) holds that sentence's words too. A claim that says "all" ("every", "always", "所有", "모든", "すべて")
+where the sentence holding its other words says only "most" or "sometimes" is neutral. Antonyms ("closed" against
+"open") are left to the judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ragkit.text import FUNCTION_WORDS, HIRAGANA, cjk_language, morphemes, split_sentences
+
+_EN_TOKEN = re.compile(r"[A-Za-z0-9][\w./'’-]*|[,;:()]")
+_EN_NEGATION = frozenset({"not", "never", "no", "none", "neither", "nor", "without", "cannot"})
+_EN_NOT_NEGATING = frozenset({"only", "until", "before", "later", "earlier", "more", "less", "fewer", "just",
+                              "merely", "longer"})
+"""Words after which "not" / "no" negates nothing it stands before: "not only", "not until" (a time), "no more than"
+(a bound, read by ``_bounds``), and "no longer" (which negates the words after "longer")."""
+_EN_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from)\b", re.IGNORECASE)
+_EN_BOUNDARY = frozenset({",", ";", ":", "(", ")", "but", "and", "while", "whereas", "although", "though", "because",
+                          "since", "so", "which", "who", "when", "if", "unless", "instead", "rather"})
+
+_ZH_NEGATION = re.compile(r"并非|并不|从不|从未|绝不|没有|没|无法|无须|无需|未(?!来)|"
+                          r"不(?:再|予|得|能|会|可以|可|用|必)?(?!仅|但|只|少|久|断|过|锈|错|同|到|超|足|如|管|论|多|低于|高于)")
+"""Chinese negations, with the modal or adverb they take ("不再", "不予", "不能"), which a claim that drops the
+negation drops too; not "不仅" (not only), "不到" or "不超过" (bounds, ``_bounds``), "不断" (continually)."""
+_ZH_EXCEPT = re.compile(r"除了?(.{1,12}?)(?:以外|之外|外)")
+_ZH_BOUNDARY = re.compile(r"[，,；;：:（）()]|但是?|而且?|却")
+_ZH_FUNCTION = frozenset("的了是在和与及也都就将会被把对向从个这那其该此之于为所着过地得吗呢吧")
+
+_KO_NEGATION = frozenset({"않", "못", "못하", "없", "아니", "안"})
+_KO_CONTENT = ("NNG", "NNP", "SL", "SN", "SH", "XR", "VV", "VA")
+"""Not adverbs: "더 이상" (any more) or "전혀" (at all) beside a negation, which a claim that drops it drops too."""
+_KO_AUXILIARY_LINK = frozenset({"지", "게", "어", "아", "고"})
+"""Connective endings before an auxiliary verb ("지원하지 않", "하게 되"): not the end of a clause there."""
+
+_JA_NEGATION_BASES = frozenset({"ない", "ぬ", "ん"})
+_JA_EXCEPT_BASES = frozenset({"除く", "以外", "除外"})
+_KANA_ENDING = re.compile(f"[{HIRAGANA}]+$")
+_JA_LIGHT_VERBS = frozenset({"する", "できる", "ある", "いる", "なる", "おる"})
+_JA_BOUNDARY_PARTICLES = frozenset({"が", "けれど", "けど", "ので", "から", "のに", "し"})
+
+_QUANTIFIERS = {  # (all, only some): "all" where the passage says "most" overstates it
+    "en": (r"\b(?:all|every|each|always)\b",
+           r"\b(?:most|some|many|several|often|usually|sometimes|occasionally|typically|generally|mostly|frequently|"
+           r"few)\b"),
+    "zh": (r"所有|全部|一律|总是|始终|每(?=[个位批次天年周月家])",
+           r"大部分|大多数|多数|部分|一些|有些|有时|通常|一般|往往|经常|多半|少数"),
+    "ko": (r"모든|모두|항상|언제나|늘|전부|전원|매(?=[일주월년번])",
+           r"대부분|일부|가끔|때때로|보통|종종|자주|대개|흔히|몇몇|상당수"),
+    "ja": (r"すべて|全て|全部|必ず|いつも|常に|全(?=[従社員店品])|毎(?=[日週月年回])",
+           r"ほとんど|大部分|大半|一部|時々|ときどき|通常|多く|たいてい|しばしば|一般的"),
+}
+
+
+@dataclass
+class Reading:
+    """A text's content words, and the words each of its negations and exceptions covers."""
+
+    words: list[str] = field(default_factory=list)
+    scopes: list[list[str]] = field(default_factory=list)
+    named: bool = True
+    """Whether the text names what it speaks of: not a sentence that goes on about the last one's subject ("It
+    does not …", "它不…", or in Korean and Japanese one with no subject or topic)."""
+
+    def denied(self) -> set[str]:
+        return {w for scope in self.scopes for w in scope}
+
+
+def _same(a: str, b: str) -> bool:
+    """One word: equal, or in English one the other's stem ("support", "supports"; "ship", "shipped")."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return short.isascii() and short.isalpha() and len(short) >= 3 and long.startswith(short) and \
+        len(long) - len(short) <= 3
+
+
+def _has(words: list[str] | set[str], word: str) -> bool:
+    return any(_same(word, w) for w in words)
+
+
+def _read_en(text: str) -> Reading:
+    text = _EN_EXCEPT.sub(" except ", text)
+    out, scope, open_scope, excepting = Reading(), list[str](), False, False
+    tokens = [t.lower().rstrip(".") for t in _EN_TOKEN.findall(text)]
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token in _EN_BOUNDARY:
+            open_scope, excepting = False, False
+            continue
+        if token == "except":
+            scope, excepting = [], True
+            out.scopes.append(scope)
+            continue
+        if token == "longer" and tokens[i - 1] == "no":  # "no longer stops": the negation covers what follows
+            continue
+        if (token in _EN_NEGATION or token.endswith(("n't", "n’t"))) and \
+                (after not in _EN_NOT_NEGATING or token == "no" and after == "longer"):
+            scope, open_scope = [], True
+            out.scopes.append(scope)
+            continue
+        if token in FUNCTION_WORDS:
+            continue
+        out.words.append(token)
+        if open_scope or excepting:
+            scope.append(token)
+            excepting = False  # an exception covers the one thing it names
+    return out
+
+
+def _read_zh(text: str) -> Reading:
+    out = Reading()
+    for clause in _ZH_BOUNDARY.split(text):
+        exceptions = list(_ZH_EXCEPT.finditer(clause))
+        excepted = [m.span(1) for m in exceptions]
+        markers = {i for m in exceptions for i in range(*m.span()) if not m.start(1) <= i < m.end(1)}
+        negation = _ZH_NEGATION.search(clause)
+        starts = negation.end() if negation else len(clause)
+        scope: list[str] = []
+        for i, unit in _zh_units(clause):
+            if negation and negation.start() <= i < negation.end() or i in markers:
+                continue
+            out.words.append(unit)
+            if i >= starts:
+                scope.append(unit)
+        out.scopes += [s for s in [scope] if negation and s]
+        out.scopes += [[u for i, u in _zh_units(clause) if a <= i < b] for a, b in excepted]
+    return out
+
+
+def _zh_units(text: str) -> list[tuple[int, str]]:
+    """(offset, word) of a Chinese text: each Han character but function ones, and each Latin word or number."""
+    found = re.finditer(r"[A-Za-z0-9][A-Za-z0-9./-]*|[\u4e00-\u9fff]", text)
+    return [(m.start(), m.group().lower()) for m in found if m.group() not in _ZH_FUNCTION]
+
+
+def _ko_word(surface: str, features: list[str]) -> str | None:
+    """A Korean morpheme's content word (a verb by its stem: "연다" → "열"), or None."""
+    tag = features[0].split("+")[0]
+    if tag not in _KO_CONTENT:
+        return None
+    if "+" in features[0] and len(features) > 7 and "/" in features[7]:
+        return features[7].split("/")[0]
+    return surface.lower()
+
+
+def _read_ko(text: str) -> Reading:
+    parsed = morphemes(text, "ko") or []
+    # "더 이상" is "any more", beside a negation ("더 이상 서지 않는다"), not the bound "이상"
+    parsed = [m for i, m in enumerate(parsed) if not (m[0] == "이상" and i and parsed[i - 1][0] == "더")]
+    return _read_sov(parsed, _ko_word, _ko_marker, _ko_boundary)
+
+
+def _ko_marker(surface: str, features: list[str]) -> str | None:
+    tag = features[0].split("+")[0]
+    stem = _ko_word(surface, features) if tag in ("VV", "VA") else surface
+    if tag in ("VX", "VA", "VCN", "MAG") and stem in _KO_NEGATION:
+        return "negation"
+    if tag == "NNG" and surface == "제외" or tag == "NNB" and surface == "외":
+        return "except"
+    return None
+
+
+def _ko_boundary(surface: str, features: list[str], following: str) -> str | None:
+    tag = features[0].split("+")[-1]
+    if tag in ("SF", "SC", "SY") or tag == "EC" and not (surface in _KO_AUXILIARY_LINK and following in
+                                                          _KO_NEGATION | {"하", "되", "보", "있"}):
+        return "clause"
+    return "topic" if tag == "JX" and surface in ("은", "는") else None
+
+
+def _ja_word(surface: str, features: list[str]) -> str | None:
+    pos, sub = features[0], features[1] if len(features) > 1 else ""
+    base = features[6] if len(features) > 6 and features[6] != "*" else surface
+    if pos == "名詞" and sub not in ("非自立", "代名詞", "接尾") or pos in ("動詞", "形容詞") and sub == "自立":
+        if base in _JA_NEGATION_BASES or base in _JA_LIGHT_VERBS:
+            return None
+        return _KANA_ENDING.sub("", base).lower() or base  # "払い戻し" (a noun) and "払い戻す" (a verb): one word
+    return None
+
+
+def _read_ja(text: str) -> Reading:
+    return _read_sov(morphemes(text, "ja") or [], _ja_word, _ja_marker, _ja_boundary)
+
+
+def _ja_marker(surface: str, features: list[str]) -> str | None:
+    base = features[6] if len(features) > 6 else surface
+    if features[0] in ("助動詞", "形容詞") and base in _JA_NEGATION_BASES:
+        return "negation"
+    return "except" if base in _JA_EXCEPT_BASES else None
+
+
+def _ja_boundary(surface: str, features: list[str], following: str) -> str | None:
+    if features[0] == "記号" or features[:2] == ["助詞", "接続助詞"] and surface in _JA_BOUNDARY_PARTICLES:
+        return "clause"
+    return "topic" if features[:2] == ["助詞", "係助詞"] and surface == "は" else None
+
+
+Parsed = list[tuple[str, list[str], bool]]
+Marker = Callable[[str, list[str]], str | None]
+
+
+def _read_sov(parsed: Parsed, word_of: Callable[[str, list[str]], str | None], marker: Marker,
+              boundary: Callable[[str, list[str], str], str | None]) -> Reading:
+    """Korean and Japanese, where a negation follows what it covers: the words since the clause's start or its
+    topic. An exception ("운전기사를 제외한", "運転手を除く") covers the nouns right before it."""
+    out, since = Reading(named=False), list[str]()  # since: this clause's words after its topic
+    for i, (surface, features, _) in enumerate(parsed):
+        following = parsed[i + 1][0] if i + 1 < len(parsed) else ""
+        kind = marker(surface, features)
+        if kind == "negation" and since:
+            out.scopes.append(list(since))
+        elif kind == "except":
+            out.scopes.append(_nouns_before(parsed, i, word_of))
+        elif (word := word_of(surface, features)) is not None:
+            out.words.append(word)
+            since.append(word)
+        edge = boundary(surface, features, following)
+        if edge == "topic" and i and _particle(parsed[i - 1][1]):
+            edge = None  # a contrast, not the topic: "PDF로는 내보낼 수 없다", "PDFには書き出せない"
+        if edge is not None:
+            since = []
+        out.named = out.named or edge == "topic" or features[0] == "JKS" or \
+            features[:2] == ["助詞", "格助詞"] and surface == "が"
+    return out
+
+
+def _particle(features: list[str]) -> bool:
+    return features[0].startswith("J") or features[0] == "助詞"
+
+
+def _nouns_before(parsed: Parsed, i: int, word_of: Callable[[str, list[str]], str | None]) -> list[str]:
+    """The nouns right before position ``i``, over the particles between."""
+    j = i - 1
+    while j >= 0 and parsed[j][1][0] in ("JKO", "JKS", "JKB", "助詞"):
+        j -= 1
+    nouns: list[str] = []
+    while j >= 0 and parsed[j][1][0] in ("NNG", "NNP", "SL", "名詞"):
+        if (w := word_of(*parsed[j][:2])) is not None:  # not a suffix ("手" of "運転手")
+            nouns.insert(0, w)
+        j -= 1
+    return nouns
+
+
+_PRONOUN_START = re.compile(r"\s*(?:(?:It|Its|They|Their|This|These|He|She|His|Her)\b|[它其该此他她])")
+
+_READERS = {"en": _read_en, "zh": _read_zh, "ko": _read_ko, "ja": _read_ja}
+
+
+def read(text: str, language: str) -> Reading:
+    return _READERS[language](text)
+
+
+def _opposed(claim: Reading, sentence: Reading) -> bool:
+    """Whether the sentence denies, under one negation, words the claim all asserts, or asserts every word of one
+    of the claim's negations (and denies none of them)."""
+    asserted = [w for w in claim.words if not _has(claim.denied(), w)]
+    if any(_asserts(asserted, scope) for scope in sentence.scopes):
+        return True
+    plain = [w for w in sentence.words if not _has(sentence.denied(), w)]
+    return any(scope and all(_has(plain, w) and not _has(sentence.denied(), w) for w in scope)
+               for scope in claim.scopes)
+
+
+def _asserts(asserted: list[str], scope: list[str]) -> bool:
+    """Whether the claim asserts every word one negation of the passage covers."""
+    return bool(scope) and all(_has(asserted, w) for w in scope)
+
+
+def _sentences(passage: str, language: str) -> list[tuple[str, Reading, list[str]]]:
+    """Each sentence of ``passage``, its reading, and the words it speaks of: its own, and the sentence before's when
+    it goes on about that one's subject ("Docuvault imports Word files. It cannot import PDF files.")."""
+    out: list[tuple[str, Reading, list[str]]] = []
+    for sentence in split_sentences(passage):
+        reading = read(sentence, language)
+        if language in ("en", "zh"):
+            reading.named = _PRONOUN_START.match(sentence) is None
+        before = out[-1][2] if out and not reading.named else []
+        out.append((sentence, reading, reading.words + before))
+    return out
+
+
+def _holds(words: list[str], wanted: list[str]) -> bool:
+    return bool(wanted) and all(_has(words, w) for w in wanted)
+
+
+def denied(passage: str, claim: str) -> bool:
+    """Whether every sentence of ``passage`` that holds the words of ``claim`` says the opposite of it: a negation
+    the claim drops ("supports PROFINET" against "does not support PROFINET"), adds, or an exception it ignores
+    ("Drivers get 25 days" against "everyone except drivers gets 25 days")."""
+    language = cjk_language(passage) or cjk_language(claim) or "en"  # "K10支持PROFINET。" is mostly Latin
+    reading = read(claim, language)
+    holding = [r for _, r, words in _sentences(passage, language) if _holds(words, reading.words)]
+    opposing = [r for r in holding if _opposed(reading, r)]
+    # another sentence that holds the claim stands against them when it says, in its own words, what they deny
+    at_issue = [w for w in reading.words if any(_has(r.denied(), w) for r in opposing)] or reading.words
+    return bool(opposing) and not any(r not in opposing and _holds(r.words, at_issue) for r in holding)
+
+
+def overstated(passage: str, claim: str) -> bool:
+    """Whether ``claim`` says "all", "every" or "always" of what the sentence holding its other words says only of
+    "most" or "sometimes" ("All orders ship within 48 hours" against "Most orders ship within 48 hours")."""
+    language = cjk_language(passage) or cjk_language(claim) or "en"  # "K10支持PROFINET。" is mostly Latin
+    every, some = (re.compile(p, re.IGNORECASE) for p in _QUANTIFIERS[language])
+    if not every.search(claim) or some.search(claim):
+        return False
+    ignore = set(every.findall(claim.lower())) | set(some.findall(passage.lower()))
+    wanted = [w for w in read(claim, language).words if not _ignored(w, ignore)]
+    return any(some.search(s) and not every.search(s) and _holds(words, wanted)
+               for s, _, words in _sentences(passage, language))
+
+
+def _ignored(word: str, ignore: set[str]) -> bool:
+    return any(word in q or q in word for q in ignore)

@@ -1,0 +1,115 @@
+"""A claim that says what the passage denies, or "all" where it says "most" (``_polarity``), in the four languages;
+the claim engine asks the judge nothing about either."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._polarity import denied, overstated, read
+from ragkit.testing import ScriptedJudge
+from ragkit.text import morphemes
+
+EN = ("The Kestrel K10 does not support PROFINET; it supports Modbus TCP. Most orders ship within 48 hours. Every "
+      "employee except drivers gets 25 days of leave a year. The Harlow ferry no longer stops at Pier 4. Docuvault "
+      "imports Word files. It cannot import PDF files. The library is not only a lending library but also a museum.")
+ZH = ("K10机械臂不支持PROFINET，只支持Modbus TCP。大部分订单在48小时内发货。除司机外，所有员工每年有25天年假。"
+      "渡轮已不再停靠4号码头。")
+KO = ("K10 로봇은 PROFINET을 지원하지 않고 Modbus TCP를 지원한다. "
+      "운전기사를 제외한 모든 직원은 연 25일의 휴가를 받는다. 여객선은 더 이상 4번 부두에 서지 않는다. "
+      "탈로 노트는 HTML로 내보낸다. PDF로는 내보낼 수 없다.")
+JA = ("K10ロボットはPROFINETに対応しておらず、Modbus TCPに対応しています。"
+      "運転手を除く全従業員は年25日の休暇を取得します。出発後の乗車券は払い戻しできない。ほとんどの注文は48時間以内に発送されます。")
+needs_mecab = pytest.mark.skipif(morphemes("テスト", "ja") is None or morphemes("테스트", "ko") is None,
+                                 reason="MeCab is not installed")
+
+
+def test_a_negation_covers_the_rest_of_its_clause_in_english_and_chinese() -> None:
+    reading = read("The K10 does not support PROFINET, but it supports Modbus TCP.", "en")
+    assert reading.scopes == [["support", "profinet"]]
+    assert read("K10不支持PROFINET，只支持Modbus TCP。", "zh").scopes == [["支", "持", "profinet"]]
+
+
+@needs_mecab
+def test_a_negation_covers_its_clause_back_to_the_topic_in_korean_and_japanese() -> None:
+    assert read("K10 로봇은 PROFINET을 지원하지 않고 Modbus TCP를 지원한다.", "ko").scopes == [["profinet", "지원"]]
+    japanese = read("K10ロボットはPROFINETに対応しておらず、Modbusに対応しています。", "ja")
+    assert japanese.scopes == [["profinet", "対応"]]
+
+
+def test_an_exception_covers_only_the_thing_excepted() -> None:
+    assert read("Every employee except drivers gets 25 days.", "en").scopes == [["drivers"]]
+    assert read("除司机外，所有员工每年有25天年假。", "zh").scopes == [["司", "机"]]
+
+
+@pytest.mark.parametrize(("passage", "claim", "against"), [
+    (EN, "The Kestrel K10 supports PROFINET.", True),
+    (EN, "The Kestrel K10 supports Modbus TCP.", False),
+    (EN, "The Kestrel K10 does not support PROFINET.", False),
+    (EN, "Drivers get 25 days of leave a year.", True),
+    (EN, "Employees other than drivers get 25 days of leave a year.", False),
+    (EN, "The Harlow ferry stops at Pier 4.", True),  # "no longer"
+    (EN, "Docuvault imports PDF files.", True),  # "It cannot …" goes on about Docuvault
+    (EN, "Docuvault imports Word files.", False),
+    (EN, "The library is a lending library and a museum.", False),  # "not only … but also"
+    (ZH, "K10支持PROFINET。", True),
+    (ZH, "K10支持Modbus TCP。", False),
+    (ZH, "司机每年有25天年假。", True),
+    (ZH, "渡轮停靠4号码头。", True),  # "不再"
+])
+def test_a_claim_that_drops_a_negation_or_an_exception_is_denied(passage: str, claim: str, against: bool) -> None:
+    assert denied(passage, claim) is against
+
+
+@needs_mecab
+@pytest.mark.parametrize(("passage", "claim", "against"), [
+    (KO, "K10 로봇은 PROFINET을 지원한다.", True),
+    (KO, "K10 로봇은 Modbus TCP를 지원한다.", False),
+    (KO, "운전기사는 연 25일의 휴가를 받는다.", True),
+    (KO, "여객선은 4번 부두에 선다.", True),  # "더 이상 … 않는다"
+    (KO, "탈로 노트는 PDF로 내보낸다.", True),  # a contrast ("PDF로는"), not a topic
+    (KO, "탈로 노트는 HTML로 내보낸다.", False),
+    (JA, "K10ロボットはPROFINETに対応しています。", True),
+    (JA, "K10ロボットはModbus TCPに対応しています。", False),
+    (JA, "運転手は年25日の休暇を取得します。", True),
+    (JA, "出発後の乗車券は払い戻しできる。", True),  # "払い戻し" a noun here, a verb there
+])
+def test_a_korean_or_japanese_claim_that_drops_a_negation_is_denied(passage: str, claim: str, against: bool) -> None:
+    assert denied(passage, claim) is against
+
+
+def test_a_negation_the_claim_adds_is_denied_where_the_passage_says_it_plainly() -> None:
+    assert denied("The Leeds bakery opens on Sundays.", "The Leeds bakery does not open on Sundays.")
+    assert not denied("The Leeds bakery opens daily except on Sundays.", "The Leeds bakery does not open on Sundays.")
+
+
+def test_a_sentence_that_says_it_plainly_stands_against_one_that_denies_it() -> None:
+    passage = "Docuvault does not import PDF files in the free plan. It imports PDF files in the paid plan."
+    assert not denied(passage, "Docuvault imports PDF files.")
+    assert not denied("The K10 supports PROFINET but not EtherNet/IP.", "The K10 supports PROFINET.")
+    assert denied("The K10 supports PROFINET but not EtherNet/IP.", "The K10 supports EtherNet/IP.")
+
+
+@pytest.mark.parametrize(("passage", "claim", "over"), [
+    (EN, "All orders ship within 48 hours.", True),
+    (EN, "Most orders ship within 48 hours.", False),
+    ("The museum is sometimes open late on Fridays.", "The museum is open late every Friday.", True),
+    ("All orders ship within 48 hours.", "All orders ship within 48 hours.", False),
+    (ZH, "所有订单都在48小时内发货。", True),
+    ("大部分订单在48小时内发货。", "大多数订单在48小时内发货。", False),
+])
+def test_all_where_the_passage_says_most_is_overstated(passage: str, claim: str, over: bool) -> None:
+    assert overstated(passage, claim) is over
+
+
+@needs_mecab
+def test_all_where_the_passage_says_most_is_overstated_in_korean_and_japanese() -> None:
+    assert overstated("대부분의 주문은 48시간 안에 발송된다.", "모든 주문은 48시간 안에 발송된다.")
+    assert overstated(JA, "すべての注文は48時間以内に発送されます。")
+
+
+async def test_the_engine_settles_both_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    claims = ["The Kestrel K10 supports PROFINET.", "All orders ship within 48 hours."]
+    verdicts = await ClaimStore(judge).check(EN, claims)
+    assert [v.label for v in verdicts] == ["contradicted", "neutral"] and judge.calls == []
