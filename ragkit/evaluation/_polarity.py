@@ -75,6 +75,8 @@ class Reading:
 
     words: list[str] = field(default_factory=list)
     scopes: list[list[str]] = field(default_factory=list)
+    plain: list[list[str]] = field(default_factory=list)
+    """The words of each clause with no negation or exception in it."""
     named: bool = True
     """Whether the text names what it speaks of: not a sentence that goes on about the last one's subject ("It
     does not …", "它不…", or in Korean and Japanese one with no subject or topic)."""
@@ -99,26 +101,32 @@ def _has(words: list[str] | set[str], word: str) -> bool:
 def _read_en(text: str) -> Reading:
     text = _EN_EXCEPT.sub(" except ", text)
     out, scope, open_scope, excepting = Reading(), list[str](), False, False
-    tokens = [t.lower().rstrip(".") for t in _EN_TOKEN.findall(text)]
+    clause, marked = list[str](), False
+    tokens = [t.lower().rstrip(".") for t in _EN_TOKEN.findall(text)] + [";"]
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token == "and":  # ends a negation ("does not ship on Sundays and closes at 5"), not a list
+            open_scope = excepting = False
+            continue
         if token in _EN_BOUNDARY:
-            open_scope, excepting = False, False
+            out.plain += [clause] if clause and not marked else []
+            open_scope, excepting, clause, marked = False, False, [], False
             continue
         if token == "except":
-            scope, excepting = [], True
+            scope, excepting, marked = [], True, True
             out.scopes.append(scope)
             continue
         if token == "longer" and tokens[i - 1] == "no":  # "no longer stops": the negation covers what follows
             continue
         if (token in _EN_NEGATION or token.endswith(("n't", "n’t"))) and \
                 (after not in _EN_NOT_NEGATING or token == "no" and after == "longer"):
-            scope, open_scope = [], True
+            scope, open_scope, marked = [], True, True
             out.scopes.append(scope)
             continue
         if token in FUNCTION_WORDS:
             continue
         out.words.append(token)
+        clause.append(token)
         if open_scope or excepting:
             scope.append(token)
             excepting = False  # an exception covers the one thing it names
@@ -142,6 +150,7 @@ def _read_zh(text: str) -> Reading:
                 scope.append(unit)
         out.scopes += [s for s in [scope] if negation and s]
         out.scopes += [[u for i, u in _zh_units(clause) if a <= i < b] for a, b in excepted]
+        out.plain += [[u for _, u in _zh_units(clause)]] if not negation and not exceptions else []
     return out
 
 
@@ -165,7 +174,7 @@ def _read_ko(text: str) -> Reading:
     parsed = morphemes(text, "ko") or []
     # "더 이상" is "any more", beside a negation ("더 이상 서지 않는다"), not the bound "이상"
     parsed = [m for i, m in enumerate(parsed) if not (m[0] == "이상" and i and parsed[i - 1][0] == "더")]
-    return _read_sov(parsed, _ko_word, _ko_marker, _ko_boundary)
+    return _read_sov(_only(parsed, "밖에", _ko_marker), _ko_word, _ko_marker, _ko_boundary)
 
 
 def _ko_marker(surface: str, features: list[str]) -> str | None:
@@ -197,7 +206,19 @@ def _ja_word(surface: str, features: list[str]) -> str | None:
 
 
 def _read_ja(text: str) -> Reading:
-    return _read_sov(morphemes(text, "ja") or [], _ja_word, _ja_marker, _ja_boundary)
+    return _read_sov(_only(morphemes(text, "ja") or [], "しか", _ja_marker), _ja_word, _ja_marker, _ja_boundary)
+
+
+def _only(parsed: Parsed, particle: str, marker: Marker) -> Parsed:
+    """``parsed`` without the negation that follows ``particle`` ("本しか借りられない", "책밖에 없다"): together they
+    say "only", and deny nothing."""
+    out, waiting = list(parsed), False
+    for i, (surface, features, spaced) in enumerate(out):
+        if surface == particle:
+            waiting = True
+        elif waiting and marker(surface, features) == "negation":
+            out[i], waiting = (surface, ["*"] * 9, spaced), False
+    return out
 
 
 def _ja_marker(surface: str, features: list[str]) -> str | None:
@@ -222,9 +243,11 @@ def _read_sov(parsed: Parsed, word_of: Callable[[str, list[str]], str | None], m
     """Korean and Japanese, where a negation follows what it covers: the words since the clause's start or its
     topic. An exception ("운전기사를 제외한", "運転手を除く") covers the nouns right before it."""
     out, since = Reading(named=False), list[str]()  # since: this clause's words after its topic
+    clause, marked = list[str](), False
     for i, (surface, features, _) in enumerate(parsed):
         following = parsed[i + 1][0] if i + 1 < len(parsed) else ""
         kind = marker(surface, features)
+        marked = marked or kind is not None
         if kind == "negation" and since:
             out.scopes.append(list(since))
         elif kind == "except":
@@ -232,11 +255,15 @@ def _read_sov(parsed: Parsed, word_of: Callable[[str, list[str]], str | None], m
         elif (word := word_of(surface, features)) is not None:
             out.words.append(word)
             since.append(word)
+            clause.append(word)
         edge = boundary(surface, features, following)
         if edge == "topic" and i and _particle(parsed[i - 1][1]):
             edge = None  # a contrast, not the topic: "PDF로는 내보낼 수 없다", "PDFには書き出せない"
         if edge is not None:
             since = []
+        if edge == "clause" or i == len(parsed) - 1:
+            out.plain += [clause] if clause and not marked else []
+            clause, marked = [], False
         out.named = out.named or edge == "topic" or features[0] == "JKS" or \
             features[:2] == ["助詞", "格助詞"] and surface == "が"
     return out
@@ -269,14 +296,13 @@ def read(text: str, language: str) -> Reading:
 
 
 def _opposed(claim: Reading, sentence: Reading) -> bool:
-    """Whether the sentence denies, under one negation, words the claim all asserts, or asserts every word of one
-    of the claim's negations (and denies none of them)."""
+    """Whether the sentence denies, under one negation, words the claim all asserts, or asserts in one clause every
+    word of one of the claim's negations (and denies none of them)."""
     asserted = [w for w in claim.words if not _has(claim.denied(), w)]
     if any(_asserts(asserted, scope) for scope in sentence.scopes):
         return True
-    plain = [w for w in sentence.words if not _has(sentence.denied(), w)]
-    return any(scope and all(_has(plain, w) and not _has(sentence.denied(), w) for w in scope)
-               for scope in claim.scopes)
+    return any(scope and not any(_has(sentence.denied(), w) for w in scope) and
+               any(all(_has(clause, w) for w in scope) for clause in sentence.plain) for scope in claim.scopes)
 
 
 def _asserts(asserted: list[str], scope: list[str]) -> bool:
