@@ -259,6 +259,30 @@ def test_a_bound_turned_round_is_unfaithful(live_settings: Settings) -> None:
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+DENIED_ANSWERS = [  # a question, its passage, the right answer, and one that drops the passage's negation or "most"
+    ("en", "How fast are orders shipped?", "Most orders ship within 48 hours. Returns are free for 30 days.",
+     "Most orders are shipped within 48 hours.", "All orders are shipped within 48 hours."),
+    ("ko", "K10 로봇은 어떤 통신 방식을 지원하나요?", "K10 로봇은 PROFINET을 지원하지 않고 Modbus TCP를 지원한다.",
+     "K10 로봇은 Modbus TCP를 지원합니다.", "K10 로봇은 PROFINET을 지원합니다."),
+    ("ja", "K10ロボットはどの通信方式に対応していますか？",
+     "K10ロボットはPROFINETに対応しておらず、Modbus TCPに対応しています。",
+     "K10ロボットはModbus TCPに対応しています。", "K10ロボットはPROFINETに対応しています。"),
+]
+
+
+def test_a_claim_the_passage_denies_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in DENIED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in DENIED_ANSWERS:
+        # the right answer is the judge's to score, and the rule must leave it so: the 1.5B judge gives the Korean one
+        # 0.39 beside the passage's negation (bench/README.md, session 46)
+        assert value(result, f"{lang}-right", "faithfulness") > 0.2, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
