@@ -14,6 +14,7 @@ from ragkit.text import (
     morphemes,
     normalise,
     numbers,
+    opens_with_yes_or_no,
     search_terms,
     split_sentences,
 )
@@ -40,11 +41,6 @@ def without_cut_short(claims: Sequence[str]) -> list[str]:
 
 
 _ASKING_END = re.compile(r"[?？]\s*$")
-_YES_OR_NO_START = re.compile(r"\s*(?:yes|no|네|예|아니요|아니오|是的|是|不是|对|不对|はい|いいえ)"
-                              r"\s*[,，、.。!！]", re.I)
-"""A claim that begins with a bare yes or no, as the text answered a yes/no question."""
-
-
 def of_the_text(claims: Sequence[str], text: str, question: str | None) -> list[str]:
     """``claims`` without those the split took from the question instead of ``text``: a question ("明湖店是哪一年开业
     的？"), or, when the text says something of its own, a claim that brings in words of the question the text does
@@ -66,7 +62,7 @@ def of_the_text(claims: Sequence[str], text: str, question: str | None) -> list[
 
     kept = [c for c in claims if not borrowed(c)] or [s for s in split_sentences(text) if s.strip()]
     # a claim that begins with a bare yes or no ("네, 품질관리팀장이었습니다.") has lost its subject to the question
-    return [restate(question, c) if question and _YES_OR_NO_START.match(c) else c for c in kept] if claims else []
+    return [restate(question, c) if question and opens_with_yes_or_no(c) else c for c in kept] if claims else []
 
 
 def _content(text: str) -> set[str]:

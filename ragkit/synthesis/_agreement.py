@@ -8,14 +8,11 @@ from typing import Literal
 
 from ragkit.synthesis._checks import capitalised_names, found_in, informative
 from ragkit.synthesis._writer import quote_source
-from ragkit.text import as_written_in, number_spans, number_value, numbers, units
+from ragkit.text import as_written_in, is_yes_or_no, number_spans, number_value, numbers, units
 
 _UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
 """What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
 
-YES_OR_NO = re.compile(r"\s*(?:yes|no|네|예|아니요|아니오|아닙니다|是|是的|不是|对|不对|否|はい|いいえ)"
-                       r"\s*[.!。！]?\s*$", re.I)
-"""A judge's answer that is only "yes" or "no", in the languages the writers write."""
 _WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b|为什么|什么|哪|谁|几|多少|怎么|怎样|如何|为何|"
                  r"何时|いつ|どこ|どの|どう|どれ|どんな|なぜ|誰|何|いくら|いくつ|"
                  r"(?<![가-힣])(?:어디|무엇|뭐|무슨|누구|누가|언제|어떻게|어떤|어느|왜|몇|얼마)", re.IGNORECASE)
@@ -62,7 +59,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure when the question asks
     for one (it has no words to compare), and disagrees when the question asks for more.
     """
-    if YES_OR_NO.match(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
+    if is_yes_or_no(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
         if not asks_yes_or_no(question):  # "Yes" to "What is the maximum …?" answers nothing
             return "disagree", "a bare yes or no to a question that asks for more"
         return "unsure", "a bare yes or no"

@@ -54,7 +54,7 @@ import numpy as np
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
-from ragkit.synthesis._agreement import YES_OR_NO, agreement, asks_yes_or_no, in_more_detail
+from ragkit.synthesis._agreement import agreement, asks_yes_or_no, in_more_detail
 from ragkit.synthesis._checks import (
     ambiguous_document,
     copies_context,
@@ -76,7 +76,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, normalise_language, units
+from ragkit.text import CJK_CHAR, FUNCTION_WORDS, is_yes_or_no, normalise_language, units
 from ragkit.types import TestSample
 
 
@@ -183,7 +183,7 @@ class Critic:
         if not cited:  # an answer copied from a passage is its own evidence
             source = answer_source(out.answer, question, passages, quoted=bool(evidence))
             cited = [(out.answer.strip(), source)] if source is not None else []
-        if not cited and affirm and YES_OR_NO.match(out.answer) and asks_yes_or_no(question):
+        if not cited and affirm and is_yes_or_no(out.answer) and asks_yes_or_no(question):
             cited = await self._affirmed(out.answer, question, passages)
         return {"evidence": [e for e, _ in cited], "judge_answer": out.answer.strip(),
                 "evidence_passages": sorted({i for _, i in cited})}

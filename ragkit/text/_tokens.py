@@ -84,6 +84,21 @@ SENTENCE_END = (".", "!", "?", "。", "！", "？", "\"", "”", "」")
 QUESTION_MARKS = ("?", "？")
 """What a question ends with: the ASCII mark and the full-width one of Chinese and Japanese (Korean uses "?")."""
 
+_YES_OR_NO = r"\s*(?:yes|no|네|예|아니요|아니오|아닙니다|是的|是|不是|对|不对|否|はい|いいえ)"
+"""A bare "yes" or "no", in the languages ragkit writes and reads."""
+_BARE_YES_OR_NO = re.compile(_YES_OR_NO + r"\s*[.!。！]?\s*$", re.IGNORECASE)
+_OPENING_YES_OR_NO = re.compile(_YES_OR_NO + r"\s*[,，、.。!！]", re.IGNORECASE)
+
+
+def is_yes_or_no(text: str) -> bool:
+    """Whether ``text`` is only "yes" or "no" ("Yes.", "네", "是的", "いいえ")."""
+    return _BARE_YES_OR_NO.match(text) is not None
+
+
+def opens_with_yes_or_no(text: str) -> bool:
+    """Whether ``text`` begins with a bare "yes" or "no" and goes on ("네, 팀장이었습니다.", "No, it is not.")."""
+    return _OPENING_YES_OR_NO.match(text) is not None
+
 
 def whole_sentences(text: str) -> str:
     """``text`` (whitespace collapsed) without a last sentence that a length limit cut off, one that ends without

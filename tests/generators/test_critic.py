@@ -636,16 +636,6 @@ async def test_candidate_work_in_another_process_gives_the_same_sample(bakery, e
     assert sum(u.calls for u in there.report().values()) == len(there.judge.calls) > 0
 
 
-@pytest.mark.parametrize(("answer", "bare"), [
-    ("Yes.", True), ("no", True), ("네", True), ("아니요.", True), ("是的", True), ("不是", True), ("はい。", True),
-    ("Yes, in 2010", False), ("Yesterday", False), ("네, 2017년입니다", False), ("是2010年", False), ("Noel", False),
-])
-def test_yes_or_no(answer, bare):
-    from ragkit.synthesis._agreement import YES_OR_NO
-
-    assert bool(YES_OR_NO.match(answer)) is bare
-
-
 @pytest.mark.parametrize(("question", "yes_or_no"), [
     ("Did the Leeds bakery open in 2010?", True), ("이수민은 품질관리팀장이었는가?", True),
     ("沈嘉禾是创始人吗？", True),

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ragkit.text import (
     CJK_CHAR,
     FUNCTION_WORDS,
     IDEOGRAPHIC,
     count_tokens,
+    is_yes_or_no,
+    opens_with_yes_or_no,
     search_terms,
     split_sentences,
     stop_words,
@@ -69,3 +73,20 @@ def test_particles_and_word_bounds_of_korean_and_japanese() -> None:
     assert leading_particles("では何が", "ja") == "では" and leading_particles("高さは", "ja") == ""
     assert word_bounds("お知らせの対象", "ja") == [0, 4, 5, 7]
     assert word_bounds("青岚茶业的龙井", "zh")[-1] == 7
+
+
+@pytest.mark.parametrize(("answer", "bare"), [
+    ("Yes.", True), ("no", True), ("네", True), ("아니요.", True), ("是的", True), ("不是", True), ("はい。", True),
+    ("Yes, in 2010", False), ("Yesterday", False), ("네, 2017년입니다", False), ("是2010年", False), ("Noel", False),
+])
+def test_a_bare_yes_or_no(answer: str, bare: bool) -> None:
+    assert is_yes_or_no(answer) is bare
+
+
+@pytest.mark.parametrize(("text", "opens"), [
+    ("네, 품질관리팀장이었습니다.", True), ("No, it is not.", True), ("是的，2010年开业。", True),
+    ("いいえ、違います。", True), ("Yes.", True),
+    ("Yesterday it rained.", False), ("Nobody came.", False), ("네", False),
+])
+def test_a_text_that_opens_with_yes_or_no(text: str, opens: bool) -> None:
+    assert opens_with_yes_or_no(text) is opens
