@@ -310,7 +310,7 @@ def _asserts(asserted: list[str], scope: list[str]) -> bool:
     return bool(scope) and all(_has(asserted, w) for w in scope)
 
 
-def _sentences(passage: str, language: str) -> list[tuple[str, Reading, list[str]]]:
+def readings(passage: str, language: str) -> list[tuple[str, Reading, list[str]]]:
     """Each sentence of ``passage``, its reading, and the words it speaks of: its own, and the sentence before's when
     it goes on about that one's subject ("Docuvault imports Word files. It cannot import PDF files.")."""
     out: list[tuple[str, Reading, list[str]]] = []
@@ -323,7 +323,7 @@ def _sentences(passage: str, language: str) -> list[tuple[str, Reading, list[str
     return out
 
 
-def _holds(words: list[str], wanted: list[str]) -> bool:
+def holds(words: list[str], wanted: list[str]) -> bool:
     return bool(wanted) and all(_has(words, w) for w in wanted)
 
 
@@ -333,11 +333,11 @@ def denied(passage: str, claim: str) -> bool:
     ("Drivers get 25 days" against "everyone except drivers gets 25 days")."""
     language = cjk_language(passage) or cjk_language(claim) or "en"  # "K10支持PROFINET。" is mostly Latin
     reading = read(claim, language)
-    holding = [r for _, r, words in _sentences(passage, language) if _holds(words, reading.words)]
+    holding = [r for _, r, words in readings(passage, language) if holds(words, reading.words)]
     opposing = [r for r in holding if _opposed(reading, r)]
     # another sentence that holds the claim stands against them when it says, in its own words, what they deny
     at_issue = [w for w in reading.words if any(_has(r.denied(), w) for r in opposing)] or reading.words
-    return bool(opposing) and not any(r not in opposing and _holds(r.words, at_issue) for r in holding)
+    return bool(opposing) and not any(r not in opposing and holds(r.words, at_issue) for r in holding)
 
 
 def overstated(passage: str, claim: str) -> bool:
@@ -349,8 +349,8 @@ def overstated(passage: str, claim: str) -> bool:
         return False
     ignore = set(every.findall(claim.lower())) | set(some.findall(passage.lower()))
     wanted = [w for w in read(claim, language).words if not _ignored(w, ignore)]
-    return any(some.search(s) and not every.search(s) and _holds(words, wanted)
-               for s, _, words in _sentences(passage, language))
+    return any(some.search(s) and not every.search(s) and holds(words, wanted)
+               for s, _, words in readings(passage, language))
 
 
 def _ignored(word: str, ignore: set[str]) -> bool:

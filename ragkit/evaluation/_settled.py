@@ -10,6 +10,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   (``_bounds``);
 - what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
   "all", is neutral (``_polarity``);
+- two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
+  (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``).
 """
 
@@ -18,7 +20,9 @@ from __future__ import annotations
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import compared
+from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._polarity import denied, overstated
+from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import Placement
 from ragkit.evaluation._verdicts import Verdict
@@ -34,9 +38,9 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
         return Verdict(label="contradicted")
     if by_numbers := compared(passage, claim):
         return Verdict(label=by_numbers)
-    if against_bound(passage, claim) or denied(passage, claim):
+    if against_bound(passage, claim) or denied(passage, claim) or swapped(passage, claim):
         return Verdict(label="contradicted")
-    if overstated(passage, claim):
+    if overstated(passage, claim) or mode_changed(passage, claim):
         return Verdict(label="neutral")
     if said_of_sibling(passage, claim):
         return Verdict(label="neutral")

@@ -115,7 +115,9 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._bounds import against_bound
     from ragkit.evaluation._claim_text import keep_numbers
     from ragkit.evaluation._comparisons import as_compared_in, compared
+    from ragkit.evaluation._modality import mode_changed
     from ragkit.evaluation._polarity import denied, overstated
+    from ragkit.evaluation._roles import swapped
     from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._table_facts import placements
     from ragkit.evaluation._values import stated_together
@@ -133,3 +135,4 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert len(as_compared_in(passage, [claim])) == 1
     assert isinstance(against_bound(passage, claim), bool)
     assert isinstance(denied(passage, claim), bool) and isinstance(overstated(passage, claim), bool)
+    assert isinstance(swapped(passage, claim), bool) and isinstance(mode_changed(passage, claim), bool)
