@@ -79,8 +79,8 @@ from ragkit.evaluation._claim_text import (
     whole_at_quotes,
     without_cut_short,
 )
-from ragkit.evaluation._comparisons import as_compared_in, comparison_witnesses
-from ragkit.evaluation._settled import settled
+from ragkit.evaluation._comparisons import comparison_witnesses
+from ragkit.evaluation._settled import as_said_in, settled
 from ragkit.evaluation._table_facts import placements, table_witnesses
 from ragkit.evaluation._values import (
     ClozeInput,
@@ -186,7 +186,7 @@ class ClaimStore:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
             claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
-            claims = without_cut_short(tidy(as_compared_in(text, keep_numbers(claims, text))))
+            claims = without_cut_short(tidy(as_said_in(text, keep_numbers(claims, text))))
             claims = of_the_text(claims, text, question)
             claims = claims[: self.max_claims]
             if claims and question and is_short_answer(text):

@@ -17,16 +17,22 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
-from ragkit.evaluation._comparisons import compared
+from ragkit.evaluation._comparisons import as_compared_in, compared
 from ragkit.evaluation._modality import mode_changed
-from ragkit.evaluation._polarity import denied, overstated
+from ragkit.evaluation._polarity import denied, overstated, read
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._table_facts import Placement
 from ragkit.evaluation._verdicts import Verdict
-from ragkit.text import normalise
+from ragkit.text import cjk_language, normalise, split_sentences
+
+_ASKED = re.compile(r"^.*[?？]\s*(?=\S)", re.DOTALL)
+"""A short answer's claim is its question and the answer ("Who does Nadia report to? Omar Kline reports to …")."""
 
 
 def settled(passage: str, claim: str, same: set[str], placed: Placement | None) -> Verdict | None:
@@ -38,10 +44,27 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
         return Verdict(label="contradicted")
     if by_numbers := compared(passage, claim):
         return Verdict(label=by_numbers)
-    if against_bound(passage, claim) or denied(passage, claim) or swapped(passage, claim):
+    said = _ASKED.sub("", claim)  # what a short answer's claim says, without its question
+    if against_bound(passage, claim) or denied(passage, said) or swapped(passage, said):
         return Verdict(label="contradicted")
-    if overstated(passage, claim) or mode_changed(passage, claim):
+    if overstated(passage, said) or mode_changed(passage, said):
         return Verdict(label="neutral")
     if said_of_sibling(passage, claim):
         return Verdict(label="neutral")
     return None
+
+
+def as_said_in(text: str, claims: Sequence[str]) -> list[str]:
+    """``claims`` split from ``text``, each one that the text itself contradicts replaced by the sentence of the text
+    that holds most of its words. The 1.5B split turns a text round: "あおば運輸はひかり物流を買収した。" became
+    "ひかり物流はあおば運輸を買収しました。", and a comparison "福岡支店の社員は札幌支店より多い。" its reverse
+    (bench/README.md, sessions 45 and 46): claims the text never made, which would credit a wrong answer."""
+    sentences = split_sentences(text)
+    language = cjk_language(text) or "en"
+
+    def nearest(claim: str) -> str:
+        words = set(read(claim, language).words)
+        return max(sentences, key=lambda s: len(words & set(read(s, language).words)))
+
+    return [nearest(c) if sentences and (swapped(text, c) or denied(text, c)) else c
+            for c in as_compared_in(text, claims)]

@@ -85,3 +85,20 @@ async def test_the_engine_settles_both_without_a_call() -> None:
     claims = ["Tom Whitaker reports to Priya Nair.", "Staff must work from home on Fridays."]
     verdicts = await ClaimStore(judge).check(EN, claims)
     assert [v.label for v in verdicts] == ["contradicted", "neutral"] and judge.calls == []
+
+
+def test_a_split_claim_that_the_text_itself_turns_round_is_the_texts_sentence() -> None:
+    from ragkit.evaluation._settled import as_said_in
+
+    text = "Omar Kline reports to Nadia Haddad. He joined in 2017."
+    assert as_said_in(text, ["Nadia Haddad reports to Omar Kline.", "Omar Kline joined in 2017."]) == [
+        "Omar Kline reports to Nadia Haddad.", "Omar Kline joined in 2017."]
+    assert as_said_in("Quillpad does not export to PDF.", ["Quillpad exports to PDF."]) == [
+        "Quillpad does not export to PDF."]
+
+
+async def test_a_short_answers_claim_is_read_without_its_question() -> None:
+    judge = ScriptedJudge([])
+    claim = "Who does Priya Nair report to? Tom Whitaker reports to Priya Nair."
+    (verdict,) = await ClaimStore(judge).check(EN, [claim])
+    assert verdict.label == "contradicted" and judge.calls == []
