@@ -283,6 +283,27 @@ def test_a_claim_the_passage_denies_is_unfaithful(live_settings: Settings) -> No
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
+    ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
+     "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
+    ("ja", "ひかり物流はどの会社を買収しましたか？", "2018年、ひかり物流はあおば運輸を買収した。",
+     "ひかり物流は2018年にあおば運輸を買収しました。", "あおば運輸はひかり物流を買収した。"),
+    ("zh", "员工可以在家办公吗？", "员工每周五可以在家办公。其余工作日须到公司打卡。",
+     "员工每周五可以在家办公。", "员工每周五必须在家办公。"),
+]
+
+
+def test_names_turned_round_or_a_duty_for_a_choice_are_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in TURNED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in TURNED_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
