@@ -24,8 +24,9 @@ _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _ZH_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|[\u4e00-\u9fff]")
 _SYMMETRIC = frozenset(
     "and or nor with married met meets meet near next beside borders border similar like equals equal same versus vs "
-    "between both together against & 和 与 跟 同 及 或 、 相 邻 结 婚 比".split())
-"""Words of a relation that reads the same both ways round: "X and Y", "X married Y", "X和Y"."""
+    "between both together against & is are was were be been 和 与 跟 同 及 或 、 相 邻 结 婚 比 是 即".split())
+"""Words of a relation that reads the same both ways round: "X and Y", "X married Y", "X和Y", and a copula: "质量经理是
+陈思远" says what "陈思远是质量经理" says."""
 _FUNCTION = frozenset("the a an of in on at to for by from as is was are were".split())
 _MAX_TOKENS = 40
 

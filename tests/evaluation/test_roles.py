@@ -102,3 +102,8 @@ async def test_a_short_answers_claim_is_read_without_its_question() -> None:
     claim = "Who does Priya Nair report to? Tom Whitaker reports to Priya Nair."
     (verdict,) = await ClaimStore(judge).check(EN, [claim])
     assert verdict.label == "contradicted" and judge.calls == []
+
+
+def test_a_copula_reads_the_same_both_ways() -> None:
+    assert not swapped("项目负责人是周立平，质量经理是陈思远。", "陈思远是质量经理。")
+    assert not swapped("The head of quality is Mara Quill.", "Mara Quill is the head of quality.")
