@@ -12,7 +12,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   "all", is neutral (``_polarity``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
-- what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``).
+- what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
+  it says only of another person (``_people``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared
 from ragkit.evaluation._modality import mode_changed
+from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._polarity import denied, overstated, read
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
@@ -49,7 +51,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said):
         return Verdict(label="neutral")
-    if said_of_sibling(passage, claim):
+    if said_of_sibling(passage, claim) or said_of_another(passage, said):
         return Verdict(label="neutral")
     return None
 

@@ -116,6 +116,7 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._claim_text import keep_numbers
     from ragkit.evaluation._comparisons import as_compared_in, compared
     from ragkit.evaluation._modality import mode_changed
+    from ragkit.evaluation._people import said_of_another
     from ragkit.evaluation._polarity import denied, overstated
     from ragkit.evaluation._roles import swapped
     from ragkit.evaluation._siblings import said_of_sibling
@@ -136,3 +137,4 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert isinstance(against_bound(passage, claim), bool)
     assert isinstance(denied(passage, claim), bool) and isinstance(overstated(passage, claim), bool)
     assert isinstance(swapped(passage, claim), bool) and isinstance(mode_changed(passage, claim), bool)
+    assert said_of_another(passage, claim) is None or isinstance(said_of_another(passage, claim), str)

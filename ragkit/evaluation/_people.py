@@ -1,0 +1,98 @@
+"""A fact of one person said of another: "Peter Lund chairs the town council" against "Lucy Grant chairs the town
+council; Peter Lund is its treasurer".
+
+The small judge checks a claim by its topic, and a passage that names the claim's person speaks of its topic either
+way: on 26 claims that give one person what the passage says of another (four languages; titles, founders,
+designers, who is in charge of what) it called 21 entailed (bench/README.md, session 46). ``_siblings`` reads such
+facts of things whose names share a head word; people share none.
+
+A claim that names one person of the passage, whose other words a clause of the passage holds all together only
+where another person is named and never the claim's own, says of that person what the passage says of the other,
+and is neutral without a call. A clause that names nobody ("and built it in 1932") speaks of either, and a claim
+whose words no single clause holds is left to the judge: the passage may say it of the claim's person in words of
+its own.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragkit.evaluation._polarity import holds, read
+from ragkit.text import FUNCTION_WORDS, chinese_tagged, cjk_language, morphemes, split_sentences
+
+_LATIN_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
+"""Two or more capitalised words: "Peter Lund", "Mara Quill" (and "Harlow Footbridge": names of things count too, as
+places and firms get facts said of them the same way)."""
+_CLAUSE_END = re.compile(r"[;；,，、]")
+
+
+def people(text: str, language: str) -> list[str]:
+    """The names of people in ``text``, as written: capitalised runs in English (without a leading function word),
+    and the taggers' person names in Chinese (jieba's ``nr``), Korean and Japanese (MeCab's 인명 / 人名), a family
+    name and a given name joined."""
+    if language == "en":
+        runs = [" ".join(w for w in m.group().split() if w.lower() not in FUNCTION_WORDS)
+                for m in _LATIN_NAME.finditer(text)]
+        return [r for r in runs if " " in r]
+    if language == "zh":
+        return _joined([(w, t.startswith("nr")) for w, t in chinese_tagged(text)])
+    parsed = morphemes(text, language) or []
+    return _joined([(m, f[:3] == ["名詞", "固有名詞", "人名"] if language == "ja" else f[:2] == ["NNP", "인명"])
+                    for m, f, _ in parsed])
+
+
+def _joined(tagged: list[tuple[str, bool]]) -> list[str]:
+    """Runs of consecutive person-name pieces, each joined into one name ("沈" "嘉禾" → "沈嘉禾")."""
+    out, run = [], ""
+    for word, person in [*tagged, ("", False)]:
+        if person:
+            run += word
+        elif run:
+            out.append(run)
+            run = ""
+    return out
+
+
+@lru_cache(maxsize=64)
+def _clauses(passage: str, language: str) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+    """Each clause of ``passage`` (sentences cut at semicolons and commas), the people it names and its words."""
+    clauses = [c for s in split_sentences(passage) for c in _CLAUSE_END.split(s) if c.strip()]
+    return tuple((c, tuple(people(c, language)), tuple(_words(c, language))) for c in clauses)
+
+
+def _words(text: str, language: str) -> list[str]:
+    """The content words of ``text``: Chinese by jieba's words, which a clause must hold whole ("会计", not the 计 of
+    "设计"); the others as ``_polarity`` reads them."""
+    if language != "zh":
+        return read(text, language).words
+    return [w for w, tag in chinese_tagged(text) if tag not in ("x", "uj", "ul", "p", "c", "r") and w.strip()
+            and w not in FUNCTION_WORDS]
+
+
+def said_of_another(passage: str, claim: str) -> str | None:
+    """The person of whom ``passage`` says what ``claim`` says of someone else (see the module docstring), or
+    None."""
+    language = cjk_language(passage) or cjk_language(claim) or "en"
+    named = set(people(passage, language))
+    theirs = people(claim, language)
+    if len(named) < 2:
+        return None
+    for me in [p for p in theirs if p in named]:  # an English claim's names may be a person's and a firm's
+        other = _said_of_other(passage, claim, me, theirs, language)
+        if other is not None:
+            return other
+    return None
+
+
+def _said_of_other(passage: str, claim: str, me: str, theirs: list[str], language: str) -> str | None:
+    """The person named, instead of ``me``, in every clause that holds all the other words of ``claim``, or None."""
+    mine = set(_words(me, language))
+    wanted = [w for w in _words(claim, language) if w not in mine and w not in me.lower()]
+    if not wanted:
+        return None
+    holding = [(c, who) for c, who, words in _clauses(passage, language) if holds(list(words), wanted)]
+    if not holding or any(me in c for c, _ in holding):
+        return None
+    others = [next((p for p in who if p not in theirs), None) for _, who in holding]
+    return others[0] if all(others) else None

@@ -1,0 +1,64 @@
+"""A fact of one person said of another (``_people``), in the four languages; the claim engine asks the judge
+nothing about it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._people import people, said_of_another
+from ragkit.testing import ScriptedJudge
+from ragkit.text import morphemes
+
+EN = ("Maria Lopez founded Brightline Analytics in 2012; Daniel Reyes joined as chief technology officer in 2014. "
+      "Lucy Grant chairs the town council, and Peter Lund is its treasurer. The Harlow Footbridge was designed by "
+      "Mara Quill and built by Owen Pryce.")
+ZH = "青石桥由李建国设计，王芳负责施工。刘洋担任村委会主任，张丽是会计。"
+KO = "품질관리팀장은 이수민이고, 생산팀장은 박지훈이다. 김하늘은 카페사업부에서 도매 납품을 담당한다."
+JA = "工場長は山本健、品質管理課長は佐藤花子である。鈴木真理は営業部で海外販売を担当している。"
+needs_mecab = pytest.mark.skipif(morphemes("テスト", "ja") is None or morphemes("테스트", "ko") is None,
+                                 reason="MeCab is not installed")
+
+
+def test_the_people_a_text_names() -> None:
+    assert people("Lucy Grant chairs the council; The Harlow Footbridge is old.", "en") == [
+        "Lucy Grant", "Harlow Footbridge"]
+    assert people("沈嘉禾是公司董事长，孙悦在品牌部工作。", "zh") == ["沈嘉禾", "孙悦"]
+
+
+@pytest.mark.parametrize(("passage", "claim", "other"), [
+    (EN, "Daniel Reyes founded Brightline Analytics in 2012.", "Maria Lopez"),
+    (EN, "Maria Lopez founded Brightline Analytics.", None),
+    (EN, "Peter Lund chairs the town council.", "Lucy Grant"),
+    (EN, "Peter Lund is the treasurer of the town council.", None),  # no one clause holds its words: the judge's
+    (EN, "Owen Pryce designed the Harlow Footbridge.", None),  # one clause names both: the judge's
+    (ZH, "青石桥由王芳设计。", "李建国"),
+    (ZH, "李建国设计了青石桥。", None),
+    (ZH, "刘洋是会计。", "张丽"),
+])
+def test_a_fact_of_one_person_said_of_another(passage: str, claim: str, other: str | None) -> None:
+    assert said_of_another(passage, claim) == other
+
+
+@needs_mecab
+@pytest.mark.parametrize(("passage", "claim", "other"), [
+    (KO, "품질관리팀장은 박지훈이다.", "이수민"),
+    (KO, "이수민이 품질관리팀장이다.", None),
+    (KO, "박지훈은 도매 납품을 담당한다.", "김하늘"),
+    (JA, "品質管理課長は山本健である。", "佐藤花子"),
+    (JA, "佐藤花子が品質管理課長です。", None),
+])
+def test_a_fact_of_one_person_said_of_another_in_korean_and_japanese(passage: str, claim: str,
+                                                                     other: str | None) -> None:
+    assert said_of_another(passage, claim) == other
+
+
+def test_a_clause_that_names_nobody_speaks_of_either() -> None:
+    passage = "Lucy Grant chairs the town council. Peter Lund keeps its accounts. The treasurer also chairs the fair."
+    assert said_of_another(passage, "Peter Lund chairs the fair.") is None
+
+
+async def test_the_engine_settles_it_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    (verdict,) = await ClaimStore(judge).check(EN, ["Peter Lund chairs the town council."])
+    assert verdict.label == "neutral" and judge.calls == []
