@@ -8,9 +8,11 @@ facts of things whose names share a head word; people share none.
 
 A claim that names one person of the passage, whose other words a clause of the passage holds all together only
 where another person is named and never the claim's own, says of that person what the passage says of the other,
-and is neutral without a call. A clause that names nobody ("and built it in 1932") speaks of either, and a claim
-whose words no single clause holds is left to the judge: the passage may say it of the claim's person in words of
-its own.
+and is neutral without a call. A later clause that leaves its subject out holds its sentence's first clause's words
+too, when no clause holds the claim's words on its own. A clause that names nobody ("and built it in 1932") speaks
+of either, and a claim whose words no clause holds is left to the judge: the passage may say it of the claim's
+person in words of its own. jieba's ``nr`` also tags some things as people ("龙井茶"); the rule still needs a clause
+that holds every other word of the claim and names someone else.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ _LATIN_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
 """Two or more capitalised words: "Peter Lund", "Mara Quill" (and "Harlow Footbridge": names of things count too, as
 places and firms get facts said of them the same way)."""
 _CLAUSE_END = re.compile(r"[;；,，、]")
+_TITLE_VERBS = frozenset({"是", "为", "担任", "出任", "任", "作为", "serves", "serve", "acts", "act"})
+"""Words that only join a person to a title ("周海涛担任财务总监" says what "财务总监是周海涛" says): a clause need
+not hold them."""
 
 
 def people(text: str, language: str) -> list[str]:
@@ -54,11 +59,22 @@ def _joined(tagged: list[tuple[str, bool]]) -> list[str]:
     return out
 
 
+Clause = tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
 @lru_cache(maxsize=64)
-def _clauses(passage: str, language: str) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
-    """Each clause of ``passage`` (sentences cut at semicolons and commas), the people it names and its words."""
-    clauses = [c for s in split_sentences(passage) for c in _CLAUSE_END.split(s) if c.strip()]
-    return tuple((c, tuple(people(c, language)), tuple(_words(c, language))) for c in clauses)
+def _clauses(passage: str, language: str) -> tuple[Clause, ...]:
+    """Each clause of ``passage`` (sentences cut at semicolons and commas), the people it names, its words, and its
+    words with those of its sentence's first clause, where a later clause leaves its subject out
+    ("禾丰食品的总经理是周海涛，财务总监是林晓燕": the second clause's 财务总监 is 禾丰食品's)."""
+    out = []
+    for sentence in split_sentences(passage):
+        clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
+        first = _words(clauses[0], language) if clauses else []
+        for c in clauses:
+            words = _words(c, language)
+            out.append((c, tuple(people(c, language)), tuple(words), tuple(words + first)))
+    return tuple(out)
 
 
 def _words(text: str, language: str) -> list[str]:
@@ -88,10 +104,13 @@ def said_of_another(passage: str, claim: str) -> str | None:
 def _said_of_other(passage: str, claim: str, me: str, theirs: list[str], language: str) -> str | None:
     """The person named, instead of ``me``, in every clause that holds all the other words of ``claim``, or None."""
     mine = set(_words(me, language))
-    wanted = [w for w in _words(claim, language) if w not in mine and w not in me.lower()]
+    wanted = [w for w in _words(claim, language) if w not in mine and w not in me.lower() and w not in _TITLE_VERBS]
     if not wanted:
         return None
-    holding = [(c, who) for c, who, words in _clauses(passage, language) if holds(list(words), wanted)]
+    clauses = _clauses(passage, language)
+    # the clauses that hold the claim's words on their own; failing those, with their sentence's subject
+    holding = [(c, who) for c, who, words, _ in clauses if holds(list(words), wanted)] or \
+        [(c, who) for c, who, _, words in clauses if holds(list(words), wanted)]
     if not holding or any(me in c for c, _ in holding):
         return None
     others = [next((p for p in who if p not in theirs), None) for _, who in holding]

@@ -53,6 +53,13 @@ def test_a_fact_of_one_person_said_of_another_in_korean_and_japanese(passage: st
     assert said_of_another(passage, claim) == other
 
 
+def test_a_later_clause_keeps_its_sentences_subject() -> None:
+    passage = "禾丰食品的总经理是周海涛，财务总监是林晓燕，研发总监是郑凯。"
+    assert said_of_another(passage, "周海涛担任禾丰食品的财务总监。") == "林晓燕"
+    assert said_of_another(passage, "林晓燕担任禾丰食品的财务总监。") is None
+    assert said_of_another(EN, "Lucy Grant is the treasurer of the town council.") == "Peter Lund"
+
+
 def test_a_clause_that_names_nobody_speaks_of_either() -> None:
     passage = "Lucy Grant chairs the town council. Peter Lund keeps its accounts. The treasurer also chairs the fair."
     assert said_of_another(passage, "Peter Lund chairs the fair.") is None
