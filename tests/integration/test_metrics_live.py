@@ -304,6 +304,25 @@ def test_names_turned_round_or_a_duty_for_a_choice_are_unfaithful(live_settings:
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+ANOTHERS_ANSWERS = [  # a question, its passage, the right answer, and one that gives the fact to another person
+    ("zh", "禾丰食品的财务总监是谁？", "禾丰食品的总经理是周海涛，财务总监是林晓燕，研发总监是郑凯。",
+     "禾丰食品的财务总监是林晓燕。", "周海涛担任禾丰食品的财务总监。"),
+    ("ko", "누리소프트의 개발팀장은 누구인가요?", "누리소프트의 개발팀장은 송민호이고, 디자인팀장은 임수진이다.",
+     "누리소프트의 개발팀장은 송민호입니다.", "누리소프트의 개발팀장은 임수진이다."),
+]
+
+
+def test_a_fact_of_another_person_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in ANOTHERS_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in ANOTHERS_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
