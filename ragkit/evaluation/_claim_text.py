@@ -73,6 +73,15 @@ def _content(text: str) -> set[str]:
     return {w for w in words or search_terms(text) if w not in FUNCTION_WORDS and len(w) >= 2 and not w.isdigit()}
 
 
+_OPENS_WITH_PRONOUN = re.compile(r"\s*(?:(?:It|Its|It's|They|Their|This|These|He|She|His|Her)\b|[它其该此他她])")
+
+
+def goes_on(sentence: str) -> bool:
+    """Whether ``sentence`` begins by pointing back at the thing named before ("It was launched in 2019", "其员工约…"):
+    it speaks of the last sentence's subject."""
+    return _OPENS_WITH_PRONOUN.match(sentence) is not None
+
+
 def korean_content(text: str) -> list[str] | None:
     """The content morphemes of a Korean text (nouns, verb and adjective stems, adverbs), without its particles and
     endings; None without MeCab."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from ragkit.evaluation._claim_text import korean_content
+from ragkit.evaluation._claim_text import goes_on, korean_content
 from ragkit.evaluation._siblings import siblings
 from ragkit.evaluation._sides import phrase_sides
 from ragkit.text import (
@@ -75,8 +75,6 @@ _NEGATION = {
     "ko": re.compile(r"않|없|못|아니"),
     "ja": re.compile(r"(?<![少])ない|ません|ず[、。]|ではな"),
 }
-_PRONOUN = re.compile(r"\s*(?:It|Its|It's|They|Their)\b|\s*[它其该]")
-"""A sentence that begins by pointing back at the thing named before ("It was launched in 2019", "其员工约…")."""
 _PARTICLES_ZH = "得了过着的地"
 """Chinese particles that the segmenter may join to a verb ("建得" of "建得晚")."""
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
@@ -322,7 +320,7 @@ def _candidates(passage: str, side: str, other: str) -> list[tuple[str, tuple[st
             continue
         names = (bool(_finds(sentence, side)), bool(_finds(sentence, other)))
         # "The Kestrel K10 … . It was launched in 2019.": the pronoun's sentence is of the one thing named before
-        spans = number_spans(sentence) if names == (False, False) and previous == side and _PRONOUN.match(sentence) \
+        spans = number_spans(sentence) if names == (False, False) and previous == side and goes_on(sentence) \
             else _owned(sentence, side, other)
         out += [(_clause_of(sentence, a), (sentence[a:b], _year(sentence, a, b))) for a, b in spans]
         if names != (False, False):

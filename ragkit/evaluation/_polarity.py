@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ragkit.evaluation._claim_text import goes_on
 from ragkit.text import FUNCTION_WORDS, HIRAGANA, cjk_language, morphemes, split_sentences
 
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w./'’-]*|[,;:()]")
@@ -286,8 +287,6 @@ def _nouns_before(parsed: Parsed, i: int, word_of: Callable[[str, list[str]], st
     return nouns
 
 
-_PRONOUN_START = re.compile(r"\s*(?:(?:It|Its|They|Their|This|These|He|She|His|Her)\b|[它其该此他她])")
-
 _READERS = {"en": _read_en, "zh": _read_zh, "ko": _read_ko, "ja": _read_ja}
 
 
@@ -317,7 +316,7 @@ def readings(passage: str, language: str) -> list[tuple[str, Reading, list[str]]
     for sentence in split_sentences(passage):
         reading = read(sentence, language)
         if language in ("en", "zh"):
-            reading.named = _PRONOUN_START.match(sentence) is None
+            reading.named = not goes_on(sentence)
         before = out[-1][2] if out and not reading.named else []
         out.append((sentence, reading, reading.words + before))
     return out
