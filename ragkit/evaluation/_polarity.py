@@ -87,12 +87,23 @@ class Reading:
 
 
 def _same(a: str, b: str) -> bool:
-    """One word: equal, or in English one the other's stem ("support", "supports"; "ship", "shipped")."""
+    """One word: equal, or in English one the other's stem ("support", "supports"; "ship", "shipped"), or both of
+    one stem ("chairs", "chaired")."""
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
-    return short.isascii() and short.isalpha() and len(short) >= 3 and long.startswith(short) and \
-        len(long) - len(short) <= 3
+    if not (short.isascii() and short.isalpha() and len(short) >= 3):
+        return False
+    return long.startswith(short) and len(long) - len(short) <= 3 or _stem(a) == _stem(b)
+
+
+def _stem(word: str) -> str:
+    """An English word without its ending: "chairs", "chaired", "chairing" → "chair"; "shipped" → "ship"."""
+    for ending in ("ing", "ed", "es", "s"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            return stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] and ending in ("ing", "ed") else stem
+    return word
 
 
 def _has(words: list[str] | set[str], word: str) -> bool:

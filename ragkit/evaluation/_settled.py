@@ -10,6 +10,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   (``_bounds``);
 - what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
   "all", is neutral (``_polarity``);
+- what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
+  contradicted (``_status``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -29,6 +31,7 @@ from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._polarity import denied, overstated, read
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
+from ragkit.evaluation._status import ended
 from ragkit.evaluation._table_facts import Placement
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.text import cjk_language, normalise, split_sentences
@@ -47,7 +50,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
     if by_numbers := compared(passage, claim):
         return Verdict(label=by_numbers)
     said = _ASKED.sub("", claim)  # what a short answer's claim says, without its question
-    if against_bound(passage, claim) or denied(passage, said) or swapped(passage, said):
+    if against_bound(passage, claim) or denied(passage, said) or swapped(passage, said) or ended(passage, said):
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said):
         return Verdict(label="neutral")

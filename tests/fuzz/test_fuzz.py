@@ -120,6 +120,7 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._polarity import denied, overstated
     from ragkit.evaluation._roles import swapped
     from ragkit.evaluation._siblings import said_of_sibling
+    from ragkit.evaluation._status import ended
     from ragkit.evaluation._table_facts import placements
     from ragkit.evaluation._values import stated_together
     from ragkit.text import as_written_in, number_forms
@@ -138,3 +139,4 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert isinstance(denied(passage, claim), bool) and isinstance(overstated(passage, claim), bool)
     assert isinstance(swapped(passage, claim), bool) and isinstance(mode_changed(passage, claim), bool)
     assert said_of_another(passage, claim) is None or isinstance(said_of_another(passage, claim), str)
+    assert ended(passage, claim) in (None, "moved", "until")

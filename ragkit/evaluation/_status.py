@@ -1,0 +1,101 @@
+"""What was so and is no longer, said as so now: "The Hamamatsu plant makes brakes" against "In 2015 brake production
+moved from the Hamamatsu plant to the Kumamoto plant"; "Ellen Marsh is the chief executive" against "Ellen Marsh was
+chief executive until 2019".
+
+The small judge reads such a claim by its words, all of which the passage holds: on 21 such claims in four
+languages it called 14 entailed (bench/README.md, session 46). Two forms are read, each in four languages:
+- a move ("moved from X to Y", "从X迁到Y", "X에서 Y로 이전", "XからYへ移転"): a claim in the present that names X and
+  not Y and shares a word with what moved ("brake") is contradicted;
+- a state that ended ("until 2019", "至2019年", "2019년까지", "2019年まで", in a sentence told in the past): a claim in
+  the present, with no year of its own, whose words the clause holds, is contradicted.
+A claim told in the past ("was", "曾", "-었-", "た") or with a year of its own is left to the judge.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragkit.evaluation._polarity import holds, read
+from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences
+
+_YEAR = r"(?:1[89]|20)\d\d"
+_UNTIL = {
+    "en": re.compile(rf"\b(?:until|till)\s+(?:[A-Z][a-z]+\s+)?{_YEAR}\b"),
+    "zh": re.compile(rf"(?:(?<!截)至|到|直到){_YEAR}年"),  # not 截至 ("as of")
+    "ko": re.compile(rf"{_YEAR}년\s*(?:\d+월\s*)?까지"),
+    "ja": re.compile(rf"{_YEAR}年(?:\d+月)?まで"),
+}
+_MOVED = {
+    "en": re.compile(r"\bfrom\s+(?:the\s+)?(?P<x>[^,.;]+?)\s+to\s+(?:the\s+)?(?P<y>[^,.;]+?)"
+                     r"(?=\s+in\s+\d|\s+on\s|[,.;]|$)"),
+    "zh": re.compile(r"从(?P<x>[^，。；]+?)(?:转移|迁移|迁|搬迁|搬|移)(?:到|至|往)了?(?P<y>[^，。；]+)"),
+    "ko": re.compile(r"(?P<x>[^\s,.]+(?:\s[^\s,.]+)?)에서\s+(?P<y>[^\s,.]+(?:\s[^\s,.]+)?)(?:으로|로)\s*"
+                     r"(?:옮|이전|이관)"),
+    "ja": re.compile(r"(?P<x>[^、。はがを]+?)から(?P<y>[^、。]+?)(?:へ|に)(?:移管|移転|移設|移し|移っ)"),
+}
+_EN_MOVE = re.compile(r"\b(?:moved|transferred|relocated|shifted)\b", re.IGNORECASE)
+_EN_PAST = frozenset("was were had did formerly former previously ago used took left ran began became held "
+                     "sold bought went came moved".split())
+_EN_BE = frozenset("is are be been being get gets".split())
+_ZH_PAST = re.compile(r"曾|过去|以前|原来|原先|此前|前任|原任|当时")
+_MOVE_WORDS = frozenset("moved transferred relocated shifted 转 移 迁 搬 至 到 年 月 옮 이전 이관 되 移管 移転 移設 "
+                        "移す 移る".split())
+"""Words of the move itself, and Chinese time units, which say nothing of what moved."""
+
+
+def past(text: str, language: str) -> bool:
+    """Whether ``text`` is told in the past: an English past form ("was", "chaired", but not the passive "are
+    made"), a Chinese marker (曾, 以前), a Korean past ending (-었-/-았-/-였-), a Japanese た."""
+    if language == "en":
+        tokens = re.findall(r"[a-z]+", text.lower())
+        return any(t in _EN_PAST or (t.endswith("ed") and len(t) > 3 and (i == 0 or tokens[i - 1] not in _EN_BE))
+                   for i, t in enumerate(tokens))
+    if language == "zh":
+        return _ZH_PAST.search(text) is not None
+    parsed = morphemes(text, language) or []
+    if language == "ko":
+        return any("EP" in f[0].split("+") for _, f, _ in parsed)
+    return any(f[0] == "助動詞" and len(f) > 6 and f[6] == "た" for _, f, _ in parsed)
+
+
+def ended(passage: str, claim: str) -> str | None:
+    """How ``passage`` says that what ``claim`` says in the present is so no longer ("moved", "until"), or None."""
+    language = cjk_language(passage) or cjk_language(claim) or "en"
+    if re.search(_YEAR, claim) or _UNTIL[language].search(claim) or past(claim, language):
+        return None
+    words = read(claim, language)
+    if words.scopes:  # a negation ("no longer makes brakes") is the polarity rule's
+        return None
+    for sentence in split_sentences(passage):
+        if _moved_away(sentence, words.words, language):
+            return "moved"
+        if _until(sentence, words.words, language):
+            return "until"
+    return None
+
+
+def _moved_away(sentence: str, claimed: list[str], language: str) -> bool:
+    """Whether the sentence moves something from X to Y, and the claim names X, not Y, and a word of what moved."""
+    if language == "en" and not _EN_MOVE.search(sentence):
+        return False
+    for found in _MOVED[language].finditer(sentence):
+        origin, target = read(found.group("x"), language).words, read(found.group("y"), language).words
+        only_target = [w for w in target if w not in origin]
+        if not origin or not only_target or not holds(claimed, origin) or any(holds(claimed, [w]) for w in only_target):
+            continue
+        rest = read(sentence[: found.start()] + " " + sentence[found.end() :], language).words
+        moved = [w for w in rest if w not in _MOVE_WORDS and w not in origin and w not in target
+                 and w not in FUNCTION_WORDS and not w.isdigit() and (len(w) > 1 or language == "zh")]
+        if any(holds(claimed, [w]) for w in moved):
+            return True
+    return False
+
+
+def _until(sentence: str, claimed: list[str], language: str) -> bool:
+    """Whether a clause of the sentence, told in the past, says how long something lasted, and holds the claim."""
+    if not _UNTIL[language].search(sentence) or not past(sentence, language):
+        return False
+    for clause in re.split(r"[;；,，、]", sentence):
+        if _UNTIL[language].search(clause) and holds(read(clause, language).words, claimed):
+            return True
+    return False
