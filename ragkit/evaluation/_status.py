@@ -29,7 +29,7 @@ _MOVED = {
     "en": re.compile(r"\bfrom\s+(?:the\s+)?(?P<x>[^,.;]+?)\s+to\s+(?:the\s+)?(?P<y>[^,.;]+?)"
                      r"(?=\s+in\s+\d|\s+on\s|[,.;]|$)"),
     "zh": re.compile(r"从(?P<x>[^，。；]+?)(?:转移|迁移|迁|搬迁|搬|移)(?:到|至|往)了?(?P<y>[^，。；]+)"),
-    "ko": re.compile(r"(?P<x>[^\s,.]+(?:\s[^\s,.]+)?)에서\s+(?P<y>[^\s,.]+(?:\s[^\s,.]+)?)(?:으로|로)\s*"
+    "ko": re.compile(r"(?P<x>[^\s,.]+(?:\s[^\s,.]+)?)에서\s+(?P<y>[^\s,.]+?(?:\s[^\s,.]+?)?)(?:으로|로)\s*"
                      r"(?:옮|이전|이관)"),
     "ja": re.compile(r"(?P<x>[^、。はがを]+?)から(?P<y>[^、。]+?)(?:へ|に)(?:移管|移転|移設|移し|移っ)"),
 }
@@ -85,7 +85,7 @@ def _moved_away(sentence: str, claimed: list[str], language: str) -> bool:
             continue
         rest = read(sentence[: found.start()] + " " + sentence[found.end() :], language).words
         moved = [w for w in rest if w not in _MOVE_WORDS and w not in origin and w not in target
-                 and w not in FUNCTION_WORDS and not w.isdigit() and (len(w) > 1 or language == "zh")]
+                 and w not in FUNCTION_WORDS and not w.isdigit() and (len(w) > 1 or language != "en")]
         if any(holds(claimed, [w]) for w in moved):
             return True
     return False
