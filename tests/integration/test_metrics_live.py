@@ -323,6 +323,26 @@ def test_a_fact_of_another_person_is_unfaithful(live_settings: Settings) -> None
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+ENDED_ANSWERS = [  # a question, its passage, the right answer, and one that says in the present what moved or ended
+    ("zh", "青禾农机现在的总经理是谁？", "陈立新曾任青禾农机总经理至2021年，此后由许静担任总经理。",
+     "许静担任青禾农机总经理。", "陈立新是青禾农机的总经理。"),
+    ("ko", "해든 베이커리의 빵은 어디에서 굽나요?", "2022년에 빵 굽는 작업은 연남점 주방에서 파주 공장으로 이전되었다.",
+     "해든 베이커리의 빵은 파주 공장에서 굽습니다.", "빵은 연남점 주방에서 굽는다."),
+]
+
+
+def test_what_moved_away_or_ended_is_unfaithful_in_the_present(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in ENDED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in ENDED_ANSWERS:
+        # the right answer is the judge's to score: the 1.5B judge gives these 0.4-0.6 (bench/README.md, session 46)
+        assert value(result, f"{lang}-right", "faithfulness") > 0.2, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
