@@ -6,8 +6,9 @@ The small judge reads such a claim by its words, all of which the passage holds:
 languages it called 14 entailed (bench/README.md, session 46). Two forms are read, each in four languages:
 - a move ("moved from X to Y", "从X迁到Y", "X에서 Y로 이전", "XからYへ移転"): a claim in the present that names X and
   not Y and shares a word with what moved ("brake") is contradicted;
-- a state that ended ("until 2019", "至2019年", "2019년까지", "2019年まで", in a sentence told in the past): a claim in
-  the present, with no year of its own, whose words the clause holds, is contradicted.
+- a state that ended ("until 2019", "至2019年", "2019년까지", "2019年まで", in a sentence told in the past or that
+  says what came after, "その後"): a claim in the present, with no year of its own, whose words the clause holds, is
+  contradicted.
 A claim told in the past ("was", "曾", "-었-", "た") or with a year of its own is left to the judge.
 """
 
@@ -38,6 +39,10 @@ _EN_PAST = frozenset("was were had did formerly former previously ago used took 
                      "sold bought went came moved".split())
 _EN_BE = frozenset("is are be been being get gets".split())
 _ZH_PAST = re.compile(r"曾|过去|以前|原来|原先|此前|前任|原任|当时")
+_AFTERWARDS = re.compile(r"\b(?:since then|after that|afterwards|thereafter)\b|此后|之后|以后|其后|이후|그 뒤|그 후|"
+                         r"その後|以降", re.IGNORECASE)
+"""Words that say a later state followed ("…until 2019; since then …", "…まで社長を務め、その後は…"): the state ended,
+whatever the tense."""
 _MOVE_WORDS = frozenset("moved transferred relocated shifted 转 移 迁 搬 至 到 年 月 옮 이전 이관 되 移管 移転 移設 "
                         "移す 移る".split())
 """Words of the move itself, and Chinese time units, which say nothing of what moved."""
@@ -93,7 +98,7 @@ def _moved_away(sentence: str, claimed: list[str], language: str) -> bool:
 
 def _until(sentence: str, claimed: list[str], language: str) -> bool:
     """Whether a clause of the sentence, told in the past, says how long something lasted, and holds the claim."""
-    if not _UNTIL[language].search(sentence) or not past(sentence, language):
+    if not _UNTIL[language].search(sentence) or not (past(sentence, language) or _AFTERWARDS.search(sentence)):
         return False
     for clause in re.split(r"[;；,，、]", sentence):
         if _UNTIL[language].search(clause) and holds(read(clause, language).words, claimed):

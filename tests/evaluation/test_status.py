@@ -53,6 +53,8 @@ def test_what_moved_away_or_ended_said_in_the_present(passage: str, claim: str, 
     (JA, "梱包作業は大阪工場で行われている。", "moved"),
     (JA, "梱包作業は神戸工場で行われている。", None),
     (JA, "佐藤花子が理事長である。", "until"),
+    # no past ending, but "その後" says what came after
+    ("田中一郎は2019年まで社長を務め、その後は鈴木健が社長を務めている。", "田中一郎が社長である。", "until"),
 ])
 def test_what_moved_away_or_ended_in_korean_and_japanese(passage: str, claim: str, how: str | None) -> None:
     assert ended(passage, claim) == how
