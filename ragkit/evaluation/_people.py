@@ -32,14 +32,15 @@ _TITLE_VERBS = frozenset({"是", "为", "担任", "出任", "任", "作为", "se
 not hold them."""
 
 
-def people(text: str, language: str) -> list[str]:
+@lru_cache(maxsize=256)
+def people(text: str, language: str) -> tuple[str, ...]:
     """The names of people in ``text``, as written: capitalised runs in English (without a leading function word),
     and the taggers' person names in Chinese (jieba's ``nr``), Korean and Japanese (MeCab's 인명 / 人名), a family
     name and a given name joined."""
     if language == "en":
         runs = [" ".join(w for w in m.group().split() if w.lower() not in FUNCTION_WORDS)
                 for m in _LATIN_NAME.finditer(text)]
-        return [r for r in runs if " " in r]
+        return tuple(r for r in runs if " " in r)
     if language == "zh":
         return _joined([(w, t.startswith("nr")) for w, t in chinese_tagged(text)])
     parsed = morphemes(text, language) or []
@@ -47,16 +48,17 @@ def people(text: str, language: str) -> list[str]:
                     for m, f, _ in parsed])
 
 
-def _joined(tagged: list[tuple[str, bool]]) -> list[str]:
+def _joined(tagged: list[tuple[str, bool]]) -> tuple[str, ...]:
     """Runs of consecutive person-name pieces, each joined into one name ("沈" "嘉禾" → "沈嘉禾")."""
-    out, run = [], ""
+    out: list[str] = []
+    run = ""
     for word, person in [*tagged, ("", False)]:
         if person:
             run += word
         elif run:
             out.append(run)
             run = ""
-    return out
+    return tuple(out)
 
 
 Clause = tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
@@ -73,7 +75,7 @@ def _clauses(passage: str, language: str) -> tuple[Clause, ...]:
         first = _words(clauses[0], language) if clauses else []
         for c in clauses:
             words = _words(c, language)
-            out.append((c, tuple(people(c, language)), tuple(words), tuple(words + first)))
+            out.append((c, people(c, language), tuple(words), tuple(words + first)))
     return tuple(out)
 
 
@@ -91,7 +93,7 @@ def said_of_another(passage: str, claim: str) -> str | None:
     None."""
     language = cjk_language(passage) or cjk_language(claim) or "en"
     named = set(people(passage, language))
-    theirs = people(claim, language)
+    theirs = list(people(claim, language))
     if len(named) < 2:
         return None
     for me in [p for p in theirs if p in named]:  # an English claim's names may be a person's and a firm's

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ragkit.evaluation._claim_text import goes_on
 from ragkit.text import FUNCTION_WORDS, HIRAGANA, cjk_language, morphemes, split_sentences
@@ -320,9 +321,11 @@ def _asserts(asserted: list[str], scope: list[str]) -> bool:
     return bool(scope) and all(_has(asserted, w) for w in scope)
 
 
-def readings(passage: str, language: str) -> list[tuple[str, Reading, list[str]]]:
+@lru_cache(maxsize=64)
+def readings(passage: str, language: str) -> tuple[tuple[str, Reading, list[str]], ...]:
     """Each sentence of ``passage``, its reading, and the words it speaks of: its own, and the sentence before's when
-    it goes on about that one's subject ("Docuvault imports Word files. It cannot import PDF files.")."""
+    it goes on about that one's subject ("Docuvault imports Word files. It cannot import PDF files."). Read once for
+    all the claims checked against the passage; the readings are not to be changed."""
     out: list[tuple[str, Reading, list[str]]] = []
     for sentence in split_sentences(passage):
         reading = read(sentence, language)
@@ -330,7 +333,7 @@ def readings(passage: str, language: str) -> list[tuple[str, Reading, list[str]]
             reading.named = not goes_on(sentence)
         before = out[-1][2] if out and not reading.named else []
         out.append((sentence, reading, reading.words + before))
-    return out
+    return tuple(out)
 
 
 def holds(words: list[str], wanted: list[str]) -> bool:

@@ -21,9 +21,9 @@ needs_mecab = pytest.mark.skipif(morphemes("テスト", "ja") is None or morphem
 
 
 def test_the_people_a_text_names() -> None:
-    assert people("Lucy Grant chairs the council; The Harlow Footbridge is old.", "en") == [
-        "Lucy Grant", "Harlow Footbridge"]
-    assert people("沈嘉禾是公司董事长，孙悦在品牌部工作。", "zh") == ["沈嘉禾", "孙悦"]
+    assert people("Lucy Grant chairs the council; The Harlow Footbridge is old.", "en") == (
+        "Lucy Grant", "Harlow Footbridge")
+    assert people("沈嘉禾是公司董事长，孙悦在品牌部工作。", "zh") == ("沈嘉禾", "孙悦")
 
 
 @pytest.mark.parametrize(("passage", "claim", "other"), [
