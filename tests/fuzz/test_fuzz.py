@@ -117,6 +117,7 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._comparisons import as_compared_in, compared
     from ragkit.evaluation._modality import mode_changed
     from ragkit.evaluation._people import said_of_another
+    from ragkit.evaluation._periods import against_period
     from ragkit.evaluation._polarity import denied, overstated
     from ragkit.evaluation._roles import swapped
     from ragkit.evaluation._siblings import said_of_sibling
@@ -140,3 +141,4 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert isinstance(swapped(passage, claim), bool) and isinstance(mode_changed(passage, claim), bool)
     assert said_of_another(passage, claim) is None or isinstance(said_of_another(passage, claim), str)
     assert ended(passage, claim) in (None, "moved", "until")
+    assert isinstance(against_period(passage, claim), bool)
