@@ -343,6 +343,25 @@ def test_what_moved_away_or_ended_is_unfaithful_in_the_present(live_settings: Se
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+PERIOD_ANSWERS = [  # a question, its passage, the right answer, and the same value counted over another period
+    ("ko", "소담 도서관은 책을 얼마나 대출하나요?", "소담 도서관은 한 달에 약 3000권의 책을 대출한다.",
+     "소담 도서관은 한 달에 약 3000권을 대출합니다.", "소담 도서관은 하루에 약 3000권의 책을 대출한다."),
+    ("ja", "あおば食堂の利用料はいくらですか？", "あおば食堂の会員は月額3000円で昼食を利用できる。",
+     "会員の利用料は月額3000円です。", "あおば食堂の会員は年額3000円で昼食を利用できる。"),
+]
+
+
+def test_a_value_counted_over_another_period_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in PERIOD_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in PERIOD_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio
