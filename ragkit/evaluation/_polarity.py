@@ -98,8 +98,20 @@ def _same(a: str, b: str) -> bool:
     return long.startswith(short) and len(long) - len(short) <= 3 or _stem(a) == _stem(b)
 
 
+_IRREGULAR = dict(pair.split(":") for pair in (
+    "led:lead made:make took:take taken:take ran:run held:hold built:build sold:sell bought:buy went:go gone:go "
+    "came:come began:begin begun:begin became:become wrote:write written:write gave:give given:give found:find "
+    "left:leave kept:keep met:meet paid:pay sent:send spent:spend brought:bring told:tell grew:grow grown:grow "
+    "won:win chose:choose chosen:choose drove:drive driven:drive rose:rise fell:fall fallen:fall knew:know "
+    "known:know saw:see seen:see taught:teach caught:catch flew:fly flown:fly ").split())
+"""English past forms that no ending gives: "led" is "lead"."""
+
+
 def _stem(word: str) -> str:
-    """An English word without its ending: "chairs", "chaired", "chairing" → "chair"; "shipped" → "ship"."""
+    """An English word without its ending: "chairs", "chaired", "chairing" → "chair"; "shipped" → "ship"; "led" →
+    "lead"."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     for ending in ("ing", "ed", "es", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             stem = word[: -len(ending)]

@@ -69,3 +69,8 @@ async def test_the_engine_settles_it_without_a_call() -> None:
     judge = ScriptedJudge([])
     (verdict,) = await ClaimStore(judge).check(EN, ["Peter Lund chairs the town council."])
     assert verdict.label == "neutral" and judge.calls == []
+
+
+def test_an_english_past_form_is_its_verb() -> None:
+    passage = "The Kelby lifeboat crew is led by Hannah Price. Joe Mercer runs the station's training."
+    assert said_of_another(passage, "Joe Mercer leads the Kelby lifeboat crew.") == "Hannah Price"
