@@ -179,9 +179,14 @@ def _read_zh(text: str) -> Reading:
     return out
 
 
+ZH_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9./-]*|[\u4e00-\u9fff]")
+"""A Chinese text's tokens as the claim engine's word rules read them: each Han character, each Latin word or
+number."""
+
+
 def _zh_units(text: str) -> list[tuple[int, str]]:
     """(offset, word) of a Chinese text: each Han character but function ones, and each Latin word or number."""
-    found = re.finditer(r"[A-Za-z0-9][A-Za-z0-9./-]*|[\u4e00-\u9fff]", text)
+    found = ZH_TOKEN.finditer(text)
     return [(m.start(), m.group().lower()) for m in found if m.group() not in _ZH_FUNCTION]
 
 
@@ -321,10 +326,11 @@ def read(text: str, language: str) -> Reading:
 def _opposed(claim: Reading, sentence: Reading) -> bool:
     """Whether the sentence denies, under one negation, words the claim all asserts, or asserts in one clause every
     word of one of the claim's negations (and denies none of them)."""
-    asserted = [w for w in claim.words if not _has(claim.denied(), w)]
+    denied_by_claim, denied_by_sentence = claim.denied(), sentence.denied()
+    asserted = [w for w in claim.words if not _has(denied_by_claim, w)]
     if any(_asserts(asserted, scope) for scope in sentence.scopes):
         return True
-    return any(scope and not any(_has(sentence.denied(), w) for w in scope) and
+    return any(scope and not any(_has(denied_by_sentence, w) for w in scope) and
                any(all(_has(clause, w) for w in scope) for clause in sentence.plain) for scope in claim.scopes)
 
 
@@ -360,9 +366,13 @@ def denied(passage: str, claim: str) -> bool:
     reading = read(claim, language)
     holding = [r for _, r, words in readings(passage, language) if holds(words, reading.words)]
     opposing = [r for r in holding if _opposed(reading, r)]
+    if not opposing:
+        return False
+    others = [r for r in holding if not any(r is o for o in opposing)]
     # another sentence that holds the claim stands against them when it says, in its own words, what they deny
-    at_issue = [w for w in reading.words if any(_has(r.denied(), w) for r in opposing)] or reading.words
-    return bool(opposing) and not any(r not in opposing and holds(r.words, at_issue) for r in holding)
+    denied_there = set().union(*(r.denied() for r in opposing))
+    at_issue = [w for w in reading.words if _has(denied_there, w)] or reading.words
+    return not any(holds(r.words, at_issue) for r in others)
 
 
 def overstated(passage: str, claim: str) -> bool:

@@ -17,11 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragkit.evaluation._polarity import read
+from ragkit.evaluation._polarity import ZH_TOKEN, read
 from ragkit.text import cjk_language, morphemes, split_sentences
 
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
-_ZH_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|[\u4e00-\u9fff]")
 _SYMMETRIC = frozenset(
     "and or nor with married met meets meet near next beside borders border similar like equals equal same versus vs "
     "between both together against & is are was were be been 和 与 跟 同 及 或 、 相 邻 结 婚 比 是 即".split())
@@ -47,7 +46,7 @@ def swapped(passage: str, claim: str) -> bool:
     language = cjk_language(passage) or cjk_language(claim) or "en"
     if language in ("ko", "ja"):
         return _swapped_roles(passage, claim, language)
-    pattern = _ZH_TOKEN if language == "zh" else _EN_TOKEN
+    pattern = ZH_TOKEN if language == "zh" else _EN_TOKEN
     said = pattern.findall(claim)
     if not 3 <= len(said) <= _MAX_TOKENS:
         return False

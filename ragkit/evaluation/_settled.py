@@ -29,13 +29,13 @@ from ragkit.evaluation._comparisons import as_compared_in, compared
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
-from ragkit.evaluation._polarity import denied, overstated, read
+from ragkit.evaluation._polarity import denied, overstated, read, readings
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import ended
 from ragkit.evaluation._table_facts import Placement
 from ragkit.evaluation._verdicts import Verdict
-from ragkit.text import cjk_language, normalise, split_sentences
+from ragkit.text import cjk_language, normalise
 
 _ASKED = re.compile(r"^.*[?？]\s*(?=\S)", re.DOTALL)
 """A short answer's claim is its question and the answer ("Who does Nadia report to? Omar Kline reports to …")."""
@@ -54,9 +54,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
     if against_bound(passage, claim) or against_period(passage, claim) or denied(passage, said) or \
             swapped(passage, said) or ended(passage, said):
         return Verdict(label="contradicted")
-    if overstated(passage, said) or mode_changed(passage, said):
-        return Verdict(label="neutral")
-    if said_of_sibling(passage, claim) or said_of_another(passage, said):
+    if overstated(passage, said) or mode_changed(passage, said) or said_of_sibling(passage, claim) or \
+            said_of_another(passage, said):
         return Verdict(label="neutral")
     return None
 
@@ -66,12 +65,12 @@ def as_said_in(text: str, claims: Sequence[str]) -> list[str]:
     that holds most of its words. The 1.5B split turns a text round: "あおば運輸はひかり物流を買収した。" became
     "ひかり物流はあおば運輸を買収しました。", and a comparison "福岡支店の社員は札幌支店より多い。" its reverse
     (bench/README.md, sessions 45 and 46): claims the text never made, which would credit a wrong answer."""
-    sentences = split_sentences(text)
     language = cjk_language(text) or "en"
+    sentences = readings(text, language)
 
     def nearest(claim: str) -> str:
         words = set(read(claim, language).words)
-        return max(sentences, key=lambda s: len(words & set(read(s, language).words)))
+        return max(sentences, key=lambda s: len(words & set(s[1].words)))[0]
 
     return [nearest(c) if sentences and (swapped(text, c) or denied(text, c)) else c
             for c in as_compared_in(text, claims)]
