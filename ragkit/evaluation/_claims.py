@@ -218,9 +218,10 @@ class ClaimStore:
             return [Verdict(label="neutral") for _ in claims]
         claims = [as_written_in(passage, c) for c in claims]
         same = equal_forms(passage, known)
-        verdicts = [settled(passage, c, same, t) for c, t in zip(claims, placements(passage, claims), strict=True)]
-        ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         asked = asked if asked is not None else question
+        verdicts = [settled(passage, c, same, t, asked or "")
+                    for c, t in zip(claims, placements(passage, claims), strict=True)]
+        ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked or "")
                                          for g in self._groups(ask)))
         judged = iter(v for part in results for v in part)

@@ -109,9 +109,11 @@ _IRREGULAR = dict(pair.split(":") for pair in (
 
 def _stem(word: str) -> str:
     """An English word without its ending: "chairs", "chaired", "chairing" → "chair"; "shipped" → "ship"; "led" →
-    "lead"."""
+    "lead"; "upholstery" → "upholster"."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
+    if word.endswith("ry") and len(word) >= 6:  # a noun of the doing: "upholstery", "delivery" → "upholster"
+        return word[:-1]
     for ending in ("ing", "ed", "es", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             stem = word[: -len(ending)]

@@ -41,9 +41,10 @@ _ASKED = re.compile(r"^.*[?？]\s*(?=\S)", re.DOTALL)
 """A short answer's claim is its question and the answer ("Who does Nadia report to? Omar Kline reports to …")."""
 
 
-def settled(passage: str, claim: str, same: set[str], placed: Placement | None) -> Verdict | None:
+def settled(passage: str, claim: str, same: set[str], placed: Placement | None, asked: str = "") -> Verdict | None:
     """The verdict on ``claim`` that ``passage`` settles by its words, or None for the judge. ``same`` holds the
-    normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables."""
+    normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables; ``asked`` is
+    the question the claim answers."""
     if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned):
         return Verdict(label="entailed")
     if placed is not None and placed.misplaced:
@@ -52,7 +53,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None) 
         return Verdict(label=by_numbers)
     said = _ASKED.sub("", claim)  # what a short answer's claim says, without its question
     if against_bound(passage, claim) or against_period(passage, claim) or denied(passage, said) or \
-            swapped(passage, said) or ended(passage, said):
+            swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said) or said_of_sibling(passage, claim) or \
             said_of_another(passage, said):

@@ -63,18 +63,22 @@ def past(text: str, language: str) -> bool:
     return any(f[0] == "助動詞" and len(f) > 6 and f[6] == "た" for _, f, _ in parsed)
 
 
-def ended(passage: str, claim: str) -> str | None:
-    """How ``passage`` says that what ``claim`` says in the present is so no longer ("moved", "until"), or None."""
+def ended(passage: str, claim: str, asked: str = "") -> str | None:
+    """How ``passage`` says that what ``claim`` says in the present is so no longer ("moved", "until"), or None.
+    ``asked`` is the question the claim answers: the split puts the question's subject into a claim ("山口洋子が館長
+    である" to "みどり図書館の館長は…" becomes "みどり図書館の館長は山口洋子である"), where the passage, about that
+    subject, need not name it in the clause."""
     language = cjk_language(passage) or cjk_language(claim) or "en"
     if re.search(_YEAR, claim) or _UNTIL[language].search(claim) or past(claim, language):
         return None
     words = read(claim, language)
     if words.scopes:  # a negation ("no longer makes brakes") is the polarity rule's
         return None
+    given = read(asked, language).words if asked else []
     for sentence in split_sentences(passage):
         if _moved_away(sentence, words.words, language):
             return "moved"
-        if _until(sentence, words.words, language):
+        if _until(sentence, words.words, given, language):
             return "until"
     return None
 
@@ -96,11 +100,16 @@ def _moved_away(sentence: str, claimed: list[str], language: str) -> bool:
     return False
 
 
-def _until(sentence: str, claimed: list[str], language: str) -> bool:
-    """Whether a clause of the sentence, told in the past, says how long something lasted, and holds the claim."""
+def _until(sentence: str, claimed: list[str], given: list[str], language: str) -> bool:
+    """Whether a clause of the sentence, told in the past, says how long something lasted, and holds the claim's
+    words: all but those the question gives, and at least one it does not."""
     if not _UNTIL[language].search(sentence) or not (past(sentence, language) or _AFTERWARDS.search(sentence)):
         return False
+    own = [w for w in claimed if not holds(given, [w])]
     for clause in re.split(r"[;；,，、]", sentence):
-        if _UNTIL[language].search(clause) and holds(read(clause, language).words, claimed):
+        if not _UNTIL[language].search(clause):
+            continue
+        words = read(clause, language).words
+        if holds(words, own) and holds(words + given, claimed):
             return True
     return False

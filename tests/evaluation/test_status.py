@@ -35,6 +35,7 @@ def test_a_text_told_in_the_past(text: str, language: str, told: bool) -> None:
     (EN, "Ruth Ames chairs the board.", "until"),
     (EN, "Ruth Ames chaired the board.", None),
     (EN, "The offer is valid.", None),  # "until 2027" in a sentence told in the present
+    ("Upholstery moved from the Derby workshop to Ripon.", "The Derby workshop upholsters chairs.", "moved"),
     (ZH, "余杭工厂负责包装业务。", "moved"),
     (ZH, "包装业务在萧山工厂。", None),
     (ZH, "王芳是董事长。", "until"),
@@ -63,4 +64,22 @@ def test_what_moved_away_or_ended_in_korean_and_japanese(passage: str, claim: st
 async def test_the_engine_contradicts_it_without_a_call() -> None:
     judge = ScriptedJudge([])
     (verdict,) = await ClaimStore(judge).check(EN, ["Ruth Ames chairs the board."])
+    assert verdict.label == "contradicted" and judge.calls == []
+
+
+@needs_mecab
+@pytest.mark.parametrize(("claim", "asked", "how"), [
+    ("みどり図書館の理事長は佐藤花子である。", "みどり図書館の理事長は誰ですか？", "until"),  # the question's subject
+    ("みどり図書館の理事長は佐藤花子である。", "", None),  # the clause does not name the library
+    ("みどり図書館の理事長は高橋誠である。", "みどり図書館の理事長は誰ですか？", None),  # who came after
+    ("みどり図書館の理事長である。", "みどり図書館の理事長は誰ですか？", None),  # nothing of its own
+])
+def test_the_question_gives_the_subject_the_split_added(claim: str, asked: str, how: str | None) -> None:
+    assert ended(JA, claim, asked) == how
+
+
+async def test_the_engine_reads_the_question_the_claims_answer() -> None:
+    judge = ScriptedJudge([])
+    (verdict,) = await ClaimStore(judge).check(JA, ["みどり図書館の理事長は佐藤花子である。"],
+                                               question="みどり図書館の理事長は誰ですか？")
     assert verdict.label == "contradicted" and judge.calls == []

@@ -328,6 +328,12 @@ ENDED_ANSWERS = [  # a question, its passage, the right answer, and one that say
      "许静担任青禾农机总经理。", "陈立新是青禾农机的总经理。"),
     ("ko", "해든 베이커리의 빵은 어디에서 굽나요?", "2022년에 빵 굽는 작업은 연남점 주방에서 파주 공장으로 이전되었다.",
      "해든 베이커리의 빵은 파주 공장에서 굽습니다.", "빵은 연남점 주방에서 굽는다."),
+    # what moved is named by its noun ("delivery"), the wrong answer by its verb ("delivers")
+    ("en", "Who delivers Marlow's parcels?", "In 2020 delivery moved from Fenwick Couriers to Dale Post.",
+     "Dale Post delivers Marlow's parcels.", "Fenwick Couriers delivers Marlow's parcels."),
+    # a short wrong answer, to which the split may add the question's subject (the hall)
+    ("ja", "ひかり市民ホールの館長は誰ですか？", "西村明子は2021年まで館長を務め、その後は大野修が館長に就任した。",
+     "ひかり市民ホールの館長は大野修です。", "西村明子が館長です。"),
 ]
 
 
