@@ -22,15 +22,55 @@ _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
 number."""
 
 
+_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+           "九": 9}
+_UNITS = {"十": 10, "百": 100, "千": 1000}
+_COUNTED = ("片|粒|剂|錠|次|回|遍|天|日|年|个月|か月|ヶ月|カ月|月|周|週間|週|小时|時間|分钟|秒|岁|歳|元|円|块|倍|"
+            "米|公里|千米|キロ|克|公斤|千克|吨|亩|升|毫升|人|名|位|台|辆|件|箱|盒|瓶|袋|包|层|階|条|家|所|座|个|"
+            "種類|种|款|项|本|冊|枚|杯|つ|万|萬|亿|億")
+_CJK_NUMERAL = re.compile(f"(?<![{''.join(_DIGITS)}{''.join(_UNITS)}第上下同每])(?![百千])"
+                          f"[{''.join(_DIGITS)}{''.join(_UNITS)}]+(?=(?:{_COUNTED}))")
+"""A number in Chinese or Japanese numerals, counted by the word after it: "两片", "每日三次", "十二个月", "八万元",
+"三千二百人". A numeral with no counter after it is a word ("一般", "十分", "四川", "星期三"); an ordinal (第三) and
+"the last, next, same, every one" (上一年, 下一次, 同一天, 每一盒) are no amount; a lone 百 or 千 starts no number
+("百度")."""
+_ARTICLE = re.compile("一(?:个|种|家|位|所|座|款|项|名|つ|天|日|年|月|周|週|小时|時間)")
+""""一个", "一家", "一种" are "a", "an" as often as "one", and "一天", "一年" are "a day", "a year" ("一天三次", three
+times a day; "食堂一天大约提供600份午餐", 600 lunches a day): no number."""
+
+
+def _numeral_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _CJK_NUMERAL.finditer(text) if not _ARTICLE.match(text, m.start())
+            and not (m.group() == "十" and text.startswith("分", m.end()))]  # 十分, "very", "enough"
+
+
 def number_spans(text: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the numbers of ``text``, in order."""
+    """The (start, end) offsets of the numbers of ``text``, in order: digits, and Chinese or Japanese numerals
+    before a counter."""
     blanked = _CODE.sub(lambda m: " " * len(m.group()), text)
-    return [m.span() for m in _NUMBER.finditer(blanked)]
+    return sorted([m.span() for m in _NUMBER.finditer(blanked)] + _numeral_spans(text))
 
 
 def number_value(number: str) -> str:
-    """The comparable form of a number as written: NFKC digits, no thousands separators."""
+    """The comparable form of a number as written: NFKC digits, no thousands separators; Chinese or Japanese
+    numerals as digits ("两" → "2", "十二" → "12", "二〇二三" → "2023")."""
+    if number and all(ch in _DIGITS or ch in _UNITS for ch in number):
+        return str(_numeral_value(number))
     return unicodedata.normalize("NFKC", number).replace(",", "")
+
+
+def _numeral_value(numeral: str) -> int:
+    """"三千二百" → 3200, "十二" → 12, "一百零五" → 105; a run of digits alone is read digit by digit: "二〇二三" →
+    2023."""
+    if not any(ch in _UNITS for ch in numeral):
+        return int("".join(str(_DIGITS[ch]) for ch in numeral))
+    total = digit = 0
+    for ch in numeral:
+        if ch in _UNITS:
+            total, digit = total + (digit or 1) * _UNITS[ch], 0
+        else:
+            digit = _DIGITS[ch]
+    return total + digit
 
 
 def numbers(text: str) -> list[str]:

@@ -368,6 +368,26 @@ def test_a_value_counted_over_another_period_is_unfaithful(live_settings: Settin
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+NUMERAL_ANSWERS = [  # a question, its passage, the right answer, and a wrong one; the amounts in Chinese numerals
+    ("zh", "成人应如何服用这种药？", "成人每次服用两片，每日三次，饭后服用。", "成人每次两片，每日三次，饭后服用。",
+     "成人每次一片，每日一次。"),
+    # the judge alone scores this one's wrong answer low; here it guards the reading of 五冊, 二週間, 一か月
+    ("ja", "みどり図書館では本を何冊まで借りられますか？", "みどり図書館の会員は本を五冊まで、二週間借りられる。",
+     "会員は本を五冊まで二週間借りられます。", "会員は本を十冊まで一か月借りられます。"),
+]
+
+
+def test_amounts_in_numerals_are_checked_as_numbers(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in NUMERAL_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in NUMERAL_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.3, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from ragkit.text import number_forms, number_spans, number_value, numbers
+from ragkit.text import as_written_in, number_forms, number_spans, number_value, numbers
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -55,3 +55,29 @@ def test_parts_join_only_when_smaller_and_adjacent() -> None:
 def test_a_version_is_no_quantity() -> None:
     forms = number_forms("pyenv 2.5.2 builds Python 3.12 on 1.2.3.4 hosts, 5 of them")
     assert [f.value for f in forms] == [Decimal("3.12"), 5]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("成人每次服用本药两片，每日三次，饭后服用。", ["2", "3"]),
+    ("十二个月", ["12"]),
+    ("一百零五人，三千二百元", ["105", "3200"]),
+    ("二〇二三年", ["2023"]),
+    ("一日三回、二錠ずつ服用する。", ["3", "2"]),  # 一日, "a day"
+    ("每次一片，每日一次", ["1"]),
+])
+def test_chinese_and_japanese_numerals_before_a_counter_are_numbers(text: str, expected: list[str]) -> None:
+    assert numbers(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "一般来说十分重要", "四川的百度", "星期三", "第三次会议", "是一家公司，一个人", "上一年和下一次", "每一盒茶",
+    "食堂一天大约提供午餐",
+])
+def test_numeral_characters_in_words_are_no_numbers(text: str) -> None:
+    assert numbers(text) == []
+
+
+def test_a_numeral_takes_its_scale_and_is_written_as_the_passage_writes_it() -> None:
+    assert [f.value for f in number_forms("售价约为八万元")] == [80000]
+    assert as_written_in("售价为80000元。", "售价约为八万元。") == "售价约为80000元。"
+    assert as_written_in("成人每次服用本药两片。", "成人每次2片。") == "成人每次两片。"
