@@ -39,24 +39,50 @@ _ARTICLE = re.compile("一(?:个|种|家|位|所|座|款|项|名|つ|天|日|年
 times a day; "食堂一天大约提供600份午餐", 600 lunches a day): no number."""
 
 
+_KO_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70, "여든": 80,
+            "아흔": 90}
+_KO_UNITS = {"하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "석": 3, "넷": 4, "네": 4, "넉": 4, "다섯": 5,
+             "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_KO_COUNTED = ("번|개|명|알|살|권|대|잔|장|곳|가지|달|주|시간|마리|병|벌|그릇|사람|군데|차례|자루|켤레|채|척|정|"
+               "봉지|상자")
+_KO_PARTICLES = "이다|입니다|이며|이고|으로|까지|부터|동안|밖에|씩|이|가|을|를|은|는|에|의|도|만|과|와|로|뿐|쯤"
+_KO_NUMERAL_WORD = re.compile(f"(?:{'|'.join(_KO_TENS)})(?:{'|'.join(_KO_UNITS)})?|(?:{'|'.join(_KO_UNITS)})")
+_KO_NUMERAL = re.compile(f"(?<![가-힣])(?:{_KO_NUMERAL_WORD.pattern})"
+                         f"(?=\\s?(?:{_KO_COUNTED})(?:{_KO_PARTICLES}){{0,2}}(?![가-힣]))")
+"""A number in native Korean numerals, counted by the word after it: "세 번", "두 알씩", "열두 살", "스무 명",
+"서른 개". Not one: a word that only starts like a numeral ("세계", "두 주요 제품": 주요 is no counter and particle),
+"한 번에" ("at a time", "per dose"), and 한 before a period ("한 달", "a month")."""
+_KO_ARTICLE = re.compile(r"한\s?(?:번에|달|주|해)")
+
+
 def _numeral_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in _CJK_NUMERAL.finditer(text) if not _ARTICLE.match(text, m.start())
-            and not (m.group() == "十" and text.startswith("分", m.end()))]  # 十分, "very", "enough"
+    """The spans of Chinese, Japanese and Korean numerals before a counter."""
+    cjk = [m.span() for m in _CJK_NUMERAL.finditer(text) if not _ARTICLE.match(text, m.start())
+           and not (m.group() == "十" and text.startswith("分", m.end()))]  # 十分, "very", "enough"
+    return cjk + [m.span() for m in _KO_NUMERAL.finditer(text) if not _KO_ARTICLE.match(text, m.start())]
 
 
 def number_spans(text: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the numbers of ``text``, in order: digits, and Chinese or Japanese numerals
-    before a counter."""
+    """The (start, end) offsets of the numbers of ``text``, in order: digits, and Chinese, Japanese or Korean
+    numerals before a counter."""
     blanked = _CODE.sub(lambda m: " " * len(m.group()), text)
     return sorted([m.span() for m in _NUMBER.finditer(blanked)] + _numeral_spans(text))
 
 
 def number_value(number: str) -> str:
-    """The comparable form of a number as written: NFKC digits, no thousands separators; Chinese or Japanese
-    numerals as digits ("两" → "2", "十二" → "12", "二〇二三" → "2023")."""
+    """The comparable form of a number as written: NFKC digits, no thousands separators; Chinese, Japanese or
+    Korean numerals as digits ("两" → "2", "十二" → "12", "二〇二三" → "2023", "열두" → "12")."""
     if number and all(ch in _DIGITS or ch in _UNITS for ch in number):
         return str(_numeral_value(number))
+    if _KO_NUMERAL_WORD.fullmatch(number):
+        return str(_korean_value(number))
     return unicodedata.normalize("NFKC", number).replace(",", "")
+
+
+def _korean_value(numeral: str) -> int:
+    """"열두" → 12, "스무" → 20, "세" → 3."""
+    tens = next((w for w in _KO_TENS if numeral.startswith(w)), "")
+    return _KO_TENS.get(tens, 0) + _KO_UNITS.get(numeral[len(tens):], 0)
 
 
 def _numeral_value(numeral: str) -> int:

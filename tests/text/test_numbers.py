@@ -81,3 +81,17 @@ def test_a_numeral_takes_its_scale_and_is_written_as_the_passage_writes_it() -> 
     assert [f.value for f in number_forms("售价约为八万元")] == [80000]
     assert as_written_in("售价为80000元。", "售价约为八万元。") == "售价约为80000元。"
     assert as_written_in("成人每次服用本药两片。", "成人每次2片。") == "成人每次两片。"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("성인은 하루 세 번, 한 번에 두 알씩 복용한다.", ["3", "2"]),  # 한 번에, "at a time"
+    ("열두 살 미만, 스무 명, 서른 개, 스물다섯 명이", ["12", "20", "30", "25"]),
+    ("대출 기간은 두 주이다. 석 달 동안", ["2", "3"]),
+])
+def test_native_korean_numerals_before_a_counter_are_numbers(text: str, expected: list[str]) -> None:
+    assert numbers(text) == expected
+
+
+@pytest.mark.parametrize("text", ["세계 두 주요 제품", "네, 맞습니다", "두 번째 회의", "두 개발팀", "한 달에 한 번에"])
+def test_korean_words_that_start_like_numerals_are_no_numbers(text: str) -> None:
+    assert numbers(text) == []
