@@ -93,7 +93,7 @@ from ragkit.evaluation._values import (
 )
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
-from ragkit.text import as_written_in, normalise, numbers
+from ragkit.text import as_written_in, in_digits, normalise, numbers
 
 T = TypeVar("T")
 
@@ -272,7 +272,7 @@ class ClaimStore:
         self.stats.value_calls += 1
         scored = await self.judge.structured_scored(
             cloze_prompt(len(holes), options(stated, holes)),
-            ClozeInput(question=question, passage=passage, statements="\n".join(statements)))
+            ClozeInput(question=question, passage=in_digits(passage), statements="\n".join(statements)))
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)

@@ -49,15 +49,16 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     "disagree", or "unsure" when the words cannot tell (the critic then asks the claim engine whether the reference
     gives the judge's answer).
 
-    Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that
-    the reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10
-    years", does not count, but "10 days" in answer to it does), or names on both sides with none in common
-    ("Paris" against "London"), disagree. The judge's numbers all in a reference that states other numbers too are
-    unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree when half of
-    one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens are mostly in
-    the reference (it names one of the things the question compares); with little overlap, an embedding cosine >=
-    0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure when the question asks
-    for one (it has no words to compare), and disagrees when the question asks for more.
+    Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that the
+    reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10 years",
+    does not count, but "10 days" in answer to it does), or names on both sides with none in common ("Paris" against
+    "London"), disagree; a number the judge gives where the reference states none ("two toy metrics" against a
+    reference that lists them) is left to the words. The judge's numbers all in a reference that states other
+    numbers too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree
+    when half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens
+    are mostly in the reference (it names one of the things the question compares); with little overlap, an
+    embedding cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure
+    when the question asks for one (it has no words to compare), and disagrees when the question asks for more.
     """
     if is_yes_or_no(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
         if not asks_yes_or_no(question):  # "Yes" to "What is the maximum …?" answers nothing
@@ -65,6 +66,8 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
         return "unsure", "a bare yes or no"
     own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
     own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)
+    if not numbers(reference):  # a count the reference never gives is no other value: the words decide
+        own_numbers = set()
     if own_numbers and not own_numbers <= set(numbers(reference)):
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
     own_names, ref_names = capitalised_names(own, question), capitalised_names(reference, question)

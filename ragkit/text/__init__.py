@@ -23,7 +23,15 @@ from ragkit.text._morph import (
     trailing_particle,
     word_bounds,
 )
-from ragkit.text._numbers import NumberForm, as_written_in, number_forms, number_spans, number_value, numbers
+from ragkit.text._numbers import (
+    NumberForm,
+    as_written_in,
+    in_digits,
+    number_forms,
+    number_spans,
+    number_value,
+    numbers,
+)
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
@@ -67,6 +75,7 @@ __all__ = [
     "count_tokens",
     "counts_text",
     "detect_language",
+    "in_digits",
     "is_yes_or_no",
     "language_matches",
     "language_name",

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ragkit.text._numerals import NUMERAL_START, numeral_spans, numeral_value
 from ragkit.text._times import time_forms
 from ragkit.text._units import measure_at
 
@@ -22,81 +23,19 @@ _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
 number."""
 
 
-_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-           "九": 9}
-_UNITS = {"十": 10, "百": 100, "千": 1000}
-_COUNTED = ("片|粒|剂|錠|次|回|遍|天|日|年|个月|か月|ヶ月|カ月|月|周|週間|週|小时|時間|分钟|秒|岁|歳|元|円|块|倍|"
-            "米|公里|千米|キロ|克|公斤|千克|吨|亩|升|毫升|人|名|位|台|辆|件|箱|盒|瓶|袋|包|层|階|条|家|所|座|个|"
-            "種類|种|款|项|本|冊|枚|杯|つ|万|萬|亿|億")
-_CJK_NUMERAL = re.compile(f"(?<![{''.join(_DIGITS)}{''.join(_UNITS)}第上下同每])(?![百千])"
-                          f"[{''.join(_DIGITS)}{''.join(_UNITS)}]+(?=(?:{_COUNTED}))")
-"""A number in Chinese or Japanese numerals, counted by the word after it: "两片", "每日三次", "十二个月", "八万元",
-"三千二百人". A numeral with no counter after it is a word ("一般", "十分", "四川", "星期三"); an ordinal (第三) and
-"the last, next, same, every one" (上一年, 下一次, 同一天, 每一盒) are no amount; a lone 百 or 千 starts no number
-("百度")."""
-_ARTICLE = re.compile("一(?:个|种|家|位|所|座|款|项|名|つ|天|日|年|月|周|週|小时|時間)")
-""""一个", "一家", "一种" are "a", "an" as often as "one", and "一天", "一年" are "a day", "a year" ("一天三次", three
-times a day; "食堂一天大约提供600份午餐", 600 lunches a day): no number."""
-
-
-_KO_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70, "여든": 80,
-            "아흔": 90}
-_KO_UNITS = {"하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "석": 3, "넷": 4, "네": 4, "넉": 4, "다섯": 5,
-             "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
-_KO_COUNTED = ("번|개|명|알|살|권|대|잔|장|곳|가지|달|주|시간|마리|병|벌|그릇|사람|군데|차례|자루|켤레|채|척|정|"
-               "봉지|상자")
-_KO_PARTICLES = "이다|입니다|이며|이고|으로|까지|부터|동안|밖에|씩|이|가|을|를|은|는|에|의|도|만|과|와|로|뿐|쯤"
-_KO_NUMERAL_WORD = re.compile(f"(?:{'|'.join(_KO_TENS)})(?:{'|'.join(_KO_UNITS)})?|(?:{'|'.join(_KO_UNITS)})")
-_KO_NUMERAL = re.compile(f"(?<![가-힣])(?:{_KO_NUMERAL_WORD.pattern})"
-                         f"(?=\\s?(?:{_KO_COUNTED})(?:{_KO_PARTICLES}){{0,2}}(?![가-힣]))")
-"""A number in native Korean numerals, counted by the word after it: "세 번", "두 알씩", "열두 살", "스무 명",
-"서른 개". Not one: a word that only starts like a numeral ("세계", "두 주요 제품": 주요 is no counter and particle),
-"한 번에" ("at a time", "per dose"), and 한 before a period ("한 달", "a month")."""
-_KO_ARTICLE = re.compile(r"한\s?(?:번에|달|주|해)")
-
-
-def _numeral_spans(text: str) -> list[tuple[int, int]]:
-    """The spans of Chinese, Japanese and Korean numerals before a counter."""
-    cjk = [m.span() for m in _CJK_NUMERAL.finditer(text) if not _ARTICLE.match(text, m.start())
-           and not (m.group() == "十" and text.startswith("分", m.end()))]  # 十分, "very", "enough"
-    return cjk + [m.span() for m in _KO_NUMERAL.finditer(text) if not _KO_ARTICLE.match(text, m.start())]
-
-
 def number_spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) offsets of the numbers of ``text``, in order: digits, and Chinese, Japanese or Korean
     numerals before a counter."""
     blanked = _CODE.sub(lambda m: " " * len(m.group()), text)
-    return sorted([m.span() for m in _NUMBER.finditer(blanked)] + _numeral_spans(text))
+    return sorted([m.span() for m in _NUMBER.finditer(blanked)] + numeral_spans(text))
 
 
 def number_value(number: str) -> str:
-    """The comparable form of a number as written: NFKC digits, no thousands separators; Chinese, Japanese or
-    Korean numerals as digits ("两" → "2", "十二" → "12", "二〇二三" → "2023", "열두" → "12")."""
-    if number and all(ch in _DIGITS or ch in _UNITS for ch in number):
-        return str(_numeral_value(number))
-    if _KO_NUMERAL_WORD.fullmatch(number):
-        return str(_korean_value(number))
+    """The comparable form of a number as written: NFKC digits, no thousands separators; numerals as digits ("两"
+    → "2", "十二" → "12", "二〇二三" → "2023", "열두" → "12", "twenty-five" → "25")."""
+    if (value := numeral_value(number)) is not None:
+        return str(value)
     return unicodedata.normalize("NFKC", number).replace(",", "")
-
-
-def _korean_value(numeral: str) -> int:
-    """"열두" → 12, "스무" → 20, "세" → 3."""
-    tens = next((w for w in _KO_TENS if numeral.startswith(w)), "")
-    return _KO_TENS.get(tens, 0) + _KO_UNITS.get(numeral[len(tens):], 0)
-
-
-def _numeral_value(numeral: str) -> int:
-    """"三千二百" → 3200, "十二" → 12, "一百零五" → 105; a run of digits alone is read digit by digit: "二〇二三" →
-    2023."""
-    if not any(ch in _UNITS for ch in numeral):
-        return int("".join(str(_DIGITS[ch]) for ch in numeral))
-    total = digit = 0
-    for ch in numeral:
-        if ch in _UNITS:
-            total, digit = total + (digit or 1) * _UNITS[ch], 0
-        else:
-            digit = _DIGITS[ch]
-    return total + digit
 
 
 def numbers(text: str) -> list[str]:
@@ -169,6 +108,14 @@ def _measured(text: str, form: NumberForm) -> tuple[int, int, object]:
     return form.start, form.end, form.value
 
 
+def in_digits(text: str) -> str:
+    """``text`` with each Chinese, Japanese or Korean numeral written in digits: "열두 명" → "12 명", "两片" → "2片"."""
+    out, end = "", 0
+    for a, b in sorted(numeral_spans(text)):
+        out, end = out + text[end:a] + number_value(text[a:b]), b
+    return out + text[end:]
+
+
 def as_written_in(passage: str, claim: str) -> str:
     """``claim`` with each number and clock time written as ``passage`` writes the same value: "1.2 million
     euros" against a passage's "1,200,000 euros", "300,000盒" against "30万盒", "14,600,000,000원" against "146억 원",
@@ -180,7 +127,8 @@ def as_written_in(passage: str, claim: str) -> str:
     forms = _forms(passage)
     written: dict[object, str] = {}
     for a, b, value in forms:
-        written.setdefault(value, passage[a:b])
+        if not NUMERAL_START.match(passage, a):  # "주 3회" never becomes "주 세회": a numeral takes its own counter
+            written.setdefault(value, passage[a:b])
     own = {passage[a:b] for a, b, _ in forms}
     out, end = "", 0
     for a, b, value in _forms(claim):

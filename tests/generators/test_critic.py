@@ -439,6 +439,10 @@ def test_agreement(question, own, reference, agree, embeddings):
     ("No.", "Yes, it opened in 2010.", "Did the Leeds bakery open in 2010?", "unsure"),
     ("Yes", "A Gigabyte of memory.", "What is the maximum memory an attacker can occupy?", "disagree"),  # asks more
     ("Yes", "A Gigabyte of memory.", "maximum memory attacker occupy XML", "disagree"),  # a keyword query
+    # a count where the reference states no number is no other value: the words decide
+    ("two toy metrics: one computed, one read from the claims", "A plain one and one read from the claim matrices.",
+     "toy metrics provided ragkit", "agree"),
+    ("成人每次两片", "成人每次一片。", "成人每次服用几片？", "disagree"),  # numerals are numbers
 ])
 def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, reference, question, expected,
                                                                           embeddings):

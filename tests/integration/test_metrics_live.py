@@ -368,7 +368,10 @@ def test_a_value_counted_over_another_period_is_unfaithful(live_settings: Settin
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
-NUMERAL_ANSWERS = [  # a question, its passage, the right answer, and a wrong one; the amounts in numerals
+NUMERAL_ANSWERS = [  # a question, its passage, the right answer, and a wrong one; the amounts in numerals or words
+    ("en", "How does the beginners' course at Larkfield Pottery run?",
+     "The beginners' course at Larkfield Pottery runs for eight weeks, with two classes a week of three hours each.",
+     "It lasts 8 weeks, with 2 classes a week of 3 hours each.", "It lasts six weeks, with three classes a week."),
     ("ko", "성인은 이 약을 어떻게 복용하나요?", "성인은 이 약을 하루 세 번, 두 알씩 식후에 복용한다.",
      "성인은 하루 세 번, 두 알씩 식후에 복용합니다.", "성인은 하루 두 번, 세 알씩 복용합니다."),
     ("zh", "成人应如何服用这种药？", "成人每次服用两片，每日三次，饭后服用。", "成人每次两片，每日三次，饭后服用。",

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from ragkit.text import as_written_in, number_forms, number_spans, number_value, numbers
+from ragkit.text import as_written_in, in_digits, number_forms, number_spans, number_value, numbers
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -63,7 +63,9 @@ def test_a_version_is_no_quantity() -> None:
     ("一百零五人，三千二百元", ["105", "3200"]),
     ("二〇二三年", ["2023"]),
     ("一日三回、二錠ずつ服用する。", ["3", "2"]),  # 一日, "a day"
-    ("每次一片，每日一次", ["1"]),
+    ("每次一片，每日一次", ["1"]),  # 一次 is "once" after a period, else "each time"
+    ("一回九十分の授業", ["90"]),
+    ("十分钟，三十分", ["10", "30"]),
 ])
 def test_chinese_and_japanese_numerals_before_a_counter_are_numbers(text: str, expected: list[str]) -> None:
     assert numbers(text) == expected
@@ -80,7 +82,14 @@ def test_numeral_characters_in_words_are_no_numbers(text: str) -> None:
 def test_a_numeral_takes_its_scale_and_is_written_as_the_passage_writes_it() -> None:
     assert [f.value for f in number_forms("售价约为八万元")] == [80000]
     assert as_written_in("售价为80000元。", "售价约为八万元。") == "售价约为80000元。"
-    assert as_written_in("成人每次服用本药两片。", "成人每次2片。") == "成人每次两片。"
+    # a numeral takes its own counter ("세 번", "주 3회"): a claim's digits are not written as the passage's numeral
+    assert as_written_in("成人每次服用本药两片。", "成人每次2片。") == "成人每次2片。"
+    assert as_written_in("일주일에 세 번 열린다.", "주 3회 열린다.") == "주 3회 열린다."
+
+
+def test_numerals_in_digits_for_the_cloze() -> None:
+    assert in_digits("一回九十分の授業、定員は八人。") == "一回90分の授業、定員は8人。"
+    assert in_digits("정원은 열두 명이다.") == "정원은 12 명이다."
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -94,4 +103,20 @@ def test_native_korean_numerals_before_a_counter_are_numbers(text: str, expected
 
 @pytest.mark.parametrize("text", ["세계 두 주요 제품", "네, 맞습니다", "두 번째 회의", "두 개발팀", "한 달에 한 번에"])
 def test_korean_words_that_start_like_numerals_are_no_numbers(text: str) -> None:
+    assert numbers(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The course runs for eight weeks, with two classes a week of three hours each.", ["8", "2", "3"]),
+    ("twenty-five staff and three-hour classes", ["25", "3"]),
+    ("three hundred pounds; one hundred and twenty staff", ["300", "120"]),
+    ("Three plants make brakes.", ["3"]),  # capitalised at a sentence's start
+])
+def test_english_number_words_before_a_word_are_numbers(text: str, expected: list[str]) -> None:
+    assert numbers(text) == expected
+
+
+@pytest.mark.parametrize("text", ["two-thirds of the staff", "two of the plants", "one of them", "no one came",
+                                  "the Three Rivers plant", "It has one tablet"])
+def test_english_number_words_that_count_nothing_are_no_numbers(text: str) -> None:
     assert numbers(text) == []
