@@ -125,14 +125,20 @@ def as_written_in(passage: str, claim: str) -> str:
     claims with numbers scored 0.02-0.35, 4 with 24-hour times 0.00-0.22), and its cloze, given the passage's form
     as its option, contradicted the claim's."""
     forms = _forms(passage)
-    written: dict[object, str] = {}
-    for a, b, value in forms:
-        if not NUMERAL_START.match(passage, a):  # "주 3회" never becomes "주 세회": a numeral takes its own counter
-            written.setdefault(value, passage[a:b])
+    written: dict[object, list[tuple[str, str]]] = {}
+    for a, b, value in forms:  # a numeral is written so only before its own counter: "서른 개", not "세회" for "3회"
+        counter = _counter(passage, b) if NUMERAL_START.match(passage, a) else ""
+        written.setdefault(value, []).append((passage[a:b], counter))
     own = {passage[a:b] for a, b, _ in forms}
     out, end = "", 0
     for a, b, value in _forms(claim):
-        text = claim[a:b]
-        if (target := written.get(value)) is not None and text not in own:
+        after = _counter(claim, b)
+        target = next((form for form, counter in written.get(value, []) if after.startswith(counter)), None)
+        if target is not None and claim[a:b] not in own:
             out, end = out + claim[end:a] + target, b
     return out + claim[end:]
+
+
+def _counter(text: str, end: int) -> str:
+    """The first character of the word after a number: its counter ("개" of "서른 개"), or its unit."""
+    return text[end:].lstrip()[:1]

@@ -82,9 +82,10 @@ def test_numeral_characters_in_words_are_no_numbers(text: str) -> None:
 def test_a_numeral_takes_its_scale_and_is_written_as_the_passage_writes_it() -> None:
     assert [f.value for f in number_forms("售价约为八万元")] == [80000]
     assert as_written_in("售价为80000元。", "售价约为八万元。") == "售价约为80000元。"
-    # a numeral takes its own counter ("세 번", "주 3회"): a claim's digits are not written as the passage's numeral
-    assert as_written_in("成人每次服用本药两片。", "成人每次2片。") == "成人每次2片。"
-    assert as_written_in("일주일에 세 번 열린다.", "주 3회 열린다.") == "주 3회 열린다."
+    # a claim's digits are written as the passage's numeral only before the numeral's own counter
+    assert as_written_in("成人每次服用本药两片。", "成人每次2片。") == "成人每次两片。"
+    assert as_written_in("일주일에 세 번 열린다.", "일주일에 3번 열린다.") == "일주일에 세번 열린다."
+    assert as_written_in("일주일에 세 번 열린다.", "주 3회 열린다.") == "주 3회 열린다."  # never "주 세회"
 
 
 def test_numerals_in_digits_for_the_cloze() -> None:
