@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ragkit.evaluation._claim_text import goes_on, korean_content
+from ragkit.evaluation._polarity import read
 from ragkit.evaluation._siblings import siblings
 from ragkit.evaluation._sides import phrase_sides
 from ragkit.text import (
@@ -69,12 +70,6 @@ _EN_COMPARISON = re.compile(r"\b(" + "|".join(sorted({*_EN_AMOUNT, *_EN_TIME} - 
 _HANGUL = re.compile(f"[{HANGUL}]")
 _KO_ENDING = "다이은게습아어았었던니"
 """What may follow a Korean comparative stem within its word ("많다", "많이", "적게"; not "적용", "길이가")."""
-_NEGATION = {
-    "en": re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.IGNORECASE),
-    "zh": re.compile(r"不|没|未|并非"),
-    "ko": re.compile(r"않|없|못|아니"),
-    "ja": re.compile(r"(?<![少])ない|ません|ず[、。]|ではな"),
-}
 _PARTICLES_ZH = "得了过着的地"
 """Chinese particles that the segmenter may join to a verb ("建得" of "建得晚")."""
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
@@ -200,7 +195,7 @@ def _comparison(passage: str, claim: str) -> Comparison | None:
     """The claim's comparison, when it compares two siblings of the passage, or two things it names
     (``phrase_sides``), and does not negate."""
     language = cjk_language(claim) or "en"
-    if _NEGATION[language].search(claim):
+    if read(claim, language).scopes:  # a negation, read as the polarity rule reads it
         return None
     found = _marker(claim, language)
     if found is None:
