@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ragkit.evaluation._polarity import holds, read
-from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences
+from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences, units
 
 _YEAR = r"(?:1[89]|20)\d\d"
 _UNTIL = {
@@ -52,7 +52,7 @@ def past(text: str, language: str) -> bool:
     """Whether ``text`` is told in the past: an English past form ("was", "chaired", but not the passive "are
     made"), a Chinese marker (曾, 以前), a Korean past ending (-었-/-았-/-였-), a Japanese た."""
     if language == "en":
-        tokens = re.findall(r"[a-z]+", text.lower())
+        tokens = units(text)
         return any(t in _EN_PAST or (t.endswith("ed") and len(t) > 3 and (i == 0 or tokens[i - 1] not in _EN_BE))
                    for i, t in enumerate(tokens))
     if language == "zh":
