@@ -7,7 +7,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   row or column is contradicted (``_table_facts.placements``);
 - a comparison of two things is entailed or contradicted by the passage's numbers of each (``_comparisons``);
 - a value bounded the other way round from the passage ("at least 10 kg" against "up to 10 kg") is contradicted
-  (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``);
+  (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``),
+  and a claim of several amounts one of which the passage counts only with other values (``_amounts``);
 - what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
   "all", is neutral (``_polarity``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragkit.evaluation._amounts import amount_differs
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared
@@ -52,8 +54,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if by_numbers := compared(passage, claim):
         return Verdict(label=by_numbers)
     said = _ASKED.sub("", claim)  # what a short answer's claim says, without its question
-    if against_bound(passage, claim) or against_period(passage, claim) or denied(passage, said) or \
-            swapped(passage, said) or ended(passage, said, asked):
+    if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
+            denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said) or said_of_sibling(passage, claim) or \
             said_of_another(passage, said):

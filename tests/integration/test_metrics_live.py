@@ -393,6 +393,26 @@ def test_amounts_in_numerals_are_checked_as_numbers(live_settings: Settings) -> 
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.3, lang
 
 
+AMOUNTS_ANSWERS = [  # a question, its passage, the right answer, and one of three amounts, all other than the passage's
+    ("ko", "솔빛 요가원의 초급반은 어떻게 운영되나요?",
+     "솔빛 요가원의 초급반은 일주일에 세 번 열리며, 정원은 열두 명이다. 수업은 한 번에 두 시간씩 진행된다.",
+     "초급반은 일주일에 세 번, 두 시간씩 열리고 정원은 열두 명입니다.",
+     "초급반은 일주일에 두 번 열리고, 정원은 스무 명이며, 수업은 세 시간씩 진행됩니다."),
+]
+
+
+def test_a_claim_of_several_amounts_one_of_them_wrong_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in AMOUNTS_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in AMOUNTS_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        # one claim of three amounts, contradicted without a call (the judge alone gave it 0.24)
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.05, lang
+
+
 def test_the_conversation_metrics_score_a_follow_up(live_settings: Settings) -> None:
     """A two-turn conversation's last turn: the follow-up answered on the thread, its reference chunk retrieved."""
     import asyncio

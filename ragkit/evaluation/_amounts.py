@@ -1,0 +1,49 @@
+"""A claim of several amounts, one of them not the passage's: "초급반은 일주일에 두 번 열리고, 정원은 스무 명이며,
+수업은 세 시간씩 진행됩니다" against "일주일에 세 번 …, 정원은 열두 명 …, 두 시간씩".
+
+The number cloze leaves a claim of more than ``MAX_BLANKS`` numbers to the check (the small judge's choices for three
+blanks contradicted right claims), and the check reads such a claim by its words: it called the claim above entailed
+(bench/README.md, session 47). Each amount is read with its counter, the word after it ("번", "명", "weeks"): an amount
+whose counter the passage also counts, but never with that value, is another value for the same kind of thing, and
+the claim, which states it as one fact with the others, is contradicted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragkit.evaluation._values import MAX_BLANKS
+from ragkit.text import FUNCTION_WORDS, number_spans, number_value, numbers
+
+_WORD = re.compile(r"\s*([A-Za-z]+|[^\W\d_])")
+
+
+def counted(text: str) -> dict[str, set[str]]:
+    """The values ``text`` gives each counter: {"번": {"3"}, "명": {"12"}, "week": {"8"}}."""
+    out: dict[str, set[str]] = {}
+    for a, b in number_spans(text):
+        if counter := _counter(text, b):
+            out.setdefault(counter, set()).add(number_value(text[a:b]))
+    return out
+
+
+def _counter(text: str, end: int) -> str:
+    """The word after a number: a CJK character, or an English word without its plural "s"."""
+    found = _WORD.match(text, end)
+    if found is None:
+        return ""
+    word = found.group(1).lower()
+    if word in FUNCTION_WORDS:  # "in 2019 the …": no counter
+        return ""
+    return word[:-1] if word.isascii() and len(word) > 3 and word.endswith("s") else word
+
+
+def amount_differs(passage: str, claim: str, asked: str = "") -> bool:
+    """Whether ``claim``, stating more than ``MAX_BLANKS`` numbers, gives one of them with a counter that the passage
+    counts only with other values. A value the question ``asked`` states is the question's, not the claim's ("in
+    2023" asked of a passage that never writes the year)."""
+    if len(numbers(claim)) <= MAX_BLANKS:
+        return False
+    given, asked_values = counted(passage), set(numbers(asked))
+    return any(counter in given and not values & (given[counter] | asked_values)
+               for counter, values in counted(claim).items())
