@@ -10,12 +10,8 @@ the claim, which states it as one fact with the others, is contradicted.
 
 from __future__ import annotations
 
-import re
-
 from ragkit.evaluation._values import MAX_BLANKS
-from ragkit.text import FUNCTION_WORDS, number_spans, number_value, numbers
-
-_WORD = re.compile(r"\s*([A-Za-z]+|[^\W\d_])")
+from ragkit.text import FUNCTION_WORDS, counter_after, number_spans, number_value, numbers
 
 
 def counted(text: str) -> dict[str, set[str]]:
@@ -28,12 +24,10 @@ def counted(text: str) -> dict[str, set[str]]:
 
 
 def _counter(text: str, end: int) -> str:
-    """The word after a number: a CJK character, or an English word without its plural "s"."""
-    found = _WORD.match(text, end)
-    if found is None:
-        return ""
-    word = found.group(1).lower()
-    if word in FUNCTION_WORDS:  # "in 2019 the …": no counter
+    """The counter after a number (``counter_after``), an English one without its plural "s"; a function word or a
+    sign is none ("in 2019 the …", "three-hour")."""
+    word = counter_after(text, end)
+    if word in FUNCTION_WORDS or not word.isalpha():  # "-" of "three-hour" counts nothing
         return ""
     return word[:-1] if word.isascii() and len(word) > 3 and word.endswith("s") else word
 

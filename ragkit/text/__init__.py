@@ -26,6 +26,7 @@ from ragkit.text._morph import (
 from ragkit.text._numbers import (
     NumberForm,
     as_written_in,
+    counter_after,
     in_digits,
     number_forms,
     number_spans,
@@ -73,6 +74,7 @@ __all__ = [
     "chrf",
     "cjk_language",
     "count_tokens",
+    "counter_after",
     "counts_text",
     "detect_language",
     "in_digits",

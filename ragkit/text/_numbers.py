@@ -21,11 +21,13 @@ _NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
 _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
 """A code of a letter, then hyphenated parts: "HM-1", "CB-3", "K2307-03", "INC-2023-014". Its digits are no
 number."""
+_AFTER = re.compile(r"\s*([A-Za-z]+|\S)")
+"""What follows a number: an English word, or one other character ("개", "片", the "-" of "three-hour")."""
 
 
 def number_spans(text: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the numbers of ``text``, in order: digits, and Chinese, Japanese or Korean
-    numerals before a counter."""
+    """The (start, end) offsets of the numbers of ``text``, in order: digits, and numerals that count something
+    (``_numerals``: Chinese, Japanese or Korean ones before a counter, English number words)."""
     blanked = _CODE.sub(lambda m: " " * len(m.group()), text)
     return sorted([m.span() for m in _NUMBER.finditer(blanked)] + numeral_spans(text))
 
@@ -109,7 +111,8 @@ def _measured(text: str, form: NumberForm) -> tuple[int, int, object]:
 
 
 def in_digits(text: str) -> str:
-    """``text`` with each Chinese, Japanese or Korean numeral written in digits: "열두 명" → "12 명", "两片" → "2片"."""
+    """``text`` with each numeral that counts something written in digits: "열두 명" → "12 명", "两片" → "2片",
+    "eight weeks" → "8 weeks"."""
     out, end = "", 0
     for a, b in sorted(numeral_spans(text)):
         out, end = out + text[end:a] + number_value(text[a:b]), b
@@ -127,18 +130,21 @@ def as_written_in(passage: str, claim: str) -> str:
     forms = _forms(passage)
     written: dict[object, list[tuple[str, str]]] = {}
     for a, b, value in forms:  # a numeral is written so only before its own counter: "서른 개", not "세회" for "3회"
-        counter = _counter(passage, b) if NUMERAL_START.match(passage, a) else ""
+        counter = counter_after(passage, b) if NUMERAL_START.match(passage, a) else ""
         written.setdefault(value, []).append((passage[a:b], counter))
     own = {passage[a:b] for a, b, _ in forms}
     out, end = "", 0
     for a, b, value in _forms(claim):
-        after = _counter(claim, b)
+        after = counter_after(claim, b)
         target = next((form for form, counter in written.get(value, []) if after.startswith(counter)), None)
         if target is not None and claim[a:b] not in own:
             out, end = out + claim[end:a] + target, b
     return out + claim[end:]
 
 
-def _counter(text: str, end: int) -> str:
-    """The first character of the word after a number: its counter ("개" of "서른 개"), or its unit."""
-    return text[end:].lstrip()[:1]
+def counter_after(text: str, end: int) -> str:
+    """What follows a number that ends at ``end``: its counter or unit, a CJK character ("개" of "서른 개", "片" of
+    "两片") or a lower-cased English word ("weeks" of "eight weeks"), else the next character ("-" of "three-hour");
+    "" at the end."""
+    found = _AFTER.match(text, end)
+    return found.group(1).lower() if found else ""
