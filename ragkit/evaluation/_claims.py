@@ -218,11 +218,11 @@ class ClaimStore:
             return [Verdict(label="neutral") for _ in claims]
         claims = [as_written_in(passage, c) for c in claims]
         same = equal_forms(passage, known)
-        asked = asked if asked is not None else question
-        verdicts = [settled(passage, c, same, t, asked or "")
+        asked = (asked if asked is not None else question) or ""
+        verdicts = [settled(passage, c, same, t, asked)
                     for c, t in zip(claims, placements(passage, claims), strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
-        results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked or "")
+        results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked)
                                          for g in self._groups(ask)))
         judged = iter(v for part in results for v in part)
         return [v if v is not None else next(judged) for v in verdicts]

@@ -74,11 +74,10 @@ def ended(passage: str, claim: str, asked: str = "") -> str | None:
     words = read(claim, language)
     if words.scopes:  # a negation ("no longer makes brakes") is the polarity rule's
         return None
-    given = read(asked, language).words if asked else []
     for sentence in split_sentences(passage):
         if _moved_away(sentence, words.words, language):
             return "moved"
-        if _until(sentence, words.words, given, language):
+        if _until(sentence, words.words, asked, language):
             return "until"
     return None
 
@@ -100,11 +99,12 @@ def _moved_away(sentence: str, claimed: list[str], language: str) -> bool:
     return False
 
 
-def _until(sentence: str, claimed: list[str], given: list[str], language: str) -> bool:
+def _until(sentence: str, claimed: list[str], asked: str, language: str) -> bool:
     """Whether a clause of the sentence, told in the past, says how long something lasted, and holds the claim's
-    words: all but those the question gives, and at least one it does not."""
+    words: all but those the question ``asked`` gives, and at least one it does not."""
     if not _UNTIL[language].search(sentence) or not (past(sentence, language) or _AFTERWARDS.search(sentence)):
         return False
+    given = read(asked, language).words if asked else []  # read only here: few sentences end a state
     own = [w for w in claimed if not holds(given, [w])]
     for clause in re.split(r"[;；,，、]", sentence):
         if not _UNTIL[language].search(clause):

@@ -66,9 +66,10 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
         return "unsure", "a bare yes or no"
     own = as_written_in(reference, own)  # "1.2 million" against a reference's "1,200,000" is one number
     own_numbers, ref_numbers = new_numbers(own, question), new_numbers(reference, question)
-    if not numbers(reference):  # a count the reference never gives is no other value: the words decide
+    stated = set(numbers(reference))
+    if not stated:  # a count the reference never gives is no other value: the words decide
         own_numbers = set()
-    if own_numbers and not own_numbers <= set(numbers(reference)):
+    if own_numbers and not own_numbers <= stated:
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
     own_names, ref_names = capitalised_names(own, question), capitalised_names(reference, question)
     if own_names and ref_names and not own_names & ref_names:
