@@ -12,7 +12,7 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
   "all", is neutral (``_polarity``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
-  contradicted (``_status``);
+  contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -34,7 +34,7 @@ from ragkit.evaluation._periods import against_period
 from ragkit.evaluation._polarity import denied, overstated, read, readings
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
-from ragkit.evaluation._status import ended
+from ragkit.evaluation._status import arrived, ended
 from ragkit.evaluation._table_facts import Placement
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.text import cjk_language, normalise
@@ -57,6 +57,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
+    if arrived(passage, said, asked):  # before the neutral rules: the passage speaks of the old side too
+        return Verdict(label="entailed")
     if overstated(passage, said) or mode_changed(passage, said) or said_of_sibling(passage, claim) or \
             said_of_another(passage, said):
         return Verdict(label="neutral")

@@ -10,6 +10,13 @@ languages it called 14 entailed (bench/README.md, session 46). Two forms are rea
   says what came after, "その後"): a claim in the present, with no year of its own, whose words the clause holds, is
   contradicted.
 A claim told in the past ("was", "曾", "-었-", "た") or with a year of its own is left to the judge.
+
+The other side of each form is the state that holds now (``arrived``): "Brakes are made at the Kumamoto plant", or
+"Daniel Reyes leads the company" after "…until 2019; since then Daniel Reyes has led the company". The judge
+doubted such claims (a reference answer scored 0.44 to 0.49), and the rules for things said of a sibling or of
+another person called some of them neutral: the passage does speak of the old place and the old holder. A claim in
+the present that names the new side and not the old, and whose every word the move's clause or the after-clause
+holds (with the question's words, and a verb of doing: "is done at", "负责", "맡다"), is entailed.
 """
 
 from __future__ import annotations
@@ -46,6 +53,19 @@ whatever the tense."""
 _MOVE_WORDS = frozenset("moved transferred relocated shifted 转 移 迁 搬 至 到 年 月 옮 이전 이관 되 移管 移転 移設 "
                         "移す 移る".split())
 """Words of the move itself, and Chinese time units, which say nothing of what moved."""
+_CHANGE = re.compile(r"\b(?:moved|transferred|relocated|shifted|until|till)\b|迁|搬|移|至|옮|이전|이관|까지|まで",
+                     re.IGNORECASE)
+"""Words that tell of a change: a second one about what moved ("…and moved back to Leeds in 2022") leaves the
+present to the judge."""
+_DOING = {
+    "en": frozenset("do does done doing handle handles handled handling perform performs performed carry carries "
+                    "carried out run runs lead leads".split()),
+    "zh": frozenset("进 行 负 责 承 担 由 做".split()),  # characters, as Chinese is read
+    "ko": frozenset("하 맡 담당 진행 처리 되".split()),
+    "ja": frozenset("行 担当 担 扱 務 実施 する れる".split()),
+}
+"""Verbs that say only that the subject does what the clause names ("The Corby depot handles packaging" after
+"packaging moved … to the Corby depot"; "한도윤이 영업본부장을 맡고 있다"): a claim may add them."""
 
 
 def past(text: str, language: str) -> bool:
@@ -113,3 +133,85 @@ def _until(sentence: str, claimed: list[str], asked: str, language: str) -> bool
         if holds(words, own) and holds(words + given, claimed):
             return True
     return False
+
+
+_Side = tuple[list[str], list[str], list[str], list[str]]
+"""What a move or a succession says holds now: the words a claim of it may use; the new place or holder, of which
+it must name a word; what moved or passed on, of which it must name a word, or every word; and the old side."""
+
+
+def arrived(passage: str, claim: str, asked: str = "") -> bool:
+    """Whether ``passage`` says that what ``claim`` says in the present is so now: the claim names where something
+    moved to, or who came after a state that ended, and nothing of the old side (see the module docstring).
+    ``asked`` is the question the claim answers: the claim may repeat its words (the split writes "Tallow chairs are
+    upholstered at …" after "Where are Tallow chairs upholstered?"), but not one the passage says of the old
+    side."""
+    language = cjk_language(passage) or cjk_language(claim) or "en"
+    if re.search(_YEAR, claim) or _UNTIL[language].search(claim) or past(claim, language):
+        return False
+    words = read(claim, language)
+    if words.scopes:
+        return False
+    given = read(asked, language).words if asked else []
+    sentences = split_sentences(passage)
+    for sentence in sentences:
+        for side in [*_moves(sentence, language), *_successions(sentence, language, given)]:
+            if _says(words.words, side, _not_of(passage, sentence, side[3], given, language), language) and \
+                    not _changed_again(sentences, side[1] + side[2] + side[3], language):
+                return True
+    return False
+
+
+def _changed_again(sentences: list[str], what: list[str], language: str) -> bool:
+    """Whether more than one clause tells of a change to what moved or passed on, or of the new or old side's."""
+    clauses = [c for s in sentences for c in re.split(r"[;；,，、]", s)]
+    return sum(1 for c in clauses if _CHANGE.search(c) and any(holds(read(c, language).words, [w]) for w in what)) > 1
+
+
+def _not_of(passage: str, sentence: str, old: list[str], given: list[str], language: str) -> list[str]:
+    """The question's words that no clause of ``passage`` naming the old side holds, outside the sentence read:
+    "returns", asked of the Corby depot, is what the passage says the Leicester depot now handles."""
+    clauses = [c for s in split_sentences(passage) if s != sentence for c in re.split(r"[;；,，、]", s)]
+    tainted = [w for c in clauses if any(holds(ws := read(c, language).words, [o]) for o in old) for w in ws]
+    return [w for w in given if not holds(tainted, [w])]
+
+
+def _says(claimed: list[str], side: _Side, given: list[str], language: str) -> bool:
+    allowed, new, what, old = side
+    named = [w for w in what if holds(claimed, [w])]
+    return not any(holds(claimed, [w]) for w in old) and any(holds(claimed, [w]) for w in new) and \
+        bool(named) and all(w in _DOING[language] or holds(allowed + given, [w]) for w in claimed)
+
+
+def _moves(sentence: str, language: str) -> list[_Side]:
+    """Each move of the sentence, read in its own clause ("Printing moved from Norwich to Ipswich, and binding stayed
+    in Norwich" moved printing only)."""
+    if language == "en" and not _EN_MOVE.search(sentence):
+        return []
+    out = []
+    for clause in re.split(r"[;；,，、]", sentence):
+        for found in _MOVED[language].finditer(clause):
+            origin, target = read(found.group("x"), language).words, read(found.group("y"), language).words
+            old, new = [w for w in origin if w not in target], [w for w in target if w not in origin]
+            rest = read(clause[: found.start()] + " " + clause[found.end() :], language).words
+            moved = [w for w in rest if w not in _MOVE_WORDS and w not in FUNCTION_WORDS and not w.isdigit()]
+            if old and new and moved:
+                out.append((moved + target, new, moved, old))
+    return out
+
+
+def _successions(sentence: str, language: str, given: list[str]) -> list[_Side]:
+    """A sentence that ends a state and says who came after ("…until 2022; since then Tom Braddock has led the sales
+    team"): the after-clause's words; those it does not share with the ended part (the new holder); those it does
+    (the role that passed on: "sales"), all of which a claim must name; and the ended part's own words that the
+    question does not give (the old holder, not the firm that the question names)."""
+    after = _AFTERWARDS.search(sentence)
+    if after is None or not _UNTIL[language].search(sentence[: after.start()]):
+        return []
+    before = [w for w in read(_UNTIL[language].sub(" ", sentence[: after.start()]), language).words
+              if w not in FUNCTION_WORDS and not w.isdigit()]
+    then = [w for w in read(sentence[after.end() :], language).words
+            if w not in _MOVE_WORDS and w not in FUNCTION_WORDS and w not in _DOING[language]]
+    new, role = [w for w in then if w not in before], [w for w in then if w in before]
+    old = [w for w in before if w not in then and not holds(given, [w])]
+    return [(then, new, role, old)] if old and new and role else []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._status import ended, past
+from ragkit.evaluation._status import arrived, ended, past
 from ragkit.testing import ScriptedJudge
 from ragkit.text import morphemes
 
@@ -83,3 +83,67 @@ async def test_the_engine_reads_the_question_the_claims_answer() -> None:
     (verdict,) = await ClaimStore(judge).check(JA, ["みどり図書館の理事長は佐藤花子である。"],
                                                question="みどり図書館の理事長は誰ですか？")
     assert verdict.label == "contradicted" and judge.calls == []
+
+
+NEW_EN = ("In 2019 packaging moved from the Leicester depot to the Corby depot. The Leicester depot now handles "
+          "returns. Maria Okafor was head of sales until 2022; since then Tom Braddock has led the sales team. "
+          "Printing was moved from Norwich to Ipswich in 2017, and binding stayed in Norwich.")
+
+
+@pytest.mark.parametrize(("claim", "asked", "now"), [
+    ("Packaging is done at the Corby depot.", "Where is packaging done?", True),
+    ("The Corby depot handles packaging.", "", True),  # a verb of doing
+    ("Tom Braddock leads the sales team.", "Who leads sales?", True),
+    ("Printing is done in Ipswich.", "", True),
+    ("Packaging is done at the Leicester depot.", "", False),  # the old side
+    ("The Corby depot handles returns.", "What does the Corby depot do?", False),  # not what moved
+    ("Packaging is done at the Corby depot by an outside firm.", "", False),  # a word the passage lacks
+    ("Binding is done in Ipswich.", "Where is binding done?", False),  # another clause's thing
+    ("Tom Braddock is head of sales.", "", False),  # "head" is the ended part's own word: the judge's
+    ("Tom Braddock has led the sales team since 2019.", "", False),  # a year of its own
+    ("Packaging is not done at the Corby depot.", "", False),  # a negation is the polarity rule's
+])
+def test_where_it_moved_to_or_who_came_after_said_in_the_present(claim: str, asked: str, now: bool) -> None:
+    assert arrived(NEW_EN, claim, asked) is now
+
+
+def test_a_second_change_leaves_the_present_to_the_judge() -> None:
+    moved = "In 2018 the head office moved from Leeds to York."
+    assert arrived(moved, "The head office is in York.", "Where is the head office?")
+    assert not arrived(moved + " It moved back to Leeds in 2022.", "The head office is in York.", "")
+
+
+def test_a_question_word_the_passage_says_of_the_old_side_is_not_the_new_sides() -> None:
+    passage = ("In 2019 packaging moved from the Leicester depot to the Corby depot. "
+               "The Leicester depot handles returns.")
+    assert not arrived(passage, "The Corby depot handles packaging and returns.", "Who handles packaging and returns?")
+    assert arrived(passage, "The Corby depot handles packaging.", "Who handles packaging and returns?")
+
+
+@needs_mecab
+@pytest.mark.parametrize(("passage", "claim", "asked", "now"), [
+    (ZH, "包装业务在萧山工厂进行。", "", True),
+    (ZH, "余杭工厂负责包装业务。", "", False),
+    ("王建国曾任销售总监至2022年，此后由刘芳担任销售总监。", "刘芳是销售总监。", "", True),
+    ("王建国曾任销售总监至2022年，此后由刘芳担任销售总监。", "刘芳是市场总监。", "", False),  # another title
+    ("陈立新曾任青禾农机总经理至2021年，此后由许静担任总经理。", "青禾农机现在的总经理是许静。",
+     "青禾农机现在的总经理是谁？", True),  # the firm, in the ended part, is the question's
+    ("陈立新曾任青禾农机总经理至2021年，此后由许静担任总经理。", "陈立新是总经理。", "", False),
+    (KO, "포장 작업은 리즈 공장에서 한다.", "", True),
+    (KO, "포장 작업은 요크 공장에서 한다.", "", False),
+    ("최은정은 2022년까지 영업본부장이었고, 이후 한도윤이 영업본부장을 맡고 있다.", "한도윤이 영업본부장이다.", "",
+     True),
+    (JA, "梱包作業は神戸工場で行われている。", "", True),
+    ("山口洋子は2020年まで館長を務め、その後は森本健が館長に就任した。", "みどり図書館の館長は森本健です。",
+     "みどり図書館の館長は誰ですか？", True),
+    ("山口洋子は2020年まで館長を務め、その後は森本健が館長に就任した。", "森本健が社長である。", "", False),
+])
+def test_where_it_moved_to_or_who_came_after_in_chinese_korean_and_japanese(passage: str, claim: str, asked: str,
+                                                                            now: bool) -> None:
+    assert arrived(passage, claim, asked) is now
+
+
+async def test_the_engine_entails_the_new_side_without_a_call_though_the_passage_names_the_old() -> None:
+    judge = ScriptedJudge([])  # the sibling rule had called this neutral: the passage says "handles" of Leicester
+    (verdict,) = await ClaimStore(judge).check(NEW_EN, ["The Corby depot handles packaging."])
+    assert verdict.label == "entailed" and judge.calls == []
