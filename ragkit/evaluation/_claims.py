@@ -79,9 +79,8 @@ from ragkit.evaluation._claim_text import (
     whole_at_quotes,
     without_cut_short,
 )
-from ragkit.evaluation._comparisons import comparison_witnesses
-from ragkit.evaluation._settled import as_said_in, settled
-from ragkit.evaluation._table_facts import placements, table_witnesses
+from ragkit.evaluation._settled import as_said_in, settled, witnesses
+from ragkit.evaluation._table_facts import placements
 from ragkit.evaluation._values import (
     ClozeInput,
     blanked,
@@ -322,7 +321,7 @@ class ClaimStore:
         named: list[list[int]] = [[] for _ in ask]
         if name_contexts and ask:
             joined = "\n\n".join(passages)  # numbers and times as the passages write them, for their words
-            named = await self._name(passages, windows, [as_written_in(joined, c) for c in ask], verdicts)
+            named = await self._name(passages, windows, [as_written_in(joined, c) for c in ask], verdicts, asked)
         judged = iter(Attribution(verdict=v, by=by) for v, by in zip(verdicts, named, strict=True))
         return [a if a is not None else next(judged) for a in found]
 
@@ -336,10 +335,10 @@ class ClaimStore:
         return [max((got[i] for got in per_window), key=_strength) for i in range(len(claims))]
 
     async def _name(self, passages: list[str], windows: list[list[int]], claims: list[str],
-                    verdicts: list[Verdict]) -> list[list[int]]:
+                    verdicts: list[Verdict], asked: str | None) -> list[list[int]]:
         """The passages each claim stands on: none for a claim the set neither supports nor contradicts (not asked
-        about); with ``name_by_words``, the passages whose tables hold its value (``table_witnesses``: a table
-        rarely names what it is about, so the words point at the passage that does), else by its words when
+        about); with ``name_by_words``, the passages a rule settles it on (``_settled.witnesses``: a table rarely
+        names what it is about, so the words point at the passage that does), else by its words when
         they settle it (``holding``), which named passages better than the embedded 1.5B judge on the validity
         cases and on RAGChecker's per-chunk labels (bench/README.md); else by the judge, in groups of ≤
         ``group_size`` claims."""
@@ -350,7 +349,7 @@ class ClaimStore:
                 return []
             if terms is None:
                 return None
-            return table_witnesses(passages, claim) or comparison_witnesses(passages, claim) or holding(claim, terms)
+            return witnesses(passages, claim, asked or "") or holding(claim, terms)
 
         named = [settled(c, v) for c, v in zip(claims, verdicts, strict=True)]
         ask = [c for c, by in zip(claims, named, strict=True) if by is None]

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from ragkit.evaluation._amounts import amount_differs
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
-from ragkit.evaluation._comparisons import as_compared_in, compared
+from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
@@ -35,7 +35,7 @@ from ragkit.evaluation._polarity import denied, overstated, read, readings
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import arrived, ended
-from ragkit.evaluation._table_facts import Placement
+from ragkit.evaluation._table_facts import Placement, table_witnesses
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.text import cjk_language, normalise
 
@@ -79,3 +79,12 @@ def as_said_in(text: str, claims: Sequence[str]) -> list[str]:
 
     return [nearest(c) if sentences and (swapped(text, c) or denied(text, c)) else c
             for c in as_compared_in(text, claims)]
+
+
+def witnesses(passages: Sequence[str], claim: str, asked: str = "") -> list[int]:
+    """The passages on which a claim the rules settle stands: those whose tables hold its value, that give the values
+    it compares, or that say where something moved to or who came after. Empty when no rule reads the claim; the
+    passages' words, or the judge, then name them. A passage that only names the question's subject ("해든 베이커리는
+    2016년에 문을 열었다.") is not one of them, though with the move it holds every word of the claim."""
+    return table_witnesses(passages, claim) or comparison_witnesses(passages, claim) or \
+        [k for k, p in enumerate(passages) if arrived(p, claim, asked)]

@@ -147,3 +147,13 @@ async def test_the_engine_entails_the_new_side_without_a_call_though_the_passage
     judge = ScriptedJudge([])  # the sibling rule had called this neutral: the passage says "handles" of Leicester
     (verdict,) = await ClaimStore(judge).check(NEW_EN, ["The Corby depot handles packaging."])
     assert verdict.label == "entailed" and judge.calls == []
+
+
+@needs_mecab
+async def test_the_new_side_is_named_on_the_passage_that_says_it_moved_not_on_one_that_names_the_subject() -> None:
+    judge = ScriptedJudge([])  # by words alone, the two passages together held the claim's words: a "bridge"
+    moved = "생산 안내\n\n2022년에 빵 굽는 작업은 연남점 주방에서 파주 공장으로 이전되었다. 연남점은 지금 판매만 한다."
+    (got,) = await ClaimStore(judge).attribute([moved, "해든 베이커리는 2016년에 문을 열었다."],
+                                               ["해든 베이커리의 빵은 파주 공장에서 굽습니다."], name_contexts=True,
+                                               asked="해든 베이커리의 빵은 어디에서 굽나요?")
+    assert got.verdict.label == "entailed" and got.by == [0] and judge.calls == []
