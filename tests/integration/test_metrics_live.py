@@ -335,17 +335,22 @@ ENDED_ANSWERS = [  # a question, its passage, the right answer, and one that say
     ("ja", "ひかり市民ホールの館長は誰ですか？", "西村明子は2021年まで館長を務め、その後は大野修が館長に就任した。",
      "ひかり市民ホールの館長は大野修です。", "西村明子が館長です。"),
 ]
+OTHER_FACTS = {  # a second passage on the question's subject, which says nothing of what moved or who came after
+    "zh": "青禾农机的主要产品是小麦播种机。", "ko": "해든 베이커리는 2016년에 문을 열었다.",
+    "en": "Marlow sells its teas online.", "ja": "ひかり市民ホールは1995年に開館した。",
+}
 
 
 def test_what_moved_away_or_ended_is_unfaithful_in_the_present(live_settings: Settings) -> None:
     import asyncio
 
-    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(f"{lang}-moved", text), (f"{lang}-other", OTHER_FACTS[lang])])
                for lang, q, text, right, wrong in ENDED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
     result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
     for lang, *_ in ENDED_ANSWERS:
-        # the right answer is the judge's to score: the 1.5B judge gives these 0.4-0.6 (bench/README.md, session 46)
-        assert value(result, f"{lang}-right", "faithfulness") > 0.2, lang
+        # where it moved to and who came after, said in the present, are the passage's: the 1.5B judge alone gave
+        # such answers 0.4-0.6 (bench/README.md, sessions 46 and 48)
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.9, lang
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
