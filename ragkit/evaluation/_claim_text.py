@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ragkit.text import (
     CJK_CHAR,
     FUNCTION_WORDS,
+    HAN,
     cjk_language,
     count_tokens,
     morphemes,
@@ -38,6 +39,25 @@ def without_cut_short(claims: Sequence[str]) -> list[str]:
     return [c for c, core in zip(claims, cores, strict=True)
             if not core or not any(o != core and o.startswith(core) and (CJK_CHAR.search(core) or o[len(core)] == " ")
                                    for o in cores)]
+
+
+_HAN_CHAR = re.compile(f"[{HAN}]")
+
+
+def untranslated(claims: Sequence[str], text: str, question: str | None) -> list[str]:
+    """``claims``, each that the split wrote in another language replaced by the text's sentence that shares most of
+    its characters. Given a Japanese answer, the 1.5B split once wrote "松田健二是あおい食堂的料理长。" (Chinese 是,
+    的, 长 for は, の, 長; session 48), which no rule reads as Japanese. A Japanese or Korean claim with a Han
+    character that neither the text nor its question has is such a translation."""
+    if cjk_language(text) not in ("ja", "ko"):
+        return list(claims)
+    known = set(text) | set(question or "")
+    sentences = [s for s in split_sentences(text) if s.strip()]
+
+    def nearest(claim: str) -> str:
+        return max(sentences, key=lambda s: len(set(s) & set(claim)))
+
+    return tidy([nearest(c) if sentences and set(_HAN_CHAR.findall(c)) - known else c for c in claims])
 
 
 _ASKING_END = re.compile(r"[?？]\s*$")

@@ -76,6 +76,7 @@ from ragkit.evaluation._claim_text import (
     restate,
     term_sets,
     tidy,
+    untranslated,
     whole_at_quotes,
     without_cut_short,
 )
@@ -186,7 +187,7 @@ class ClaimStore:
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
             claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
             claims = without_cut_short(tidy(as_said_in(text, keep_numbers(claims, text))))
-            claims = of_the_text(claims, text, question)
+            claims = of_the_text(untranslated(claims, text, question), text, question)
             claims = claims[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]

@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragkit.evaluation._former import NOW, a_past_state
 from ragkit.evaluation._polarity import holds, read
+from ragkit.evaluation._status import past
 from ragkit.text import FUNCTION_WORDS, chinese_tagged, cjk_language, morphemes, split_sentences
 
 _LATIN_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
@@ -110,6 +112,8 @@ def _said_of_other(passage: str, claim: str, me: str, theirs: list[str], languag
     if not wanted:
         return None
     clauses = _clauses(passage, language)
+    if not past(claim, language) and _succeeded(passage, me, wanted, clauses, language):
+        clauses = tuple(c for c in clauses if not a_past_state(c[0], language))
     # the clauses that hold the claim's words on their own; failing those, with their sentence's subject
     holding = [(c, who) for c, who, words, _ in clauses if holds(list(words), wanted)] or \
         [(c, who) for c, who, _, words in clauses if holds(list(words), wanted)]
@@ -117,3 +121,14 @@ def _said_of_other(passage: str, claim: str, me: str, theirs: list[str], languag
         return None
     others = [next((p for p in who if p not in theirs), None) for _, who in holding]
     return others[0] if all(others) else None
+
+
+def _succeeded(passage: str, me: str, wanted: list[str], clauses: tuple[Clause, ...], language: str) -> bool:
+    """Whether the passage goes on from what another held once to the claim's person: a clause told in the present
+    names them with a word of the claim ("现任校长为李明" after "王海燕曾任学校校长"; "지금은 한예린이 공방을 이끌고
+    있다" after "대표는 원래 서지훈이었다") or with "now" ("it is now in the High Street"). What another held once is
+    then the judge's to read; else it stays another's ("Maria Okafor was the treasurer" against "Rosa Finch is the
+    treasurer", "李明是教导主任" beside it)."""
+    return any(me in c and not a_past_state(c, language) and not past(c, language) and
+               (NOW.search(c) is not None or any(holds(list(words), [w]) for w in wanted))
+               for c, _, words, _ in clauses)

@@ -12,7 +12,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
   "all", is neutral (``_polarity``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
-  contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``);
+  contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``); a state
+  the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -28,6 +29,7 @@ from ragkit.evaluation._amounts import amount_differs
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
+from ragkit.evaluation._former import formerly
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
@@ -57,10 +59,11 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
-    if arrived(passage, said, asked):  # before the neutral rules: the passage speaks of the old side too
+    if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked):
+        return Verdict(label="neutral")
+    if arrived(passage, said, asked):  # before the sibling and people rules: the passage names the old side too
         return Verdict(label="entailed")
-    if overstated(passage, said) or mode_changed(passage, said) or said_of_sibling(passage, claim) or \
-            said_of_another(passage, said):
+    if said_of_sibling(passage, claim) or said_of_another(passage, said):
         return Verdict(label="neutral")
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._claim_text import conjunct_of, of_the_text, without_cut_short
+from ragkit.evaluation._claim_text import conjunct_of, of_the_text, untranslated, without_cut_short
 from ragkit.testing import ScriptedJudge
 
 
@@ -84,3 +84,13 @@ async def test_a_conjunct_is_entailed_without_a_call() -> None:
     (verdict,) = await ClaimStore(judge).check(PHP, ["PHP's SimpleXML API loads entities from local and remote "
                                                       "resources."])
     assert verdict.label == "entailed" and judge.calls == []
+
+
+def test_a_claim_the_split_wrote_in_another_language_is_the_texts_sentence() -> None:
+    text = "あおい食堂の料理長は松田健二である。"
+    question = "あおい食堂の料理長は誰ですか？"
+    assert untranslated(["松田健二是あおい食堂的料理长。"], text, question) == [text]  # 是, 的, 长: Chinese
+    assert untranslated(["あおい食堂の料理長は松田健二である。"], text, question) == [text]
+    assert untranslated(["料理長は松田健二である。", "松田健二は料理長だ。"], text, question) == [
+        "料理長は松田健二である。", "松田健二は料理長だ。"]  # the question's and the text's characters
+    assert untranslated(["首都是北京。"], "北京。", "首都在哪里？") == ["首都是北京。"]  # Chinese adds 是 itself

@@ -74,3 +74,26 @@ async def test_the_engine_settles_it_without_a_call() -> None:
 def test_an_english_past_form_is_its_verb() -> None:
     passage = "The Kelby lifeboat crew is led by Hannah Price. Joe Mercer runs the station's training."
     assert said_of_another(passage, "Joe Mercer leads the Kelby lifeboat crew.") == "Hannah Price"
+
+
+@pytest.mark.parametrize(("passage", "claim", "other"), [
+    # what another held once, in a sentence that goes on to the claim's person: the judge's
+    ("Maria Okafor was head of sales until 2022; since then Tom Braddock has led the sales team.",
+     "Tom Braddock is head of sales.", None),
+    ("王海燕曾任学校校长，现任校长为李明。", "李明是学校校长。", None),
+    ("The post office was in Mill Lane; it is now in the High Street.", "The post office is in the High Street.", None),
+    # nothing says the claim's person came after: still another's
+    ("Maria Okafor was the treasurer. Rosa Finch chairs the club.", "Rosa Finch is the treasurer.", "Maria Okafor"),
+    ("王海燕曾任学校校长，李明是教导主任。", "李明是学校校长。", "王海燕"),
+])
+def test_what_another_held_once_is_not_theirs_when_the_passage_goes_on_to_the_claims_person(
+        passage: str, claim: str, other: str | None) -> None:
+    assert said_of_another(passage, claim) == other
+
+
+@needs_mecab
+def test_a_later_sentence_in_the_present_that_names_the_claims_person_goes_on_from_the_old_holder() -> None:
+    passage = "다온 공방의 대표는 원래 서지훈이었다. 지금은 한예린이 공방을 이끌고 있다."
+    assert said_of_another(passage, "다온 공방의 대표는 한예린입니다.") is None
+    assert said_of_another("다온 공방의 대표는 원래 서지훈이었다. 한예린은 도예 강사이다.",
+                           "다온 공방의 대표는 한예린입니다.") == "서지훈"
