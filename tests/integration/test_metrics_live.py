@@ -354,6 +354,31 @@ def test_what_moved_away_or_ended_is_unfaithful_in_the_present(live_settings: Se
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+FORMER_ANSWERS = [  # a question, its passage, the right answer, and one that says in the present what was so
+    ("en", "Who is the headteacher of Ashby School?",
+     "Helen Ward was the headteacher of Ashby School. Today the school is led by Raj Patel.",
+     "Raj Patel leads Ashby School.", "Helen Ward is the headteacher of Ashby School."),
+    ("zh", "图书馆现在是什么？", "图书馆原为一座仓库，2010年改建后对外开放。", "图书馆原来是一座仓库。",
+     "图书馆是一座仓库。"),
+    ("ko", "마을 이장은 누구인가요?", "박성호는 마을 이장이었으며, 지금 이장은 윤재석이다.",
+     "지금 마을 이장은 윤재석입니다.", "박성호가 마을 이장이다."),
+    ("ja", "駅前の広場は何ですか？", "駅前の広場は市場だった。現在は公園として使われている。",
+     "駅前の広場は現在、公園として使われています。", "駅前の広場は市場である。"),
+]
+
+
+def test_a_state_told_in_the_past_is_unfaithful_in_the_present(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)])
+               for lang, q, text, right, wrong in FORMER_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in FORMER_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        # the 1.5B judge alone gave such claims 0.89-0.99 (bench/README.md, session 48)
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 PERIOD_ANSWERS = [  # a question, its passage, the right answer, and the same value counted over another period
     ("ko", "소담 도서관은 책을 얼마나 대출하나요?", "소담 도서관은 한 달에 약 3000권의 책을 대출한다.",
      "소담 도서관은 한 달에 약 3000권을 대출합니다.", "소담 도서관은 하루에 약 3000권의 책을 대출한다."),
