@@ -20,13 +20,14 @@ to the judge.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragkit.evaluation._polarity import holds, read
 from ragkit.evaluation._status import past
 from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences, units
 
 _CLAUSE = re.compile(r"[;；,，、]|\s+and\s+|\s+but\s+")
-_YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _EN_PAST_BE = frozenset({"was", "were"})
 _EN_ADVERBS = frozenset("once formerly previously originally also then briefly long".split())
 _EN_PARTICIPLE = re.compile(r"(?:ed|en|wn)$")
@@ -46,20 +47,19 @@ def formerly(passage: str, claim: str, asked: str = "") -> bool:
     """Whether ``passage`` tells in the past the state that ``claim`` says in the present (see the module
     docstring). ``asked`` is the question the claim answers, whose words the claim may repeat."""
     language = cjk_language(passage) or cjk_language(claim) or "en"
-    if re.search(r"(?:1[89]|20)\d\d", claim) or past(claim, language):
+    if _YEAR.search(claim) or past(claim, language):
         return False
     reading = read(claim, language)
     if reading.scopes or not reading.words:
         return False
-    said = False
+    said, given = False, read(asked, language).words if asked else []
     for sentence in split_sentences(passage):
         clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
         first = read(clauses[0], language).words if clauses else []
         for clause in clauses:
             words = read(clause, language).words
             if a_past_state(clause, language) and not _still(clause, clauses, language):
-                own = [w for w in words if w not in _MARKERS and w not in FUNCTION_WORDS and not _YEAR.match(w)]
-                given = read(asked, language).words if asked else []
+                own = [w for w in words if w not in _MARKERS and w not in FUNCTION_WORDS and not _YEAR.fullmatch(w)]
                 if own and holds(reading.words, own) and holds(words + first + given, reading.words):
                     said = True
             elif holds(words, reading.words):
@@ -81,6 +81,7 @@ def _still(clause: str, clauses: list[str], language: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1024)
 def a_past_state(clause: str, language: str) -> bool:
     """Whether the clause tells a state in the past (a copula or "there is"), not a past event."""
     if language == "en":
