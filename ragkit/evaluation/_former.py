@@ -11,8 +11,9 @@ Read in each clause (commas and semicolons cut it, so "Martin Cole is its treasu
 tells one state in each tense): a copula or "there is" told in the past ("was the …", "was in Leeds", 曾是, 曾任,
 原是, 以前在, 前任, -이었다, -였다, 있었다, だった, であった, でした, にあった), not a past event ("was built in 1932",
 "建于", "세워졌다", "建てられた"). The claim, told in the present with no year and no negation of its own, must hold
-every word of the clause but its past markers ("once", 原来, 원래, もと) and years, and say nothing the clause, its
-sentence's first clause (a Chinese clause leaves its subject there) and the question do not. A sentence that says the
+every word of the clause but its past markers ("once", 原来, 원래, もと), its numbers and how long the state lasted
+("for twenty years", "20년 동안"), and say nothing the clause, its sentence's first clause (a Chinese clause leaves
+its subject there) and the question do not. A sentence that says the
 state still holds ("and still is", 现在, 지금, 今も), or another clause that says the claim in the present, leaves it
 to the judge.
 """
@@ -24,7 +25,7 @@ from functools import lru_cache
 
 from ragkit.evaluation._polarity import holds, read
 from ragkit.evaluation._status import past
-from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences, units
+from ragkit.text import FUNCTION_WORDS, cjk_language, in_digits, morphemes, split_sentences, units
 
 _CLAUSE = re.compile(r"[;；,，、]|\s+and\s+|\s+but\s+")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
@@ -38,6 +39,10 @@ _ZH_FORMER = re.compile(r"曾经?(?:是|任|担任|为|在)|原(?:来|先)?(?:�
 _MARKERS = frozenset("was were once formerly previously originally 曾 经 原 来 先 前 任 是 为 过 去 以 "
                      "원래 예전 이전 과거 당시 もと 元 以前 かつて 当時".split())
 """Words that only tell the past or join the state to its holder: a claim in the present need not hold them."""
+_DURATION = frozenset("year years month months week weeks decade decades day days 年 间 月 周 天 년 간 동안 개월 달 "
+                      "間 ヶ月 か月 週間".split())
+"""How long the past state lasted ("for twenty years", "20년 동안", "二十年間"), with its number: a claim in the
+present need not hold it either."""
 NOW = re.compile(r"\b(?:still|now|currently|today|remains?)\b|仍|现在|目前|如今|지금|현재|여전히|現在|今も|"
                     r"今でも|引き続き", re.IGNORECASE)
 """Words that say a state holds now: a clause with them tells no past state, and names the one who came after."""
@@ -59,7 +64,8 @@ def formerly(passage: str, claim: str, asked: str = "") -> bool:
         for clause in clauses:
             words = read(clause, language).words
             if a_past_state(clause, language) and not _still(clause, clauses, language):
-                own = [w for w in words if w not in _MARKERS and w not in FUNCTION_WORDS and not _YEAR.fullmatch(w)]
+                own = [w for w in read(in_digits(clause), language).words if w not in _MARKERS and
+                       w not in FUNCTION_WORDS and w not in _DURATION and not any(ch.isdigit() for ch in w)]
                 if own and holds(reading.words, own) and holds(words + first + given, reading.words):
                     said = True
             elif holds(words, reading.words):

@@ -70,3 +70,23 @@ async def test_the_engine_calls_it_unsupported_without_a_call() -> None:
     judge = ScriptedJudge([])
     (verdict,) = await ClaimStore(judge).check(EN, ["Ivy Stone is the club's secretary."])
     assert verdict.label == "neutral" and judge.calls == []
+
+
+@pytest.mark.parametrize(("passage", "claim", "now"), [
+    ("Omar Hale was the harbour master for twelve years.", "Omar Hale is the harbour master.", True),
+    ("The ferry has been the island's only link for 40 years.", "The ferry is the island's only link.", False),
+    ("周敏曾任会长八年。", "周敏是会长。", True),
+    ("周敏任会长已有八年。", "周敏是会长。", False),
+])
+def test_how_long_a_past_state_lasted_need_not_be_said(passage: str, claim: str, now: bool) -> None:
+    assert formerly(passage, claim) is now
+
+
+@needs_mecab
+@pytest.mark.parametrize(("passage", "claim", "now"), [
+    ("최지호는 15년 동안 교장이었다.", "최지호는 교장이다.", True),
+    ("최지호는 15년째 교장을 맡고 있다.", "최지호는 교장이다.", False),
+    ("岡田浩は十年間校長だった。", "岡田浩は校長である。", True),
+])
+def test_how_long_a_past_state_lasted_in_korean_and_japanese(passage: str, claim: str, now: bool) -> None:
+    assert formerly(passage, claim) is now
