@@ -60,7 +60,7 @@ present to the judge."""
 _DOING = {
     "en": frozenset("do does done doing handle handles handled handling perform performs performed carry carries "
                     "carried out run runs lead leads".split()),
-    "zh": frozenset("进 行 负 责 承 担 由 做".split()),  # characters, as Chinese is read
+    "zh": frozenset("进 行 负 责 承 担 任 由 做".split()),  # characters, as Chinese is read
     "ko": frozenset("하 맡 담당 진행 처리 되".split()),
     "ja": frozenset("行 担当 担 扱 務 実施 する れる".split()),
 }
@@ -135,9 +135,10 @@ def _until(sentence: str, claimed: list[str], asked: str, language: str) -> bool
     return False
 
 
-_Side = tuple[list[str], list[str], list[str], list[str]]
+_Side = tuple[list[str], list[str], list[str], list[str], bool]
 """What a move or a succession says holds now: the words a claim of it may use; the new place or holder, of which
-it must name a word; what moved or passed on, of which it must name a word, or every word; and the old side."""
+it must name a word; what moved or passed on, of which it must name a word, or every word (the flag: a role that
+passed on, "销售总监", where "刘芳是市场总监" names only 总监); and the old side."""
 
 
 def arrived(passage: str, claim: str, asked: str = "") -> bool:
@@ -177,10 +178,11 @@ def _not_of(passage: str, sentence: str, old: list[str], given: list[str], langu
 
 
 def _says(claimed: list[str], side: _Side, given: list[str], language: str) -> bool:
-    allowed, new, what, old = side
+    allowed, new, what, old, every = side
     named = [w for w in what if holds(claimed, [w])]
     return not any(holds(claimed, [w]) for w in old) and any(holds(claimed, [w]) for w in new) and \
-        bool(named) and all(w in _DOING[language] or holds(allowed + given, [w]) for w in claimed)
+        bool(named) and (not every or len(named) == len(what)) and \
+        all(w in _DOING[language] or holds(allowed + given, [w]) for w in claimed)
 
 
 def _moves(sentence: str, language: str) -> list[_Side]:
@@ -196,7 +198,7 @@ def _moves(sentence: str, language: str) -> list[_Side]:
             rest = read(clause[: found.start()] + " " + clause[found.end() :], language).words
             moved = [w for w in rest if w not in _MOVE_WORDS and w not in FUNCTION_WORDS and not w.isdigit()]
             if old and new and moved:
-                out.append((moved + target, new, moved, old))
+                out.append((moved + target, new, moved, old, False))
     return out
 
 
@@ -214,4 +216,4 @@ def _successions(sentence: str, language: str, given: list[str]) -> list[_Side]:
             if w not in _MOVE_WORDS and w not in FUNCTION_WORDS and w not in _DOING[language]]
     new, role = [w for w in then if w not in before], [w for w in then if w in before]
     old = [w for w in before if w not in then and not holds(given, [w])]
-    return [(then, new, role, old)] if old and new and role else []
+    return [(then, new, role, old, True)] if old and new and role else []
