@@ -211,7 +211,7 @@ def _successions(sentence: str, language: str, given: list[str]) -> list[_Side]:
     if after is None or not _UNTIL[language].search(sentence[: after.start()]):
         return []
     before = [w for w in read(_UNTIL[language].sub(" ", sentence[: after.start()]), language).words
-              if w not in FUNCTION_WORDS and not w.isdigit()]
+              if w not in FUNCTION_WORDS and w not in _DOING[language] and not w.isdigit()]
     then = [w for w in read(sentence[after.end() :], language).words
             if w not in _MOVE_WORDS and w not in FUNCTION_WORDS and w not in _DOING[language]]
     new, role = [w for w in then if w not in before], [w for w in then if w in before]

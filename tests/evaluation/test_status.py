@@ -130,6 +130,8 @@ def test_a_question_word_the_passage_says_of_the_old_side_is_not_the_new_sides()
     ("陈立新曾任青禾农机总经理至2021年，此后由许静担任总经理。", "青禾农机现在的总经理是许静。",
      "青禾农机现在的总经理是谁？", True),  # the firm, in the ended part, is the question's
     ("陈立新曾任青禾农机总经理至2021年，此后由许静担任总经理。", "陈立新是总经理。", "", False),
+    ("陈立新曾任青禾农机总经理至2021年，此后由许静担任总经理。", "许静担任青禾农机总经理。",
+     "青禾农机现在的总经理是谁？", True),  # 任 of 曾任 is a verb of doing, not the old side's word
     (KO, "포장 작업은 리즈 공장에서 한다.", "", True),
     (KO, "포장 작업은 요크 공장에서 한다.", "", False),
     ("최은정은 2022년까지 영업본부장이었고, 이후 한도윤이 영업본부장을 맡고 있다.", "한도윤이 영업본부장이다.", "",
