@@ -13,7 +13,9 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   "all", is neutral (``_polarity``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
   contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``); a state
-  the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``);
+  the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``), and so
+  is a title without the qualifier the passage gives it ("director" for "acting director", 사장 for 부사장;
+  ``_titles``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -38,6 +40,7 @@ from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import arrived, ended
 from ragkit.evaluation._table_facts import Placement, table_witnesses
+from ragkit.evaluation._titles import unqualified
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.text import cjk_language, normalise
 
@@ -59,7 +62,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
-    if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked):
+    if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
+            unqualified(passage, said):
         return Verdict(label="neutral")
     if arrived(passage, said, asked):  # before the sibling and people rules: the passage names the old side too
         return Verdict(label="entailed")

@@ -379,6 +379,28 @@ def test_a_state_told_in_the_past_is_unfaithful_in_the_present(live_settings: Se
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+QUALIFIED_ANSWERS = [  # a question, its passage, the right answer, and one that drops the qualifier of a title
+    ("en", "What is Priya Shah's role?", "Priya Shah, the associate dean, leads the admissions team.",
+     "Priya Shah is the associate dean and leads the admissions team.", "Priya Shah is the dean."),
+    ("ko", "배지은은 어떤 직책을 맡고 있나요?", "한결제약의 부사장은 배지은이다.", "배지은은 한결제약의 부사장입니다.",
+     "배지은은 한결제약의 사장이다."),
+    ("ja", "鈴木誠の役職は何ですか？", "社長代理として鈴木誠が会議に出席した。", "鈴木誠は社長代理です。",
+     "鈴木誠は社長である。"),
+]
+
+
+def test_a_title_without_its_qualifier_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)]) for lang, q, text, right, wrong in
+               QUALIFIED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in QUALIFIED_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        # the 1.5B judge alone gave such claims 0.51-0.99 (bench/README.md, session 48)
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 PERIOD_ANSWERS = [  # a question, its passage, the right answer, and the same value counted over another period
     ("ko", "소담 도서관은 책을 얼마나 대출하나요?", "소담 도서관은 한 달에 약 3000권의 책을 대출한다.",
      "소담 도서관은 한 달에 약 3000권을 대출합니다.", "소담 도서관은 하루에 약 3000권의 책을 대출한다."),
