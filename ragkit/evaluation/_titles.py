@@ -19,7 +19,7 @@ import re
 from ragkit.evaluation._former import NOW
 from ragkit.evaluation._people import people
 from ragkit.evaluation._polarity import holds, read
-from ragkit.text import cjk_language, split_sentences
+from ragkit.text import cjk_language, morphemes, split_sentences
 
 _EN = re.compile(r"\b(?P<q>deputy|vice|assistant|associate|acting|interim|former|honorary)[\s-]+(?P<t>[a-z]+)",
                  re.IGNORECASE)
@@ -75,9 +75,12 @@ def _dropped(unit: str, claim: str, language: str) -> list[re.Match[str]]:
         return [m for m in _EN.finditer(unit)
                 if holds(said, [m.group("t").lower()]) and not holds(said, [m.group("q").lower()])]
     out = []
+    nouns = {m for m, f, _ in morphemes(unit, language) or [] if f[0] == "NNG"} if language == "ko" else set()
     for found in _PREFIXED[language].finditer(unit):
         t = found.group("t")
         title = next((t[:n] for n in range(len(t), 1, -1) if t[:n] in claim), None)
+        if language == "ko" and title and "부" + title not in nouns:  # 부사장 is one noun; 부산 is a place
+            continue
         if title and found.group("q") + title not in claim:
             out.append(found)
     suffixed = _SUFFIXED[language]
