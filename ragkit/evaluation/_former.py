@@ -58,19 +58,37 @@ def formerly(passage: str, claim: str, asked: str = "") -> bool:
     if reading.scopes or not reading.words:
         return False
     said, given = False, read(asked, language).words if asked else []
-    for sentence in split_sentences(passage):
-        clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
-        first = read(clauses[0], language).words if clauses else []
-        for clause in clauses:
-            words = read(clause, language).words
-            if a_past_state(clause, language) and not _still(clause, clauses, language):
-                own = [w for w in read(in_digits(clause), language).words if w not in _MARKERS and
-                       w not in FUNCTION_WORDS and w not in _DURATION and not any(ch.isdigit() for ch in w)]
+    for first, clauses in _states(passage, language):
+        for words, own in clauses:
+            if own is not None:
                 if own and holds(reading.words, own) and holds(words + first + given, reading.words):
                     said = True
             elif holds(words, reading.words):
                 return False  # the claim said in the present, or as an event, somewhere else
     return said
+
+
+_Clause = tuple[list[str], "list[str] | None"]
+
+
+@lru_cache(maxsize=16)
+def _states(passage: str, language: str) -> tuple[tuple[list[str], tuple[_Clause, ...]], ...]:
+    """Each sentence of ``passage``: its first clause's words, and each clause's words with, for a clause that tells
+    a past state, the words a claim of it must hold (None for any other clause). Read once for all the claims
+    checked; not to be changed."""
+    out = []
+    for sentence in split_sentences(passage):
+        clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+        first = read(clauses[0], language).words if clauses else []
+        read_clauses: list[_Clause] = []
+        for clause in clauses:
+            own = None
+            if a_past_state(clause, language) and not _still(clause, clauses, language):
+                own = [w for w in read(in_digits(clause), language).words if w not in _MARKERS and
+                       w not in FUNCTION_WORDS and w not in _DURATION and not any(ch.isdigit() for ch in w)]
+            read_clauses.append((read(clause, language).words, own))
+        out.append((first, tuple(read_clauses)))
+    return tuple(out)
 
 
 def _still(clause: str, clauses: list[str], language: str) -> bool:

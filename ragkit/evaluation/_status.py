@@ -22,6 +22,7 @@ holds (with the question's words, and a verb of doing: "is done at", "负责", "
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragkit.evaluation._polarity import holds, read
 from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences, units
@@ -157,10 +158,19 @@ def arrived(passage: str, claim: str, asked: str = "") -> bool:
     sentences = split_sentences(passage)
     for sentence in sentences:
         for side in [*_moves(sentence, language), *_successions(sentence, language, given)]:
-            if _says(words.words, side, _not_of(passage, sentence, side[3], given, language), language) and \
+            # the question's words are checked against the old side only for a claim that could say it
+            if _says(words.words, side, given, language) and \
+                    _says(words.words, side, _not_of(passage, sentence, side[3], given, language), language) and \
                     not _changed_again(sentences, side[1] + side[2] + side[3], language):
                 return True
     return False
+
+
+@lru_cache(maxsize=16)
+def _clause_words(passage: str, language: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each clause of ``passage`` with its sentence and its words, read once for all the claims checked."""
+    return tuple((s, tuple(read(c, language).words))
+                 for s in split_sentences(passage) for c in re.split(r"[;；,，、]", s))
 
 
 def _changed_again(sentences: list[str], what: list[str], language: str) -> bool:
@@ -172,8 +182,8 @@ def _changed_again(sentences: list[str], what: list[str], language: str) -> bool
 def _not_of(passage: str, sentence: str, old: list[str], given: list[str], language: str) -> list[str]:
     """The question's words that no clause of ``passage`` naming the old side holds, outside the sentence read:
     "returns", asked of the Corby depot, is what the passage says the Leicester depot now handles."""
-    clauses = [c for s in split_sentences(passage) if s != sentence for c in re.split(r"[;；,，、]", s)]
-    tainted = [w for c in clauses if any(holds(ws := read(c, language).words, [o]) for o in old) for w in ws]
+    clauses = [list(words) for s, words in _clause_words(passage, language) if s != sentence]
+    tainted = [w for words in clauses if any(holds(words, [o]) for o in old) for w in words]
     return [w for w in given if not holds(tainted, [w])]
 
 

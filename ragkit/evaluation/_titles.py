@@ -42,6 +42,9 @@ def unqualified(passage: str, claim: str) -> bool:
     """Whether ``claim`` gives a person a title that ``passage`` gives them only with a qualifier (see the module
     docstring)."""
     language = cjk_language(passage) or cjk_language(claim) or "en"
+    patterns = [_EN] if language == "en" else [p for p in (_PREFIXED[language], _SUFFIXED[language]) if p]
+    if not any(p.search(passage) for p in patterns):  # most passages qualify no title: read no names
+        return False
     theirs = set(people(claim, language))
     if not theirs:
         return False
