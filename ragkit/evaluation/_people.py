@@ -127,10 +127,18 @@ def _said_of_other(passage: str, claim: str, me: str, theirs: list[str], languag
 
 def _succeeded(passage: str, me: str, wanted: list[str], clauses: tuple[Clause, ...], language: str) -> bool:
     """Whether the passage goes on from what another held once to the claim's person: a clause told in the present
-    names them with a word of the claim ("现任校长为李明" after "王海燕曾任学校校长"; "지금은 한예린이 공방을 이끌고
-    있다" after "대표는 원래 서지훈이었다") or with "now" ("it is now in the High Street"). What another held once is
-    then the judge's to read; else it stays another's ("Maria Okafor was the treasurer" against "Rosa Finch is the
-    treasurer", "李明是教导主任" beside it)."""
-    return any(me in c and not a_past_state(c, language) and not past(c, language) and
-               (NOW.search(c) is not None or any(holds(list(words), [w]) for w in wanted))
-               for c, _, words, _ in clauses)
+    names them with a word of the claim that a past state's clause holds too, the role that passed on ("现任校长为李明"
+    after "王海燕曾任学校校长"; "지금 이장은 윤재석이다" after "박성호는 마을 이장이었으며"), or with "now" and no
+    word of the claim at all, going on about the old one's subject ("it is now in the High Street" after "The post
+    office was in Mill Lane"). What another held once is then the judge's to read; else it stays another's ("Rosa
+    Finch is the treasurer" against "Maria Okafor was the treasurer"; "Martin Cole is the club's treasurer and
+    secretary" against "Martin Cole is the club's treasurer, and Ivy Stone was its secretary": Martin Cole's clause
+    says his own role, not the one that passed on)."""
+    held_once = [w for c, _, words, _ in clauses if a_past_state(c, language) for w in words]
+    for c, _, words, _ in clauses:
+        if me not in c or a_past_state(c, language) or past(c, language):
+            continue
+        mine = [w for w in wanted if holds(list(words), [w])]
+        if any(holds(held_once, [w]) for w in mine) or (not mine and NOW.search(c)):
+            return True
+    return False

@@ -85,6 +85,9 @@ def test_an_english_past_form_is_its_verb() -> None:
     # nothing says the claim's person came after: still another's
     ("Maria Okafor was the treasurer. Rosa Finch chairs the club.", "Rosa Finch is the treasurer.", "Maria Okafor"),
     ("王海燕曾任学校校长，李明是教导主任。", "李明是学校校长。", "王海燕"),
+    # his clause says his own role, not the one that passed on
+    ("Martin Cole is the club's treasurer, and Ivy Stone was its secretary.",
+     "Martin Cole is the club's treasurer and secretary.", "Ivy Stone"),
 ])
 def test_what_another_held_once_is_not_theirs_when_the_passage_goes_on_to_the_claims_person(
         passage: str, claim: str, other: str | None) -> None:
