@@ -24,10 +24,10 @@ import re
 from functools import lru_cache
 
 from ragkit.evaluation._polarity import holds, read
-from ragkit.evaluation._status import past
+from ragkit.evaluation._status import CLAUSE_CUT, past
 from ragkit.text import FUNCTION_WORDS, cjk_language, in_digits, morphemes, split_sentences, units
 
-_CLAUSE = re.compile(r"[;；,，、]|\s+and\s+|\s+but\s+")
+_CLAUSE = re.compile(CLAUSE_CUT.pattern + r"|\s+and\s+|\s+but\s+")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _EN_PAST_BE = frozenset({"was", "were"})
 _EN_ADVERBS = frozenset("once formerly previously originally also then briefly long".split())

@@ -22,13 +22,12 @@ from functools import lru_cache
 
 from ragkit.evaluation._former import NOW, a_past_state
 from ragkit.evaluation._polarity import holds, read
-from ragkit.evaluation._status import past
+from ragkit.evaluation._status import CLAUSE_CUT, past
 from ragkit.text import FUNCTION_WORDS, chinese_tagged, cjk_language, morphemes, split_sentences
 
 _LATIN_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
 """Two or more capitalised words: "Peter Lund", "Mara Quill" (and "Harlow Footbridge": names of things count too, as
 places and firms get facts said of them the same way)."""
-_CLAUSE_END = re.compile(r"[;；,，、]")
 _TITLE_VERBS = frozenset({"是", "为", "担任", "出任", "任", "作为", "serves", "serve", "acts", "act"})
 """Words that only join a person to a title ("周海涛担任财务总监" says what "财务总监是周海涛" says): a clause need
 not hold them."""
@@ -75,7 +74,7 @@ def _clauses(passage: str, language: str) -> tuple[Clause, ...]:
     ("禾丰食品的总经理是周海涛，财务总监是林晓燕": the second clause's 财务总监 is 禾丰食品's)."""
     out = []
     for sentence in split_sentences(passage):
-        clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
+        clauses = [c for c in CLAUSE_CUT.split(sentence) if c.strip()]
         first = _words(clauses[0], language) if clauses else []
         for c in clauses:
             words = _words(c, language)

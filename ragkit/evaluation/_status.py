@@ -42,6 +42,8 @@ _MOVED = {
                      r"(?:옮|이전|이관)"),
     "ja": re.compile(r"(?P<x>[^、。はがを]+?)から(?P<y>[^、。]+?)(?:へ|に)(?:移管|移転|移設|移し|移っ)"),
 }
+CLAUSE_CUT = re.compile(r"[;；,，、]")
+"""Where a sentence's clauses meet: what the rules of a clause read apart."""
 _EN_MOVE = re.compile(r"\b(?:moved|transferred|relocated|shifted)\b", re.IGNORECASE)
 _EN_PAST = frozenset("was were had did formerly former previously ago used took left ran began became held "
                      "sold bought went came moved".split())
@@ -127,7 +129,7 @@ def _until(sentence: str, claimed: list[str], asked: str, language: str) -> bool
         return False
     given = read(asked, language).words if asked else []  # read only here: few sentences end a state
     own = [w for w in claimed if not holds(given, [w])]
-    for clause in re.split(r"[;；,，、]", sentence):
+    for clause in CLAUSE_CUT.split(sentence):
         if not _UNTIL[language].search(clause):
             continue
         words = read(clause, language).words
@@ -155,34 +157,33 @@ def arrived(passage: str, claim: str, asked: str = "") -> bool:
     if words.scopes:
         return False
     given = read(asked, language).words if asked else []
-    sentences = split_sentences(passage)
-    for sentence in sentences:
+    for sentence in split_sentences(passage):
         for side in [*_moves(sentence, language), *_successions(sentence, language, given)]:
             # the question's words are checked against the old side only for a claim that could say it
             if _says(words.words, side, given, language) and \
                     _says(words.words, side, _not_of(passage, sentence, side[3], given, language), language) and \
-                    not _changed_again(sentences, side[1] + side[2] + side[3], language):
+                    not _changed_again(passage, side[1] + side[2] + side[3], language):
                 return True
     return False
 
 
 @lru_cache(maxsize=16)
-def _clause_words(passage: str, language: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Each clause of ``passage`` with its sentence and its words, read once for all the claims checked."""
-    return tuple((s, tuple(read(c, language).words))
-                 for s in split_sentences(passage) for c in re.split(r"[;；,，、]", s))
+def _clause_words(passage: str, language: str) -> tuple[tuple[str, str, list[str]], ...]:
+    """Each clause of ``passage`` with its sentence and its words, read once for all the claims checked; not to be
+    changed."""
+    return tuple((s, c, read(c, language).words) for s in split_sentences(passage) for c in CLAUSE_CUT.split(s))
 
 
-def _changed_again(sentences: list[str], what: list[str], language: str) -> bool:
+def _changed_again(passage: str, what: list[str], language: str) -> bool:
     """Whether more than one clause tells of a change to what moved or passed on, or of the new or old side's."""
-    clauses = [c for s in sentences for c in re.split(r"[;；,，、]", s)]
-    return sum(1 for c in clauses if _CHANGE.search(c) and any(holds(read(c, language).words, [w]) for w in what)) > 1
+    return sum(1 for _, c, words in _clause_words(passage, language)
+               if _CHANGE.search(c) and any(holds(words, [w]) for w in what)) > 1
 
 
 def _not_of(passage: str, sentence: str, old: list[str], given: list[str], language: str) -> list[str]:
     """The question's words that no clause of ``passage`` naming the old side holds, outside the sentence read:
     "returns", asked of the Corby depot, is what the passage says the Leicester depot now handles."""
-    clauses = [list(words) for s, words in _clause_words(passage, language) if s != sentence]
+    clauses = [words for s, _, words in _clause_words(passage, language) if s != sentence]
     tainted = [w for words in clauses if any(holds(words, [o]) for o in old) for w in words]
     return [w for w in given if not holds(tainted, [w])]
 
@@ -201,7 +202,7 @@ def _moves(sentence: str, language: str) -> list[_Side]:
     if language == "en" and not _EN_MOVE.search(sentence):
         return []
     out = []
-    for clause in re.split(r"[;；,，、]", sentence):
+    for clause in CLAUSE_CUT.split(sentence):
         for found in _MOVED[language].finditer(clause):
             origin, target = read(found.group("x"), language).words, read(found.group("y"), language).words
             old, new = [w for w in origin if w not in target], [w for w in target if w not in origin]

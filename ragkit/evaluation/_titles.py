@@ -19,6 +19,7 @@ import re
 from ragkit.evaluation._former import NOW
 from ragkit.evaluation._people import people
 from ragkit.evaluation._polarity import holds, read
+from ragkit.evaluation._status import CLAUSE_CUT
 from ragkit.text import cjk_language, morphemes, split_sentences
 
 _EN = re.compile(r"\b(?P<q>deputy|vice|assistant|associate|acting|interim|former|honorary)[\s-]+(?P<t>[a-z]+)",
@@ -33,7 +34,6 @@ _SUFFIXED = {
     "ja": re.compile(r"(?P<t>[\u4e00-\u9fff]{2,4})(?P<q>代理|補佐)"),
     "ko": re.compile(r"(?P<t>[가-힣]{2,4})\s*(?P<q>(?:직무\s*)?대행)"),
 }
-_CLAUSE = re.compile(r"[;；,，、]")
 _NEAR = 40
 """At most this many characters between a qualified title and the person it is of."""
 
@@ -51,7 +51,7 @@ def unqualified(passage: str, claim: str) -> bool:
     for sentence in split_sentences(passage):
         if NOW.search(sentence):
             continue
-        units = [sentence] if language == "en" else _CLAUSE.split(sentence)
+        units = [sentence] if language == "en" else CLAUSE_CUT.split(sentence)
         for unit in units:
             named = people(unit, language)
             for person in theirs & set(named):
