@@ -101,7 +101,8 @@ def _check_llm(report: _Report, settings: Any) -> None:
                             if MODELS[name].sha256 else str(p))
         report.data["weights_path"] = str(path)
         report.timed("model_load", "model load", lambda: LocalModel.get(
-            name, model_dir=settings.model_dir, threads=settings.threads, context_size=settings.context_size))
+            name, model_dir=settings.model_dir, threads=settings.threads, context_size=settings.context_size,
+            prompt_cache_mb=settings.prompt_cache_mb))
     from ragkit.llm import litellm_module
 
     report.timed("litellm_import", "litellm import", litellm_module)
