@@ -10,6 +10,8 @@
   인명 must begin with a common surname, or it is "other"),
   adjacent Japanese name tokens merged (豊田 + 章男). Keyphrases come from script runs / words as before. Without
   MeCab they get no entities.
+- Chinese, Japanese and Korean: a company named with its legal form (有限公司, 株式会社, 주식회사) is an
+  organisation, read from the words beside the form (``_companies``), since the taggers cut such names apart.
 - Other Latin-script languages: the English NER model (names transfer fairly well, types less so) and RAKE with
   that language's spaCy stop-word list. Use the ``llm`` extractor for good results outside English and Chinese.
 
@@ -25,6 +27,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from ragkit.kg._companies import company_names
 from ragkit.kg._entities import clean_name, usable
 from ragkit.kg._graph import EntityMention
 from ragkit.text import (
@@ -42,7 +45,7 @@ from ragkit.text import (
     stop_words,
 )
 
-FAST_VERSION = "fast:v8"
+FAST_VERSION = "fast:v9"
 MAX_ENTITIES = 10
 MAX_KEYPHRASES = 5
 
@@ -157,7 +160,7 @@ def _english_facts(docs: list[Any]) -> list[Facts]:
 
 def _chinese_facts(text: str) -> Facts:
     tags = [t for t in chinese_keywords(text, MAX_KEYPHRASES * 2) if re.search(r"[^\W\d_]", t)]
-    entities: list[EntityMention] = []
+    entities = company_names(text, "zh")
     run: list[tuple[str, str]] = []
     for word, flag in [*chinese_tagged(text), ("", "")]:
         if flag in _JIEBA_TYPES:
@@ -211,7 +214,7 @@ def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
         entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
                     for e in ner.ents if e.label_ in _SPACY_TYPES]
     elif parsed is not None:
-        entities = _mecab_entities(parsed, language)
+        entities = company_names(text, language, parsed) + _mecab_entities(parsed, language)
     keyphrases, entities = _rake(candidates, MAX_KEYPHRASES), _unique(entities)
     return key_sentence(text, keyphrases + [e.name for e in entities]), entities, keyphrases
 

@@ -9,8 +9,10 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    source's author ("co-founded Acme with me").
 3. ``mentions_context`` / ``unnamed_reference`` / ``copies_context``: the question points at its source ("the
    passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
-   points back at something it never names ("What is its budget?", "该产品…") or at one of several documents of a
-   kind ("the incident report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
+   points back at something it never names ("What is its budget?", "该产品…"; in Chinese, Japanese and Korean,
+   whose nouns take no article, any question that names nothing of the corpus: "员工在进入车间前需要做什么？"
+   leaves open whose employees and which workshop) or at one of several documents of a kind ("the incident
+   report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
    context. ``not_a_question``: a Korean, Japanese or Chinese question is a statement and asks nothing.
    ``names_the_asker``: the question is about its asker, the persona, whom no context mentions ("What version of
    Python does the software engineer use?").
@@ -76,7 +78,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK_CHAR, FUNCTION_WORDS, is_yes_or_no, normalise_language, units
+from ragkit.text import CJK, CJK_CHAR, FUNCTION_WORDS, is_yes_or_no, normalise_language, units
 from ragkit.types import TestSample
 
 
@@ -143,6 +145,11 @@ class Critic:
                            "contexts never mention")
         if name := self.unattested_name(sample):
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
+        # without articles, a Chinese, Japanese or Korean noun may be "the workshop" of one document: a question
+        # there that names no company, person, place or code points at what it never names, as "the project" does
+        if not named and normalise_language(sample.language or "") in CJK:
+            return Verdict(False, "unnamed_reference", f"the question names nothing of the corpus: "
+                           f"{sample.question[:80]!r}")
         if borrowed := self.borrowed_record(sample):
             return Verdict(False, "borrowed_record", f"the reference gives {borrowed}")
         if sample.metadata.get("answerable", True) is not False and \

@@ -521,6 +521,20 @@ def test_lower_case_parts_of_document_titles_name_a_subject(graph_builder, embed
 
 
 
+def test_a_chinese_question_that_names_nothing_points_at_what_it_never_names(tea, embeddings):
+    # no article in Chinese: "员工" may be the employees of one document's company, so the question must name it
+    critic = Critic(tea, None, embeddings, llm_check=False)
+    chunk = next(c for c in tea.chunks() if "余杭加工厂" in c.text)
+
+    def sample(question: str) -> TestSample:
+        return TestSample(id="z", question=question, reference_answer="约60人。", language="zh",
+                          reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text)])
+
+    assert critic.cheap_checks(sample("工厂有多少员工？")).reason == "unnamed_reference"
+    assert critic.cheap_checks(sample("余杭加工厂有多少员工？")).ok
+    assert critic.cheap_checks(sample("青岚茶业的加工厂有多少员工？")).ok
+
+
 async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
     leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
     rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)

@@ -30,7 +30,8 @@ def test_names_the_corpus_uses_are_not_flagged():
 
 
 async def test_the_critic_drops_an_answerable_question_on_an_unattested_name(embeddings):
-    kg = build_graph({"catalog.md": [(CATALOG, [])], "profile.md": [(PROFILE, [])]}, embeddings, language="ko")
+    kg = build_graph({"catalog.md": [(CATALOG, [("해운대 블렌드", "product"), ("달맞이 블렌드", "product")])],
+                      "profile.md": [(PROFILE, [("기장군", "place")])]}, embeddings, language="ko")
     chunk = next(c for c in kg.chunks() if "블렌드" in c.text)
 
     def sample(question: str, **meta: object) -> TestSample:

@@ -12,6 +12,7 @@ import pytest
 
 from ragkit.errors import CorpusError
 from ragkit.kg import BuildOptions, BuildResult, KnowledgeGraph, build_graph
+from ragkit.kg._nlp import FAST_VERSION
 from ragkit.kg._reading import MAX_SECTION_ENTITIES
 from ragkit.llm import CallInfo
 from ragkit.llm._embeddings import Embeddings
@@ -188,7 +189,7 @@ async def test_one_failed_reading_is_recorded_and_retried_next_time(corpus: Path
     team = next(d for d in first.kg.documents() if d.path == "team.html")
     bad = first.kg.chunks_of(team.id)
     # that document keeps the fast extractor's facts, marked as such, so that the next build reads it again
-    assert bad and all(c.enrichment == "fast:v8" and c.summary and c.embedding for c in bad)
+    assert bad and all(c.enrichment == FAST_VERSION and c.summary and c.embedding for c in bad)
     assert team.enrichment is None
     assert all(c.enrichment == "llm:openai/scripted-judge:v3" for c in first.kg.chunks() if c.doc_id != team.id)
     judge = ScriptedJudge(responder)
@@ -214,7 +215,7 @@ async def test_fast_extractor(corpus: Path, embeddings: Embeddings) -> None:
     result = await build_graph(corpus, BuildOptions(extractor="fast", **SMALL), embeddings=embeddings)
     kg, s = result.kg, result.summary
     assert s.llm_calls == 0 and s.model is None and s.failures == []
-    assert all(c.enrichment == "fast:v8" and c.summary for c in kg.chunks())
+    assert all(c.enrichment == FAST_VERSION and c.summary for c in kg.chunks())
     names = {e.name for e in kg.entities()}
     assert {"Ingrid Solberg", "Ola Berg"} <= names
     zh = [c for c in kg.chunks() if c.language == "zh"]

@@ -53,3 +53,16 @@ def test_korean_keyphrases_are_runs_of_nouns() -> None:
     assert {"커피 관련 자격증", "기장 로스팅 공장"} <= set(keyphrases)
     assert not any(k.endswith(("합니다", "은", "가", "까지")) for k in keyphrases)
     assert not {"부담", "운영"} & set(keyphrases)  # nouns made verbs by 하다: 부담합니다, "pays"
+
+
+def test_a_company_named_with_its_legal_form_is_an_organisation() -> None:
+    # the taggers cut these names apart (青岚 as a person's name, ひばり精工 as three nouns, 한빛 with no class)
+    assert names("林晓雯，杭州青岚茶业有限公司总经理。", "zh")["青岚茶业"] == "organization"  # the place left out
+    assert names("由深圳华为技术股份有限公司生产。", "zh")["华为技术"] == "organization"
+    assert names("掲載日：2023年10月5日 株式会社ひばり精工 品質保証部", "ja")["ひばり精工"] == "organization"
+    assert names("トヨタ自動車株式会社と有限会社山田商店が提携した。", "ja")["山田商店"] == "organization"
+    found = names("주식회사 한빛커피(이하 회사)는 삼성전자 주식회사와 거래합니다.", "ko")
+    assert found["한빛커피"] == found["삼성전자"] == "organization"
+    # a legal form with no name beside it names nothing
+    assert "organization" not in names("该有限公司成立于2009年。", "zh").values()
+    assert "organization" not in names("우리 주식회사는 부산에 있습니다.", "ko").values()
