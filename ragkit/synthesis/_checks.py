@@ -343,3 +343,22 @@ def distinct(texts: list[str]) -> list[str]:
             seen.add(key)
             out.append(text.strip())
     return out
+
+
+_KO_DIVISION = re.compile("(?:광역시|특별시|특별자치시|군|구|시|읍)$")
+"""Korean administrative suffixes that everyday writing drops: 기장 of 기장군, 해운대 of 해운대구, 부산 of
+부산광역시."""
+
+
+def korean_place_stems(texts: Iterable[str]) -> set[str]:
+    """The Korean place names ``texts`` write with an administrative suffix, without it (기장 of 기장군). mecab-ko-dic
+    tags the short form a common noun (기장, "captain"), so a question about "기장 로스팅 공장" would seem to name
+    nothing. A common noun that happens to end so (출입구, "entrance") gives a stem no question names a place by;
+    the cost is only that such a question is not taken to name nothing."""
+    stems = set()
+    for text in texts:
+        for word, fields, _ in morphemes(text, "ko") or []:  # none without MeCab
+            if fields[0] in ("NNG", "NNP") and fields[1] != "인명" and (m := _KO_DIVISION.search(word)) and \
+                    m.start() >= 2:
+                stems.add(word[:m.start()])
+    return stems

@@ -61,6 +61,7 @@ from ragkit.synthesis._checks import (
     ambiguous_document,
     copies_context,
     distinct,
+    korean_place_stems,
     mentions_context,
     names_something,
     pointing,
@@ -350,10 +351,12 @@ class Critic:
         name a document goes by when its title is a package's or tool's name: one word, or two joined by a hyphen,
         in lower case ("orjson", "tqdm"; "python" and "tabulate" of "python-tabulate"). A prose title
         ("Company Overview") or a file name made of one ("travel-and-expenses-policy") names no thing: its words
-        would excuse "the policy"."""
+        would excuse "the policy". Korean place names also go without their administrative suffix (기장 of
+        기장군: ``korean_place_stems``)."""
         if self._naming_words is None:
             parts = {p for d in self.kg.documents() for p in _package_name(d.title or "")}
-            self._naming_words = [*self.entity_names(), *sorted(parts)]
+            places = korean_place_stems(c.text for c in self.kg.chunks() if c.language == "ko")
+            self._naming_words = [*self.entity_names(), *sorted(parts), *sorted(places)]
         return self._naming_words
 
     # -- near-duplicates ------------------------------------------------------------------------------

@@ -535,6 +535,21 @@ def test_a_chinese_question_that_names_nothing_points_at_what_it_never_names(tea
     assert critic.cheap_checks(sample("青岚茶业的加工厂有多少员工？")).ok
 
 
+def test_a_korean_place_named_without_its_administrative_suffix_names_something(graph_builder, embeddings):
+    # mecab-ko-dic reads 기장 as a common noun ("captain"); the corpus writes it 기장군, a county
+    kg = graph_builder({"profile.md": [("2017년: 기장군에 기장 로스팅 공장을 세웠습니다. 커피 관련 자격증 응시료는 "
+                                        "회사가 부담합니다.", [])]}, language="ko")
+    critic = Critic(kg, None, embeddings, llm_check=False)
+    chunk = next(iter(kg.chunks()))
+
+    def sample(question: str) -> TestSample:
+        return TestSample(id="k", question=question, reference_answer="2017년입니다.", language="ko",
+                          reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text)])
+
+    assert critic.cheap_checks(sample("기장 로스팅 공장은 언제 세워졌나요?")).ok
+    assert critic.cheap_checks(sample("커피 관련 자격증은 어떻게 얻을 수 있나요?")).reason == "unnamed_reference"
+
+
 async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
     leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
     rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)
