@@ -15,7 +15,9 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``); a state
   the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``), and so
   is a title without the qualifier the passage gives it ("director" for "acting director", 사장 for 부사장;
-  ``_titles``);
+  ``_titles``), and so is a thing of a list put in the place the list gives another ("the Ashby warehouse is in
+  Northamptonshire" against "the Kettering warehouse in Northamptonshire and the Ashby warehouse in
+  Leicestershire"; ``_bindings``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -28,6 +30,7 @@ import re
 from collections.abc import Sequence
 
 from ragkit.evaluation._amounts import amount_differs
+from ragkit.evaluation._bindings import misplaced
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
@@ -63,7 +66,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
-            unqualified(passage, said):
+            unqualified(passage, said) or misplaced(passage, said):
         return Verdict(label="neutral")
     if arrived(passage, said, asked):  # before the sibling and people rules: the passage names the old side too
         return Verdict(label="entailed")

@@ -401,6 +401,29 @@ def test_a_title_without_its_qualifier_is_unfaithful(live_settings: Settings) ->
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+PLACED_ANSWERS = [  # a question, a passage that lists two things each with its place, the right answer, and the
+    # answer that puts the thing in the other's place
+    ("en", "Where is the Kettering warehouse?",
+     "The company runs two warehouses: the Kettering warehouse in Northamptonshire and the Ashby warehouse in "
+     "Leicestershire. Both ship six days a week.",
+     "The Kettering warehouse is in Northamptonshire.", "The Kettering warehouse is in Leicestershire."),
+    ("ja", "三宮店はどこにありますか？", "関西には大阪市の梅田店と神戸市の三宮店がある。三宮店は2019年に開店した。",
+     "三宮店は神戸市にある。", "三宮店は大阪市にある。"),
+]
+
+
+def test_a_thing_put_in_the_place_its_list_gives_another_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)]) for lang, q, text, right, wrong in
+               PLACED_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in PLACED_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        # the 1.5B judge alone gave these wrong answers 0.71 and 0.74 (bench/README.md, session 49)
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 PERIOD_ANSWERS = [  # a question, its passage, the right answer, and the same value counted over another period
     ("ko", "소담 도서관은 책을 얼마나 대출하나요?", "소담 도서관은 한 달에 약 3000권의 책을 대출한다.",
      "소담 도서관은 한 달에 약 3000권을 대출합니다.", "소담 도서관은 하루에 약 3000권의 책을 대출한다."),
