@@ -362,3 +362,16 @@ def korean_place_stems(texts: Iterable[str]) -> set[str]:
                     m.start() >= 2:
                 stems.add(word[:m.start()])
     return stems
+
+
+def package_name(title: str) -> list[str]:
+    """The parts of a title that is a package's or tool's name (``Critic.naming_words``), else none."""
+    title = title.strip()
+    parts = re.split(r"[-_.]", title)
+    if any(c.isspace() for c in title) or len(parts) > 2:
+        return []
+    if any(len(p) < 3 or not p[0].islower() or not p.isalnum() or p.isdigit() or p in FUNCTION_WORDS
+           for p in parts):
+        return []
+    return parts
+

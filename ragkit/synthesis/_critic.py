@@ -46,7 +46,6 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,6 +63,7 @@ from ragkit.synthesis._checks import (
     korean_place_stems,
     mentions_context,
     names_something,
+    package_name,
     pointing,
     points_back,
     restates_question,
@@ -79,7 +79,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK, CJK_CHAR, FUNCTION_WORDS, is_yes_or_no, normalise_language, units
+from ragkit.text import CJK, CJK_CHAR, is_yes_or_no, normalise_language, units
 from ragkit.types import TestSample
 
 
@@ -354,7 +354,7 @@ class Critic:
         would excuse "the policy". Korean place names also go without their administrative suffix (기장 of
         기장군: ``korean_place_stems``)."""
         if self._naming_words is None:
-            parts = {p for d in self.kg.documents() for p in _package_name(d.title or "")}
+            parts = {p for d in self.kg.documents() for p in package_name(d.title or "")}
             places = korean_place_stems(c.text for c in self.kg.chunks() if c.language == "ko")
             self._naming_words = [*self.entity_names(), *sorted(parts), *sorted(places)]
         return self._naming_words
@@ -395,16 +395,4 @@ class Critic:
         sims = self._chunk_matrix @ self.embeddings.embed([text])[0]
         order = np.argsort(-sims)[: self.nearest_k]
         return [self._chunk_ids[i] for i in order]
-
-
-def _package_name(title: str) -> list[str]:
-    """The parts of a title that is a package's or tool's name (``Critic.naming_words``), else none."""
-    title = title.strip()
-    parts = re.split(r"[-_.]", title)
-    if any(c.isspace() for c in title) or len(parts) > 2:
-        return []
-    if any(len(p) < 3 or not p[0].islower() or not p.isalnum() or p.isdigit() or p in FUNCTION_WORDS
-           for p in parts):
-        return []
-    return parts
 
