@@ -52,15 +52,44 @@ def misplaced(passage: str, claim: str) -> bool:
     return False
 
 
+def in_own_place(passage: str, claim: str) -> bool:
+    """Whether ``claim`` says no more than that a thing of one of ``passage``'s lists is in the place the list gives
+    it ("三宮店は神戸市にある", "The Abbey café is on Church Lane"): the judge scored half of such right claims below
+    0.5 (bench/README.md, session 49). Any word beyond the thing, its place and the words of being somewhere leaves
+    the claim to the judge."""
+    language = cjk_language(passage) or "en"
+    said = _flat(claim, language)
+    for pairs in _lists(passage, language):
+        for own, thing in pairs:
+            if thing not in said:
+                continue
+            rest = said.replace(thing, " | ")
+            place = own if own in rest else next((t for t in _tails(own) if t in rest), "")
+            if place and _LOCATING[language].fullmatch(rest.replace(place, " | ")):
+                return True
+    return False
+
+
+_LOCATING = {
+    "en": re.compile(r"(?:\s|\||\b(?:is|are|located|situated|based|in|on|at|the)\b)*"),
+    "zh": re.compile(r"(?:\s|\||[，。、]|位于|坐落于|设在|地处|在|有|是|的|于)*"),
+    "ja": re.compile(r"(?:\s|\||[、。]|は|が|に|で|ある|あります|です|である|位置する|位置している|位置しています)*"),
+    "ko": re.compile(r"(?:\s|\||[.,]|은|는|이|가|에|있습니다|있다|있어요|위치합니다|위치한다|위치해|입니다|이다)*"),
+}
+"""What a claim that only places a thing may hold besides the thing and its place: the words of being somewhere."""
+
+
 _ZH_UNIT = re.compile(f"[{HAN}]{{1,6}}[省市区县镇乡村路街]$")
 
 
 def _names_place(said: str, place: str) -> bool:
     """Whether ``said`` names ``place``, or, in Chinese, the part of it after a larger unit (西湖区 of 杭州西湖区)."""
-    if place in said:
-        return True
-    tails = [place[k:] for k in range(1, len(place) - 1)]
-    return any(_ZH_UNIT.fullmatch(t) and len(t) >= 2 and t in said for t in tails)
+    return place in said or any(t in said for t in _tails(place))
+
+
+def _tails(place: str) -> list[str]:
+    """The parts of a Chinese place name after a larger unit (西湖区 of 杭州西湖区)."""
+    return [t for k in range(1, len(place) - 1) if _ZH_UNIT.fullmatch(t := place[k:]) and len(t) >= 2]
 
 
 @lru_cache(maxsize=256)

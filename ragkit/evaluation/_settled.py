@@ -17,7 +17,7 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   is a title without the qualifier the passage gives it ("director" for "acting director", 사장 for 부사장;
   ``_titles``), and so is a thing of a list put in the place the list gives another ("the Ashby warehouse is in
   Northamptonshire" against "the Kettering warehouse in Northamptonshire and the Ashby warehouse in
-  Leicestershire"; ``_bindings``);
+  Leicestershire"; ``_bindings``), and where it does put it, said with nothing more, is entailed;
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from ragkit.evaluation._amounts import amount_differs
-from ragkit.evaluation._bindings import misplaced
+from ragkit.evaluation._bindings import in_own_place, misplaced
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
@@ -68,7 +68,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
             unqualified(passage, said) or misplaced(passage, said):
         return Verdict(label="neutral")
-    if arrived(passage, said, asked):  # before the sibling and people rules: the passage names the old side too
+    if arrived(passage, said, asked) or in_own_place(passage, said):  # before the sibling and people rules, which read
+        # the passage's other side or other thing
         return Verdict(label="entailed")
     if said_of_sibling(passage, claim) or said_of_another(passage, said):
         return Verdict(label="neutral")
@@ -97,4 +98,4 @@ def witnesses(passages: Sequence[str], claim: str, asked: str = "") -> list[int]
     passages' words, or the judge, then name them. A passage that only names the question's subject ("해든 베이커리는
     2016년에 문을 열었다.") is not one of them, though with the move it holds every word of the claim."""
     return table_witnesses(passages, claim) or comparison_witnesses(passages, claim) or \
-        [k for k, p in enumerate(passages) if arrived(p, claim, asked)]
+        [k for k, p in enumerate(passages) if arrived(p, claim, asked) or in_own_place(p, claim)]

@@ -42,3 +42,26 @@ def test_two_phrases_that_are_no_list_give_no_place() -> None:
 def test_the_claim_is_unsupported_without_a_call() -> None:
     verdict = settled(WAREHOUSES, "The Kettering warehouse is in Leicestershire.", set(), None)
     assert verdict is not None and verdict.label == "neutral"
+
+
+@pytest.mark.parametrize(("passage", "claim", "entailed"), [
+    (WAREHOUSES, "The Kettering warehouse is located in Northamptonshire.", True),
+    (GARDENS, "安吉白茶基地位于安吉县。", True),
+    (GARDENS, "西湖区有龙坞茶园。", True),
+    (SHOPS_KO, "광안리점은 수영구에 있습니다.", True),
+    (SHOPS_JA, "三宮店は神戸市にある。", True),
+    # anything more, a negation or the past goes to the judge
+    (WAREHOUSES, "The Kettering warehouse is in Northamptonshire and opens at 6 am.", False),
+    (WAREHOUSES, "The Kettering warehouse is not in Northamptonshire.", False),
+    (WAREHOUSES, "The Kettering warehouse was in Northamptonshire.", False),
+    (GARDENS, "安吉白茶基地不在安吉县。", False),
+    (SHOPS_KO, "광안리점은 수영구에 없습니다.", False),
+    (SHOPS_JA, "三宮店は神戸市にあり、2019年に開店した。", False),
+    (WAREHOUSES, "The Kettering warehouse is in Leicestershire.", False),
+])
+def test_a_thing_in_the_place_its_list_gives_it(passage: str, claim: str, entailed: bool) -> None:
+    from ragkit.evaluation._bindings import in_own_place
+
+    assert in_own_place(passage, claim) is entailed
+    verdict = settled(passage, claim, set(), None)
+    assert (verdict is not None and verdict.label == "entailed") is entailed

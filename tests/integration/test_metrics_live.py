@@ -409,6 +409,9 @@ PLACED_ANSWERS = [  # a question, a passage that lists two things each with its 
      "The Kettering warehouse is in Northamptonshire.", "The Kettering warehouse is in Leicestershire."),
     ("ja", "三宮店はどこにありますか？", "関西には大阪市の梅田店と神戸市の三宮店がある。三宮店は2019年に開店した。",
      "三宮店は神戸市にある。", "三宮店は大阪市にある。"),
+    ("ko", "광안리점은 어디에 있나요?",
+     "한빛커피는 매장 두 곳을 운영합니다. 해운대구의 해운대점과 수영구의 광안리점입니다.",
+     "광안리점은 수영구에 있습니다.", "광안리점은 해운대구에 있습니다."),
 ]
 
 
@@ -420,7 +423,8 @@ def test_a_thing_put_in_the_place_its_list_gives_another_is_unfaithful(live_sett
     result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
     for lang, *_ in PLACED_ANSWERS:
         assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
-        # the 1.5B judge alone gave these wrong answers 0.71 and 0.74 (bench/README.md, session 49)
+        # the 1.5B judge alone gave the wrong answers 0.68-0.74 and 0.46, the Korean right one 0.23 (bench/README.md,
+        # session 49)
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
