@@ -64,7 +64,7 @@ def in_own_place(passage: str, claim: str) -> bool:
             if thing not in said:
                 continue
             rest = said.replace(thing, " | ")
-            place = own if own in rest else next((t for t in _tails(own) if t in rest), "")
+            place = _place_in(rest, own)
             if place and _LOCATING[language].fullmatch(rest.replace(place, " | ")):
                 return True
     return False
@@ -83,8 +83,13 @@ _ZH_UNIT = re.compile(f"[{HAN}]{{1,6}}[省市区县镇乡村路街]$")
 
 
 def _names_place(said: str, place: str) -> bool:
-    """Whether ``said`` names ``place``, or, in Chinese, the part of it after a larger unit (西湖区 of 杭州西湖区)."""
-    return place in said or any(t in said for t in _tails(place))
+    return bool(_place_in(said, place))
+
+
+def _place_in(said: str, place: str) -> str:
+    """How ``said`` names ``place``: whole, or, in Chinese, the part of it after a larger unit (西湖区 of
+    杭州西湖区); "" when it does not."""
+    return place if place in said else next((t for t in _tails(place) if t in said), "")
 
 
 def _tails(place: str) -> list[str]:
@@ -170,9 +175,16 @@ def _noun(morpheme: Morpheme, language: str) -> bool:
 def _joined_elsewhere(passage: str, language: str, place: str, thing: str) -> bool:
     """Whether a sentence of the passage that is no list of places names both ``place`` and ``thing``: it may say
     what the claim says ("The Ashby warehouse ships to Northamptonshire")."""
-    listed = {s for s in split_sentences(passage) if len(_pairs(s, language)) >= 2}
-    return any(place in (flat := _flat(s, language)) and thing in flat
-               for s in split_sentences(passage) if s not in listed)
+    return any(place in flat and thing in flat for flat in _unlisted(passage, language))
+
+
+@lru_cache(maxsize=256)
+def _unlisted(passage: str, language: str) -> tuple[str, ...]:
+    """The passage's sentences with fewer than two (place, thing) pairs, as compared here: read once per passage,
+    not again (with MeCab, for Japanese and Korean) for every claim and pair looked at."""
+    sentences = split_sentences(passage)
+    listed = {s for s in sentences if len(_pairs(s, language)) >= 2}
+    return tuple(_flat(s, language) for s in sentences if s not in listed)
 
 
 def _flat(text: str, language: str) -> str:

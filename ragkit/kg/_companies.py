@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ragkit.kg._graph import EntityMention
-from ragkit.text import HAN, Morpheme, chinese_tagged
+from ragkit.text import HAN, KOREAN_NOUNS, Morpheme, chinese_tagged
 
 _ZH_LEGAL = re.compile("股份有限公司|有限责任公司|有限公司")
 _ZH_STOP_FLAGS = ("p", "c", "u", "r", "d", "x", "m", "q", "f", "y", "e", "o", "v", "a", "t", "b", "z")
@@ -22,7 +22,7 @@ pronouns (该), adverbs, punctuation, numbers, measure words, localisers, verbs 
 跳动 of 字节跳动) is kept."""
 _JA_LEGAL = ("株式会社", "有限会社", "合同会社", "合資会社", "合名会社", "(株)", "（株）", "㈱")
 _KO_LEGAL = ("주식회사", "유한회사", "(주)", "㈜")
-_KO_NOUN = ("NNG", "NNP", "SL", "SH", "SN")
+_KO_NOUN = KOREAN_NOUNS | {"SN"}  # and numbers, which a company name may hold
 
 
 def company_names(text: str, language: str, parsed: list[Morpheme] | None = None) -> list[EntityMention]:
