@@ -14,7 +14,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragkit.text import HAN, HANGUL, Morpheme, cjk_language, morphemes, split_sentences
+from ragkit.text import (
+    HAN,
+    HANGUL,
+    JAPANESE_NOT_A_THING,
+    Morpheme,
+    cjk_language,
+    is_noun,
+    morphemes,
+    split_sentences,
+)
 
 Pair = tuple[str, str]
 """(place, thing): the modifier a list gives a thing, and the thing, as written without spaces."""
@@ -28,6 +37,8 @@ _EN_PAIR = re.compile(
 )
 _LINKING = {"ja": ("の", "連体化"), "ko": ("의", "JKG")}
 _ZH_AND = ("和", "与", "及", "以及", "、")
+_KO_NOUN = ("NNG", "NNP", "SL", "SN", "XSN")
+_JA_SKIP = JAPANESE_NOT_A_THING | {"副詞可能"}
 _COORDINATORS = {"ja": ("と", "や", "、", "及び", "および"), "ko": ("과", "와", ",", "및")}
 _EN_AND = re.compile(r"[\s,]*(?:and\s+)?(?:the\s+)?", re.IGNORECASE)
 
@@ -166,10 +177,8 @@ def _linked(parsed: list[Morpheme], language: str) -> list[tuple[Pair, bool]]:
 
 
 def _noun(morpheme: Morpheme, language: str) -> bool:
-    fields = morpheme[1]
-    if language == "ko":
-        return fields[0] in ("NNG", "NNP", "SL", "SN", "XSN")
-    return fields[0] == "名詞" and fields[1] not in ("非自立", "代名詞", "副詞可能")
+    """A noun of a place or a thing, with its numbers and noun suffixes (Korean), not a time noun (Japanese 今)."""
+    return is_noun(morpheme[1], language, korean=_KO_NOUN, skip=_JA_SKIP)
 
 
 def _joined_elsewhere(passage: str, language: str, place: str, thing: str) -> bool:

@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ragkit.evaluation._claim_text import goes_on
-from ragkit.text import FUNCTION_WORDS, HIRAGANA, cjk_language, morphemes, split_sentences
+from ragkit.text import (
+    FUNCTION_WORDS,
+    HIRAGANA,
+    JAPANESE_NOT_A_THING,
+    cjk_language,
+    is_noun,
+    morphemes,
+    split_sentences,
+)
 
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w./'’-]*|[,;:()]")
 _EN_NEGATION = frozenset({"not", "never", "no", "none", "neither", "nor", "without", "cannot"})
@@ -55,6 +63,7 @@ _KO_AUXILIARY_LINK = frozenset({"지", "게", "어", "아", "고"})
 _JA_NEGATION_BASES = frozenset({"ない", "ぬ", "ん"})
 _JA_EXCEPT_BASES = frozenset({"除く", "以外", "除外"})
 _KANA_ENDING = re.compile(f"[{HIRAGANA}]+$")
+_JA_NOT_A_WORD = JAPANESE_NOT_A_THING | {"接尾"}  # a suffix belongs to the noun before it
 _JA_LIGHT_VERBS = frozenset({"する", "できる", "ある", "いる", "なる", "おる"})
 _JA_BOUNDARY_PARTICLES = frozenset({"が", "けれど", "けど", "ので", "から", "のに", "し"})
 
@@ -230,7 +239,7 @@ def _ko_boundary(surface: str, features: list[str], following: str) -> str | Non
 def _ja_word(surface: str, features: list[str]) -> str | None:
     pos, sub = features[0], features[1] if len(features) > 1 else ""
     base = features[6] if len(features) > 6 and features[6] != "*" else surface
-    if pos == "名詞" and sub not in ("非自立", "代名詞", "接尾") or pos in ("動詞", "形容詞") and sub == "自立":
+    if is_noun(features, "ja", skip=_JA_NOT_A_WORD) or pos in ("動詞", "形容詞") and sub == "自立":
         if base in _JA_NEGATION_BASES or base in _JA_LIGHT_VERBS:
             return None
         return _KANA_ENDING.sub("", base).lower() or base  # "払い戻し" (a noun) and "払い戻す" (a verb): one word

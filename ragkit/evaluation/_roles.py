@@ -18,8 +18,9 @@ import re
 from collections.abc import Sequence
 
 from ragkit.evaluation._polarity import ZH_TOKEN, read
-from ragkit.text import cjk_language, morphemes, split_sentences
+from ragkit.text import JAPANESE_NOT_A_THING, cjk_language, is_noun, morphemes, split_sentences
 
+_JA_SKIP = JAPANESE_NOT_A_THING | {"数"}
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _SYMMETRIC = frozenset(
     "and or nor with married met meets meet near next beside borders border similar like equals equal same versus vs "
@@ -111,7 +112,7 @@ def _roles(text: str, language: str) -> dict[str, str]:
     noun: list[str] = []
     for surface, features, _ in parsed:
         tag = features[0]
-        if tag in ("NNG", "NNP", "SL", "SH") or tag == "名詞" and features[1] not in ("非自立", "代名詞", "数"):
+        if is_noun(features, language, skip=_JA_SKIP):
             noun.append(surface)
             continue
         role = _ROLES[language].get(surface) if tag.startswith(("J", "助詞")) else None

@@ -24,6 +24,7 @@ from ragkit.text import (
     HIRAGANA,
     chinese_tagged,
     cjk_language,
+    is_noun,
     morphemes,
     normalise,
     search_terms,
@@ -73,7 +74,7 @@ def _proper(features: list[str], language: str) -> bool:
 
 
 def _noun(features: list[str], language: str) -> bool:
-    return features[0] == "名詞" and features[1:2] != ["接尾"] if language == "ja" else features[0] in ("NNG", "NNP")
+    return is_noun(features, language, korean=("NNG", "NNP"), skip=("接尾",))
 
 
 def siblings(passage: str) -> dict[str, set[str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ragkit.text import FUNCTION_WORDS, chinese_tagged, morphemes
+from ragkit.text import FUNCTION_WORDS, chinese_tagged, is_noun, morphemes
 
 _LATIN_NAME = re.compile(r"(?:[A-Z][\w-]*|[A-Za-z]+-?\d[\w-]*)(?:\s+(?:[A-Z][\w-]*|[A-Za-z]+-?\d[\w-]*))*")
 """A run of capitalised words and codes with a digit ("Wren W300", "K10")."""
@@ -82,7 +82,8 @@ def _mecab_sides(claim: str, language: str) -> tuple[str, str] | None:
     parsed = morphemes(claim, language)
     if not parsed:
         return None
-    noun = (lambda f: f[0] in _KO_NOUN) if language == "ko" else (lambda f: f[0] == "名詞")
+    def noun(features: list[str]) -> bool:
+        return is_noun(features, language, korean=_KO_NOUN, skip=())
     marker = next((k for k, (m, f, _) in enumerate(parsed) if m == _MARKER[language] and not noun(f)), None)
     if marker is None:
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ragkit.kg._graph import EntityMention
-from ragkit.text import HAN, KOREAN_NOUNS, Morpheme, chinese_tagged
+from ragkit.text import HAN, JAPANESE_NOT_A_THING, KOREAN_NOUNS, Morpheme, chinese_tagged, is_noun
 
 _ZH_LEGAL = re.compile("股份有限公司|有限责任公司|有限公司")
 _ZH_STOP_FLAGS = ("p", "c", "u", "r", "d", "x", "m", "q", "f", "y", "e", "o", "v", "a", "t", "b", "z")
@@ -23,6 +23,7 @@ pronouns (该), adverbs, punctuation, numbers, measure words, localisers, verbs 
 _JA_LEGAL = ("株式会社", "有限会社", "合同会社", "合資会社", "合名会社", "(株)", "（株）", "㈱")
 _KO_LEGAL = ("주식회사", "유한회사", "(주)", "㈜")
 _KO_NOUN = KOREAN_NOUNS | {"SN"}  # and numbers, which a company name may hold
+_JA_SKIP = JAPANESE_NOT_A_THING | {"数", "副詞可能"}
 
 
 def company_names(text: str, language: str, parsed: list[Morpheme] | None = None) -> list[EntityMention]:
@@ -105,7 +106,4 @@ def _nouns(parsed: list[Morpheme], start: int, step: int, language: str) -> str:
 
 
 def _is_noun(morpheme: Morpheme, language: str) -> bool:
-    fields = morpheme[1]
-    if language == "ko":
-        return fields[0] in _KO_NOUN
-    return fields[0] == "名詞" and fields[1] not in ("非自立", "代名詞", "数", "副詞可能")
+    return is_noun(morpheme[1], language, korean=_KO_NOUN, skip=_JA_SKIP)

@@ -23,17 +23,14 @@ import re
 from collections.abc import Iterable
 
 from ragkit.kg import named_entities
-from ragkit.text import KOREAN_NOUNS, morphemes, trailing_particle
+from ragkit.text import JAPANESE_NOT_A_THING, is_noun, morphemes, trailing_particle
 
-_JAPANESE_NOT_A_NAME = frozenset({"数", "接尾", "非自立", "代名詞"})
+_JAPANESE_NOT_A_NAME = JAPANESE_NOT_A_THING | {"数", "接尾"}
 """IPAdic noun classes that name no thing: numbers, suffixes, dependent nouns (こと), pronouns."""
 
 
 def _noun(features: list[str], language: str, head: bool) -> bool:
-    if language == "ko":
-        return features[0] in KOREAN_NOUNS
-    skip = _JAPANESE_NOT_A_NAME - {"接尾"} if head else _JAPANESE_NOT_A_NAME
-    return features[0] == "名詞" and len(features) > 1 and features[1] not in skip
+    return is_noun(features, language, skip=_JAPANESE_NOT_A_NAME - {"接尾"} if head else _JAPANESE_NOT_A_NAME)
 
 
 def noun_pairs(text: str, language: str) -> list[tuple[str, str]]:

@@ -13,11 +13,13 @@ from ragkit.text._language import (
 )
 from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
 from ragkit.text._morph import (
+    JAPANESE_NOT_A_THING,
     KOREAN_NOUNS,
     Morpheme,
     chinese_keywords,
     chinese_spans,
     chinese_tagged,
+    is_noun,
     leading_particles,
     morphemes,
     trailing_particle,
@@ -57,6 +59,7 @@ __all__ = [
     "HANGUL",
     "HIRAGANA",
     "IDEOGRAPHIC",
+    "JAPANESE_NOT_A_THING",
     "KANA",
     "KATAKANA",
     "KOREAN_NOUNS",
@@ -78,6 +81,7 @@ __all__ = [
     "counts_text",
     "detect_language",
     "in_digits",
+    "is_noun",
     "is_yes_or_no",
     "language_matches",
     "language_name",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 log = logging.getLogger("ragkit")
@@ -22,6 +22,18 @@ Morpheme = tuple[str, list[str], bool]
 """A MeCab node: its surface, its features (part of speech first), and whether a space comes before it."""
 KOREAN_NOUNS = frozenset({"NNG", "NNP", "SL", "SH"})
 """mecab-ko-dic's tags of what names a thing: common and proper nouns, Latin and Hanja letters."""
+JAPANESE_NOT_A_THING = frozenset({"非自立", "代名詞"})
+"""IPAdic's noun classes that name no thing: dependent nouns (こと, ため) and pronouns (これ)."""
+
+
+def is_noun(features: list[str], language: str, *, korean: Collection[str] = KOREAN_NOUNS,
+            skip: Collection[str] = JAPANESE_NOT_A_THING) -> bool:
+    """Whether a MeCab node (its ``features``, as ``morphemes`` gives them) is a noun: a tag in ``korean`` for
+    mecab-ko-dic, or IPAdic's 名詞 of a class not in ``skip``. Each reader says what more it counts as part of a
+    name (numbers, suffixes) or leaves out."""
+    if language == "ko":
+        return features[0] in korean
+    return features[0] == "名詞" and len(features) > 1 and features[1] not in skip
 
 
 @functools.cache

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import ragkit.text._morph as morph
-from ragkit.text import chinese_keywords, chinese_tagged, morphemes, word_bounds
+from ragkit.text import JAPANESE_NOT_A_THING, chinese_keywords, chinese_tagged, is_noun, morphemes, word_bounds
 
 
 def test_mecab_parses_to_morphemes_with_features():
@@ -16,6 +16,16 @@ def test_mecab_parses_to_morphemes_with_features():
     assert [spaced for _, _, spaced in parsed][:3] == [False, False, True]  # 서울 | 에서 | ␣만나…
     japanese = morphemes("豊田章男は社長です", "ja")
     assert japanese is not None and japanese[0][1][:2] == ["名詞", "固有名詞"]
+
+
+def test_a_noun_is_one_reading_for_every_rule_with_what_each_adds_or_leaves_out():
+    korean = morphemes("공장 3곳을 세웠다", "ko") or []
+    assert [m for m, f, _ in korean if is_noun(f, "ko")] == ["공장", "곳"]
+    assert [m for m, f, _ in korean if is_noun(f, "ko", korean={"NNG", "SN"})] == ["공장", "3", "곳"]
+    japanese = morphemes("これは工場の三つ目の建物だ", "ja") or []
+    assert [m for m, f, _ in japanese if is_noun(f, "ja")] == ["工場", "三つ", "目", "建物"]
+    assert [m for m, f, _ in japanese if is_noun(f, "ja", skip=JAPANESE_NOT_A_THING | {"接尾"})] == ["工場", "三つ", "建物"]
+    assert [m for m, f, _ in japanese if is_noun(f, "ja", skip=())] == ["これ", "工場", "三つ", "目", "建物"]
 
 
 def test_jieba_tags_and_keywords():
