@@ -17,7 +17,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   is a title without the qualifier the passage gives it ("director" for "acting director", 사장 for 부사장;
   ``_titles``), and so is a thing of a list put in the place the list gives another ("the Ashby warehouse is in
   Northamptonshire" against "the Kettering warehouse in Northamptonshire and the Ashby warehouse in
-  Leicestershire"; ``_bindings``), and where it does put it, said with nothing more, is entailed;
+  Leicestershire"; ``_bindings``), and where it does put it, said with nothing more, is entailed; an amount
+  the passage gives two things together, said of one of them, is neutral (``_totals``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -44,6 +45,7 @@ from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import arrived, ended
 from ragkit.evaluation._table_facts import Placement, table_witnesses
 from ragkit.evaluation._titles import unqualified
+from ragkit.evaluation._totals import total_of_part
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.text import cjk_language, normalise
 
@@ -66,7 +68,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
-            unqualified(passage, said) or misplaced(passage, said):
+            unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said):
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said):  # before the sibling and people rules, which read
         # the passage's other side or other thing

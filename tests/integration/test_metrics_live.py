@@ -428,6 +428,33 @@ def test_a_thing_put_in_the_place_its_list_gives_another_is_unfaithful(live_sett
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+TOTAL_ANSWERS = [  # a question, a passage that gives two things' amount together, the right answer, and the answer
+    # that says it of one of them
+    ("en", "How much floor space do the company's warehouses have?",
+     "The company runs two warehouses, the Kettering warehouse and the Ashby warehouse, with about 300,000 square "
+     "feet of floor space together. The Ashby warehouse opened in 2012.",
+     "The two warehouses have about 300,000 square feet of floor space together.",
+     "The Ashby warehouse has about 300,000 square feet of floor space."),
+    ("zh", "公司的茶园面积有多大？", "公司拥有两处自有茶园：西湖区的龙坞茶园和安吉县的安吉白茶基地，合计约500亩。",
+     "两处茶园合计约500亩。", "安吉白茶基地面积约500亩。"),
+    ("ja", "工場の従業員は何名ですか？",
+     "本社工場と熊本工場の従業員は合わせて約320名である。熊本工場は2008年に稼働した。",
+     "本社工場と熊本工場の従業員は合わせて約320名である。", "熊本工場の従業員は約320名である。"),
+]
+
+
+def test_an_amount_of_two_things_together_said_of_one_is_unfaithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{lang}-{kind}", q, a, right, [(lang, text)]) for lang, q, text, right, wrong in
+               TOTAL_ANSWERS for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in TOTAL_ANSWERS:
+        assert value(result, f"{lang}-right", "faithfulness") >= 0.5, lang
+        # the 1.5B judge alone gave the wrong answers 0.87-1.00 (bench/README.md, session 50)
+        assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
+
+
 PERIOD_ANSWERS = [  # a question, its passage, the right answer, and the same value counted over another period
     ("ko", "소담 도서관은 책을 얼마나 대출하나요?", "소담 도서관은 한 달에 약 3000권의 책을 대출한다.",
      "소담 도서관은 한 달에 약 3000권을 대출합니다.", "소담 도서관은 하루에 약 3000권의 책을 대출한다."),

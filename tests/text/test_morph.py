@@ -24,7 +24,8 @@ def test_a_noun_is_one_reading_for_every_rule_with_what_each_adds_or_leaves_out(
     assert [m for m, f, _ in korean if is_noun(f, "ko", korean={"NNG", "SN"})] == ["공장", "3", "곳"]
     japanese = morphemes("これは工場の三つ目の建物だ", "ja") or []
     assert [m for m, f, _ in japanese if is_noun(f, "ja")] == ["工場", "三つ", "目", "建物"]
-    assert [m for m, f, _ in japanese if is_noun(f, "ja", skip=JAPANESE_NOT_A_THING | {"接尾"})] == ["工場", "三つ", "建物"]
+    without_suffixes = JAPANESE_NOT_A_THING | {"接尾"}
+    assert [m for m, f, _ in japanese if is_noun(f, "ja", skip=without_suffixes)] == ["工場", "三つ", "建物"]
     assert [m for m, f, _ in japanese if is_noun(f, "ja", skip=())] == ["これ", "工場", "三つ", "目", "建物"]
 
 
