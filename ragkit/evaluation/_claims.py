@@ -54,6 +54,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ragkit.evaluation._appositions import with_appositions
 from ragkit.evaluation._claim_prompts import (
     LABEL,
     SPLIT,
@@ -188,7 +189,7 @@ class ClaimStore:
             claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
             claims = without_cut_short(tidy(as_said_in(text, keep_numbers(claims, text))))
             claims = of_the_text(untranslated(claims, text, question), text, question)
-            claims = claims[: self.max_claims]
+            claims = with_appositions(text, claims)[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]
             return Split(claims, tidy(out.entities))

@@ -194,7 +194,8 @@ async def test_a_short_answer_becomes_one_claim_that_restates_the_question() -> 
     assert await store.split("Continental Army.", question) == [f"{question} Continental Army."]
     assert await store.split("南岭大学。", "他毕业于哪所大学？") == ["他毕业于哪所大学？ 南岭大学。"]
     long = "The namesake, John Hart, fought in the Continental Army."
-    assert await store.split(long, question) == ["Continental Army."]  # a full sentence keeps its own claims
+    # a full sentence keeps its own claims, and its apposition, which this split left out, becomes one (_appositions)
+    assert await store.split(long, question) == ["Continental Army.", "John Hart is the namesake."]
     # a number the split dropped, written in words, keeps its sentence (keep_numbers)
     assert "for six years" in " ".join(await store.split(long[:-1] + " for six years.", question))
     refusal = ScriptedJudge(lambda call: {"claims": [], "entities": []})

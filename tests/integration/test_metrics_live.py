@@ -455,6 +455,30 @@ def test_an_amount_of_two_things_together_said_of_one_is_unfaithful(live_setting
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+APPOSITION_ANSWERS = [  # a question, its passage, the right answer, and one whose apposition gives the wrong title
+    ("Who does Nadia Haddad report to?",
+     "Nadia Haddad reports to Omar Kline, who heads engineering. Sara Lind heads sales.",
+     "Nadia Haddad reports to Omar Kline, the head of engineering.",
+     "Nadia Haddad reports to Omar Kline, the head of sales."),
+    ("Who founded Brightwell Bakery?",
+     "Brightwell Bakery was founded in 2009 by Tom Ashe, a former chef. It has four shops in Leeds.",
+     "Tom Ashe, a former chef, founded Brightwell Bakery in 2009.",
+     "Tom Ashe, a former banker, founded Brightwell Bakery in 2009."),
+]
+
+
+def test_a_wrong_apposition_is_checked(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(f"{i}-{kind}", q, a, right, [("en", text)]) for i, (q, text, right, wrong) in
+               enumerate(APPOSITION_ANSWERS) for kind, a in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(APPOSITION_ANSWERS)):
+        right, wrong = value(result, f"{i}-right", "faithfulness"), value(result, f"{i}-wrong", "faithfulness")
+        # the split drops the apposition, and without it both answers scored 0.99-1.00 (bench/README.md, session 50)
+        assert right >= 0.8 and wrong <= 0.6 and right - wrong >= 0.3, (i, right, wrong)
+
+
 PERIOD_ANSWERS = [  # a question, its passage, the right answer, and the same value counted over another period
     ("ko", "소담 도서관은 책을 얼마나 대출하나요?", "소담 도서관은 한 달에 약 3000권의 책을 대출한다.",
      "소담 도서관은 한 달에 약 3000권을 대출합니다.", "소담 도서관은 하루에 약 3000권의 책을 대출한다."),
