@@ -7,8 +7,8 @@ words tell a total: a word of adding up beside the amount (together, combined, i
 合計; 합계, 모두 합쳐, 총), and two things joined by a coordinator (and; 和, 与, 及, 、; と, や; 과, 와, 및). A claim
 that holds the amount with every distinguishing word of one of the two things and not those of the other says of
 one what the passage says of both together, and is neutral without a call, when no other sentence of the passage
-gives that amount. A claim that itself adds up ("… 120 seats together") is left to the judge: the split of a right
-answer that says both things' total gives such a claim for each thing.
+gives that amount. A claim that itself adds up ("… 120 seats together") is left to the judge: it may name one thing
+and still give the total as a total, as a split of a right answer that names both might.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ noun phrase."""
 
 def total_of_part(passage: str, claim: str) -> bool:
     """Whether ``claim`` says of one thing an amount that ``passage`` gives only for it and another together."""
-    if _TOTAL.search(claim):  # a claim of a total: the split hands "A and B have 120 seats together" out as
-        return False  # "A has 120 seats together" and "B has …", which the judge reads better than the rule
+    if _TOTAL.search(claim):  # a claim that adds up itself speaks of a total, whatever it names: the judge's
+        return False
     language = cjk_language(passage) or "en"
     values = {number_value(claim[s:e]) for s, e in number_spans(claim)}
     totals = _totals(passage, language)
