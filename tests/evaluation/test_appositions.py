@@ -38,5 +38,23 @@ def test_an_apposition_a_claim_holds_adds_nothing() -> None:
     assert with_appositions("Leo Brandt, the treasurer, signed it.", ["Leo Brandt is the treasurer.",
                                                                      "Leo Brandt signed the lease."]) == [
         "Leo Brandt is the treasurer.", "Leo Brandt signed the lease."]
-    # Chinese, Japanese and Korean are not read
-    assert with_appositions("财务总监林晓燕负责预算。", ["林晓燕负责预算。"]) == ["林晓燕负责预算。"]
+
+
+@pytest.mark.parametrize(("text", "language", "found", "claim"), [
+    ("财务总监林晓燕负责公司的年度预算。", "zh", [("林晓燕", "财务总监")], "林晓燕是财务总监。"),
+    ("青岚茶业的首席制茶师周立平负责采摘标准。", "zh", [("周立平", "首席制茶师")], "周立平是首席制茶师。"),
+    ("品質保証部長の森田由美が会議を開く。", "ja", [("森田由美", "品質保証部長")], "森田由美は品質保証部長である。"),
+    ("디자인팀장인 임수진은 2015년에 입사했습니다.", "ko", [("임수진", "디자인팀장")], "임수진은 디자인팀장이다."),
+    ("개발팀장 송민호는 2015년에 입사했습니다.", "ko", [("송민호", "개발팀장")], "송민호는 개발팀장이다."),
+    # no title before the name: a year, a verb, the title after it
+    ("2019年林晓燕加入公司。", "zh", [], None),
+    ("禾丰食品的财务总监是林晓燕。", "zh", [], None),
+    ("회사를 세운 김도윤은 대표이다.", "ko", [], None),
+])
+def test_a_title_before_a_name(text: str, language: str, found: list[tuple[str, str]], claim: str | None) -> None:
+    from ragkit.evaluation._appositions import titled
+
+    assert titled(text, language) == found
+    split = ["(a claim without the title)"]
+    assert with_appositions(text, split) == split + ([claim] if claim else [])
+    assert with_appositions(text, [text]) == [text]  # a claim that holds the title adds nothing
