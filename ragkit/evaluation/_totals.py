@@ -38,6 +38,7 @@ _EN_STOP = re.compile(r"^(?:together|combined|altogether|total|all)$", re.IGNORE
 _EN_WORD = re.compile(r"[A-Za-z][\w'’-]*|[0-9][\d,.]*|[^\w\s]")
 _ZH_AND = frozenset({"和", "与", "及", "以及", "、", "跟"})
 _KO_NOUN = ("NNG", "NNP", "SL", "SN", "XSN", "NNB")
+_JA_SKIP = JAPANESE_NOT_A_THING | {"数"}
 Item = tuple[str, ...]
 """A thing of the pair as its words: lower-case English words, or the written pieces of a Chinese, Japanese or Korean
 noun phrase."""
@@ -47,8 +48,10 @@ def total_of_part(passage: str, claim: str) -> bool:
     """Whether ``claim`` says of one thing an amount that ``passage`` gives only for it and another together."""
     if _TOTAL.search(claim):  # a claim that adds up itself speaks of a total, whatever it names: the judge's
         return False
-    language = cjk_language(passage) or "en"
     values = {number_value(claim[s:e]) for s, e in number_spans(claim)}
+    if not values:  # most claims: the passage's totals need not be read for them
+        return False
+    language = cjk_language(passage) or "en"
     totals = _totals(passage, language)
     for value in values:
         pairs = totals.get(value)
@@ -124,13 +127,15 @@ def _zh_noun(tag: str) -> bool:
 def _sov_pairs(text: str, language: str) -> list[tuple[Item, Item]]:
     """MeCab's nouns before and after a coordinating particle (Korean 과 / 와, 및; Japanese 並立助詞 と / や)."""
     parsed = [(m, f) for m, f, _ in morphemes(text, language) or []]
+
+    def noun(_: str, features: list[str]) -> bool:
+        return is_noun(features, language, korean=_KO_NOUN, skip=_JA_SKIP)
+
     out = []
     for i, (word, features) in enumerate(parsed):
         joins = features[0] == "JC" or word == "및" if language == "ko" else features[:2] == ["助詞", "並立助詞"]
-        if not joins:
-            continue
-        noun = lambda w, f: is_noun(f, language, korean=_KO_NOUN, skip=JAPANESE_NOT_A_THING | {"数"})  # noqa: E731
-        out.append((_run(parsed, i - 1, -1, noun), _run(parsed, i + 1, 1, noun)))
+        if joins:
+            out.append((_run(parsed, i - 1, -1, noun), _run(parsed, i + 1, 1, noun)))
     return out
 
 
@@ -138,6 +143,11 @@ def _en_pairs(text: str) -> list[tuple[Item, Item]]:
     """The words before and after "and" / "&" up to a function word, a number or a mark; a thing named with
     capitals keeps only its capitalised words ("Market Square" of "Market Square branches hold")."""
     words = _EN_WORD.findall(text)
+    tagged = [(w, "") for w in words]
+
+    def plain(word: str, _: str) -> bool:
+        return word[0].isalpha() and word.lower() not in FUNCTION_WORDS and not _EN_STOP.match(word)
+
     out = []
     for i, word in enumerate(words):
         if word.lower() not in ("and", "&"):
@@ -145,10 +155,7 @@ def _en_pairs(text: str) -> list[tuple[Item, Item]]:
         j = i + 1
         while j < len(words) and words[j].lower() in FUNCTION_WORDS:
             j += 1  # "and the Ashby warehouse"
-        plain = lambda w, _: w[0].isalpha() and w.lower() not in FUNCTION_WORDS and not _EN_STOP.match(w)  # noqa: E731
-        left = _run([(w, "") for w in words], i - 1, -1, plain)
-        right = _run([(w, "") for w in words], j, 1, plain)
-        out.append((_capitals(left), _capitals(right)))
+        out.append((_capitals(_run(tagged, i - 1, -1, plain)), _capitals(_run(tagged, j, 1, plain))))
     return [(tuple(w.lower() for w in a), tuple(w.lower() for w in b)) for a, b in out]
 
 
