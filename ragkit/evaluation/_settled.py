@@ -18,7 +18,9 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   ``_titles``), and so is a thing of a list put in the place the list gives another ("the Ashby warehouse is in
   Northamptonshire" against "the Kettering warehouse in Northamptonshire and the Ashby warehouse in
   Leicestershire"; ``_bindings``), and where it does put it, said with nothing more, is entailed; an amount
-  the passage gives two things together, said of one of them, is neutral (``_totals``);
+  the passage gives two things together, said of one of them, is neutral (``_totals``); a person given the title a
+  list of Chinese, Japanese or Korean titles gives them is entailed, and given another's title, neutral
+  (``_holders``);
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
@@ -36,6 +38,7 @@ from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
 from ragkit.evaluation._former import formerly
+from ragkit.evaluation._holders import holds_title, title_of_another
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
@@ -68,10 +71,11 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
-            unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said):
+            unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
+            title_of_another(passage, said):
         return Verdict(label="neutral")
-    if arrived(passage, said, asked) or in_own_place(passage, said):  # before the sibling and people rules, which read
-        # the passage's other side or other thing
+    if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said):
+        # before the sibling and people rules, which read the passage's other side or other thing
         return Verdict(label="entailed")
     if said_of_sibling(passage, claim) or said_of_another(passage, said):
         return Verdict(label="neutral")
@@ -100,4 +104,5 @@ def witnesses(passages: Sequence[str], claim: str, asked: str = "") -> list[int]
     passages' words, or the judge, then name them. A passage that only names the question's subject ("해든 베이커리는
     2016년에 문을 열었다.") is not one of them, though with the move it holds every word of the claim."""
     return table_witnesses(passages, claim) or comparison_witnesses(passages, claim) or \
-        [k for k, p in enumerate(passages) if arrived(p, claim, asked) or in_own_place(p, claim)]
+        [k for k, p in enumerate(passages)
+         if arrived(p, claim, asked) or in_own_place(p, claim) or holds_title(p, claim)]
