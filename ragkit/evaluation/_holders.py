@@ -86,6 +86,8 @@ def _bare(title: str, language: str) -> str:
 def _claimed(claim: str, language: str) -> tuple[str, str, str] | None:
     """(title, holder, firm) when ``claim`` says only that one person holds one title, either way round."""
     said = claim.strip()
+    if len([c for c in CLAUSE_CUT.split(said) if c.strip()]) > 1:  # more than one clause says more than the title
+        return None
     pairs = title_pairs(said, language)
     if len(pairs) == 1:
         title, who, _ = pairs[0]

@@ -35,6 +35,7 @@ def test_title_pairs_read_the_holder_after_the_title() -> None:
     (ZH_TWO_FIRMS, "王立是乙方公司的总经理。", False, False),  # the firm of another holder's sentence
     (ZH_BOTH, "吴国平是总经理。", False, False),  # a clause of the passage gives it to him in its own words
     (ZH, "许文静担任澄江纺织的总经理，负责日常经营。", False, False),  # says more than the title
+    (ZH, "澄江纺织的总经理是许文静，负责日常经营。", False, False),
     (JA, "石井真一が北斗電機の技術部長を務めている。", True, False),
     (JA, "大塚恵が北斗電機の技術部長を務めている。", False, True),
     (JA_COLON, "堀江美紀が品質管理課長です。", True, False),  # kanji and colons only, read as Japanese too
