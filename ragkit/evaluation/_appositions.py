@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragkit.evaluation._holders import TITLE_ENDINGS
 from ragkit.evaluation._people import people
 from ragkit.text import FUNCTION_WORDS, HAN, cjk_language
 
@@ -38,11 +39,7 @@ _BEFORE = {  # the words right before a name: a title, as written
 }
 _ZH_CUT = re.compile("^.*[的是由和与及在为、]")
 """A Chinese title starts after the last of these: "禾丰食品的财务总监" → "财务总监"."""
-_TITLE_END = {
-    "zh": re.compile("(?:长|总监|经理|主管|师|主任|总裁|董事|主席|代表|负责人|专员|顾问)$"),
-    "ja": re.compile("(?:長|監督|主任|担当|師|役|代表|顧問|マネージャー)$"),
-    "ko": re.compile("(?:장|대표|이사|매니저|감독|고문|책임자)$"),
-}
+_TITLE_END = {language: re.compile(f"(?:{ending})$") for language, ending in TITLE_ENDINGS.items()}
 
 
 def with_appositions(text: str, claims: Sequence[str]) -> list[str]:

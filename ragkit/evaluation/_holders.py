@@ -24,10 +24,16 @@ from ragkit.evaluation._status import CLAUSE_CUT
 from ragkit.text import HAN, cjk_language, split_sentences
 
 _KANA = "\u30a0-\u30ff\u3005"  # katakana, and 々 of 佐々木
+TITLE_ENDINGS = {
+    "zh": "长|总监|经理|主管|师|主任|总裁|董事|主席|代表|负责人|专员|顾问|官",
+    "ja": "長|監督|主任|担当|師|役|代表|顧問|マネージャー",
+    "ko": "장|대표|이사|매니저|감독|고문|책임자",
+}
+"""How a title ends in each language (…总监, …部長, …팀장): what the apposition claims read as a title too."""
 _TITLE = {
-    "zh": f"[{HAN}]{{0,8}}?(?:长|总监|经理|主管|师|主任|总裁|董事|主席|代表|负责人|专员|顾问|官)",
-    "ja": f"[{HAN}{_KANA}]{{0,10}}?(?:長|監督|主任|担当|師|役|代表|顧問|マネージャー)",
-    "ko": "[가-힣]{0,8}?(?:장|대표|이사|매니저|감독|고문|책임자)",
+    "zh": f"[{HAN}]{{0,8}}?(?:{TITLE_ENDINGS['zh']})",
+    "ja": f"[{HAN}{_KANA}]{{0,10}}?(?:{TITLE_ENDINGS['ja']})",
+    "ko": f"[가-힣]{{0,8}}?(?:{TITLE_ENDINGS['ko']})",
 }
 """A title as it ends (…总监, …部長, …팀장); the words before it in its clause may name the firm ("澄江纺织的")."""
 _NAME = {"zh": f"[{HAN}]{{2,4}}", "ja": f"[{HAN}{_KANA}]{{2,7}}", "ko": "[가-힣]{2,4}"}
