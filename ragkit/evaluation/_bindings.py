@@ -36,7 +36,8 @@ _EN_PAIR = re.compile(
     r"\s+(?:in|on|at)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)"  # its place: "Leicestershire", "Church Lane"
 )
 _LINKING = {"ja": ("の", "連体化"), "ko": ("의", "JKG")}
-_ZH_AND = ("和", "与", "及", "以及", "、")
+ZH_AND = ("和", "与", "及", "以及", "、")
+"""The Chinese words and marks that join two things of a list."""
 _KO_NOUN = ("NNG", "NNP", "SL", "SN", "XSN")
 _JA_SKIP = JAPANESE_NOT_A_THING | {"副詞可能"}
 _COORDINATORS = {"ja": ("と", "や", "、", "及び", "および"), "ko": ("과", "와", ",", "및")}
@@ -141,7 +142,7 @@ def _pairs(sentence: str, language: str) -> list[tuple[Pair, bool]]:
         for item, cut in zip(parts[::2], [*parts[1::2], ""], strict=True):
             m = _ZH_PAIR.fullmatch(item.strip(" 。．.!！?？"))
             if m:
-                out.append(((m[1], m[2]), paired and after in _ZH_AND))
+                out.append(((m[1], m[2]), paired and after in ZH_AND))
             after, paired = cut, m is not None
         return out
     if language in _LINKING:

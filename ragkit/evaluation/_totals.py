@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ragkit.evaluation._bindings import ZH_AND
 from ragkit.text import (
     FUNCTION_WORDS,
     JAPANESE_NOT_A_THING,
@@ -36,7 +37,7 @@ _TOTAL = re.compile(
     re.IGNORECASE)
 _EN_STOP = re.compile(r"^(?:together|combined|altogether|total|all)$", re.IGNORECASE)
 _EN_WORD = re.compile(r"[A-Za-z][\w'’-]*|[0-9][\d,.]*|[^\w\s]")
-_ZH_AND = frozenset({"和", "与", "及", "以及", "、", "跟"})
+_ZH_AND = frozenset({*ZH_AND, "跟"})  # 跟 joins two things too, though never the items of a list of places
 _KO_NOUN = ("NNG", "NNP", "SL", "SN", "XSN", "NNB")
 _JA_SKIP = JAPANESE_NOT_A_THING | {"数"}
 Item = tuple[str, ...]
