@@ -108,15 +108,18 @@ def _claimed(claim: str, language: str) -> tuple[str, str, str] | None:
     return (what, held["who"], "") if re.fullmatch(_TITLE[language], what) else None
 
 
-def _claim_reading(passage: str, claim: str) -> tuple[tuple[str, str, str], tuple[Pair, ...], set[str]] | None:
+@lru_cache(maxsize=256)
+def _claim_reading(passage: str, claim: str) -> tuple[tuple[str, str, str], tuple[Pair, ...], tuple[str, ...]] | None:
+    """The claim's (title, holder, firm), the passage's pairs, and the languages they were read in; None when the
+    claim says more than who holds a title. ``settled`` asks both rules of each claim and passage: read once."""
     language = cjk_language(claim) or cjk_language(passage)
     if language is None:
         return None
     claimed = _claimed(claim, language)
     if claimed is None:
         return None
-    languages = {language, cjk_language(passage) or language}  # a list of kanji and colons reads as Chinese too
-    pairs = tuple(p for lang in sorted(languages) for p in title_pairs(passage, lang))
+    languages = tuple(sorted({language, cjk_language(passage) or language}))  # kanji and colons read as Chinese too
+    pairs = tuple(p for lang in languages for p in title_pairs(passage, lang))
     return claimed, pairs, languages
 
 
@@ -127,10 +130,13 @@ def holds_title(passage: str, claim: str) -> bool:
     if reading is None:
         return False
     (title, who, firm), pairs, _ = reading
-    others = [_flat(s) for t, w, s in pairs if w != who]
+    given = [s for t, w, s in pairs if t == title and w == who]
+    if not given or not firm:
+        return bool(given)
     # the firm it names, in the sentence that gives the title, or in none that gives a title to someone else
-    return any(t == title and w == who and (not firm or _flat(firm) in _flat(s) or (
-        _flat(firm) in _flat(passage) and not any(_flat(firm) in o for o in others))) for t, w, s in pairs)
+    firm = _flat(firm)
+    return any(firm in _flat(s) for s in given) or (
+        firm in _flat(passage) and not any(firm in _flat(s) for _, w, s in pairs if w != who))
 
 
 def title_of_another(passage: str, claim: str) -> bool:
@@ -142,11 +148,12 @@ def title_of_another(passage: str, claim: str) -> bool:
     (title, who, _), pairs, languages = reading
     holders = {w for t, w, _ in pairs if t == title}
     own = {t for t, w, _ in pairs if w == who}
+    if not holders or who in holders or not own or title in own:
+        return False
     # a clause that names both, and gives no title its holder as the lists do, may give the title to the person in
     # words of its own ("2020年起吴国平兼任总经理")
-    together = any(who in c and title in c and not any(title_pairs(c, lang) for lang in languages)
+    return not any(who in c and title in c and not any(title_pairs(c, lang) for lang in languages)
                    for s in split_sentences(passage) for c in CLAUSE_CUT.split(s))
-    return bool(holders) and who not in holders and bool(own) and title not in own and not together
 
 
 def _flat(text: str) -> str:
