@@ -1,10 +1,11 @@
 """Answer relevancy: does the answer address the question that was asked?
 
 Two methods. ``direct`` (the default) shows the judge the question and the answer and reads how sure it is that
-the answer gives what is asked; it needs no embedding model, so it reads Chinese, Japanese and Korean as well as
-the judge does. ``reverse`` is ragas's formula: questions written from the answer alone, compared with the
-question by embedding cosine, which the English-only default embedding model cannot do for CJK text
-(bench/README.md, "Answer relevancy", measures both).
+the answer gives what is asked (for a question whether something is so, how sure it is that the answer says yes or
+no); it needs no embedding model, so it reads Chinese, Japanese and Korean as well as the judge does.
+``reverse`` is ragas's formula: questions written from the answer alone, compared with the question by embedding
+cosine, which the English-only default embedding model cannot do for CJK text (bench/README.md, "Answer
+relevancy", measures both).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ragkit.errors import ConfigError
 from ragkit.evaluation import MetricContext
 from ragkit.llm import Prompt
 from ragkit.registry import MetricFn, metric, variant
+from ragkit.text import asks_yes_or_no
 from ragkit.types import EvalSample, Score
 
 from ._shared import YesNo, clip01, mean, unscorable
@@ -47,14 +49,48 @@ not whether it is true: a wrong answer still gives what is asked.""",
 )
 
 
+class WhetherOutput(BaseModel):
+    answer_says: Literal["yes", "no", "not said"]
+
+
+WHETHER = Prompt(
+    name="answer_relevancy.whether",
+    instruction="""\
+A user asked a question that asks whether something is so, and an assistant gave the answer. Going by the answer \
+alone, what does it say to the question: "yes" (it is so, perhaps with a condition), "no" (it is not so, in any \
+words: "no", "cannot", "is not", "only others may"), or "not said" (the answer talks about something else, gives \
+other facts about the same subject, or does not answer).""",
+    input=DirectInput,
+    output=WhetherOutput,
+    max_tokens=20,
+)
+"""Asked of a yes-or-no question instead of ``DIRECT``. Asked whether an answer "gives what is asked", the 1.5B
+judge said "no" to answers that say no: "No, the library does not lend e-readers" scored 0.39 and "Patients pay two
+pounds an hour" (to "Is parking free?") 0.12, as low as another fact of the subject. Asked what the answer says,
+it tells a "no" from a fact that says neither (bench/README.md, "Answer relevancy: a question whether something
+is so")."""
+
+
 async def _direct(sample: EvalSample, ctx: MetricContext) -> Score:
-    scored = await ctx.judge.structured_scored(
-        DIRECT, DirectInput(question=sample.test.question, answer=sample.response.answer.strip()))
+    data = DirectInput(question=sample.test.question, answer=sample.response.answer.strip())
+    if asks_yes_or_no(data.question):
+        return await _whether(data, ctx)
+    scored = await ctx.judge.structured_scored(DIRECT, data)
     label = scored.label("gives_what_is_asked")
     value = label.expected({"yes": 1.0}) if label is not None else \
         float(scored.output.gives_what_is_asked == "yes")
     return Score(value=value, explanation=f"P(the answer gives what is asked) = {value:.2f}",
                  details={"label": scored.output.gives_what_is_asked})
+
+
+async def _whether(data: DirectInput, ctx: MetricContext) -> Score:
+    """A yes-or-no question: P(the answer says yes or no)."""
+    scored = await ctx.judge.structured_scored(WHETHER, data)
+    label = scored.label("answer_says")
+    value = label.expected({"yes": 1.0, "no": 1.0}) if label is not None else \
+        float(scored.output.answer_says != "not said")
+    return Score(value=value, explanation=f"P(the answer says yes or no) = {value:.2f}",
+                 details={"label": scored.output.answer_says})
 
 
 # -- reverse: ragas's questions written from the answer --------------------------------------------------------
@@ -112,8 +148,10 @@ def answer_relevancy(*, method: Literal["direct", "reverse"] = "direct", n: int 
 
     ``direct``: one call shows the judge the question and the answer; ``AR = P(yes)`` to "does the answer give
     what the question asks for, or part of it?", from the label's token probabilities (0/1 when the model gives
-    none). A wrong answer still gives what is asked: correctness is the other metrics' business; other facts
-    about the same subject, another subject, and "I don't know" do not.
+    none). A question whether something is so (a question mark, no question word, no choice between things) asks
+    instead what the answer says to it: ``AR = P(yes) + P(no)`` against "not said". A wrong answer still gives
+    what is asked: correctness is the other metrics' business; other facts about the same subject, another
+    subject, and "I don't know" do not.
     ``reverse`` (ragas): the judge writes up to ``n`` questions the answer would answer and flags a noncommittal
     answer; ``AR = mean_i max(0, cos(E(question), E(q_i))) × (1 − noncommittal)``, on the embedding model.
     Unscorable when the answer is empty.

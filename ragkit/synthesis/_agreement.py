@@ -8,21 +8,10 @@ from typing import Literal
 
 from ragkit.synthesis._checks import capitalised_names, found_in, informative
 from ragkit.synthesis._writer import quote_source
-from ragkit.text import as_written_in, is_yes_or_no, number_spans, number_value, numbers, units
+from ragkit.text import as_written_in, asks_yes_or_no, is_yes_or_no, number_spans, number_value, numbers, units
 
 _UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
 """What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
-
-_WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b|为什么|什么|哪|谁|几|多少|怎么|怎样|如何|为何|"
-                 r"何时|いつ|どこ|どの|どう|どれ|どんな|なぜ|誰|何|いくら|いくつ|"
-                 r"(?<![가-힣])(?:어디|무엇|뭐|무슨|누구|누가|언제|어떻게|어떤|어느|왜|몇|얼마)", re.IGNORECASE)
-
-
-def asks_yes_or_no(question: str) -> bool:
-    """Whether ``question`` can be answered with a bare "yes" or "no": a question (it ends with a question mark)
-    with no question word ("이수민은 품질관리팀장이었는가?", "Is the plant open on Sundays?"). Not "What is the maximum
-    …?", and not a keyword query, which asks nothing ("maximum memory attacker XML")."""
-    return question.rstrip().endswith(("?", "？")) and _WH.search(question) is None
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:

@@ -55,7 +55,7 @@ import numpy as np
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Embeddings, Judge
-from ragkit.synthesis._agreement import agreement, asks_yes_or_no, in_more_detail
+from ragkit.synthesis._agreement import agreement, in_more_detail
 from ragkit.synthesis._checks import (
     ambiguous_document,
     copies_context,
@@ -79,7 +79,7 @@ from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK, CJK_CHAR, is_yes_or_no, normalise_language, units
+from ragkit.text import CJK, CJK_CHAR, asks_yes_or_no, is_yes_or_no, normalise_language, units
 from ragkit.types import TestSample
 
 

@@ -42,6 +42,7 @@ from ragkit.text._tables import Table, tables
 from ragkit.text._tokens import (
     QUESTION_MARKS,
     SENTENCE_END,
+    asks_yes_or_no,
     count_tokens,
     is_yes_or_no,
     opens_with_yes_or_no,
@@ -70,6 +71,7 @@ __all__ = [
     "Table",
     "UNDETERMINED",
     "as_written_in",
+    "asks_yes_or_no",
     "bleu",
     "chinese_keywords",
     "chinese_spans",

@@ -100,6 +100,26 @@ def opens_with_yes_or_no(text: str) -> bool:
     return _OPENING_YES_OR_NO.match(text) is not None
 
 
+_WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b|为什么|什么|哪|谁|几|多少|多[大长久高远重]|"
+                 r"怎么|怎样|如何|为何|何时|いつ|どこ|どの|どう|どれ|どんな|どちら|どっち|なぜ|誰|だれ|何|なに|いくら|"
+                 r"いくつ|いかが|(?<![가-힣])(?:어디|무엇|뭐|무슨|누구|누가|언제|어떻게|어떤|어느|어때|왜|몇|얼마)",
+                 re.IGNORECASE)
+_EITHER = re.compile(r"\bor\b|还是|或者|それとも|か、|아니면|또는|혹은", re.IGNORECASE)
+"""A choice between things ("… in Leeds or York?", "A还是B？"): asked by naming one, not by "yes" or "no"."""
+_TOPIC_ASKED = re.compile(r"(?:(?<=[가-힣])[은는]|は|呢)\s*[?？]\s*$")
+"""A topic and a question mark ("정다은 대표가 창업한 년도는?", "浜松工場の従業員数は？"): it asks for a thing, by
+ellipsis."""
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Whether ``question`` can be answered with a bare "yes" or "no": a question (it ends with a question mark)
+    with no question word and no choice between things ("이수민은 품질관리팀장이었는가?", "Is the plant open on
+    Sundays?"). Not "What is the maximum …?", not "Is the plant in Leeds or York?", not a topic that asks for a thing
+    ("창업한 년도는?"), and not a keyword query, which asks nothing ("maximum memory attacker XML")."""
+    return question.rstrip().endswith(QUESTION_MARKS) and _WH.search(question) is None \
+        and _EITHER.search(question) is None and _TOPIC_ASKED.search(question) is None
+
+
 def whole_sentences(text: str) -> str:
     """``text`` (whitespace collapsed) without a last sentence that a length limit cut off, one that ends without
     ``SENTENCE_END``; a text of one sentence is kept whole."""

@@ -675,9 +675,14 @@ async def test_candidate_work_in_another_process_gives_the_same_sample(bakery, e
     ("What is the maximum memory an attacker can occupy?", False), ("안전 재고는 얼마인가요?", False),
     ("余杭加工厂有多少员工？", False), ("浜松工場はいつ開設されましたか？", False),
     ("maximum memory attacker occupy XML", False),  # a keyword query asks nothing
+    ("Is the plant in Leeds or in York?", False), ("本店周末营业还是只在工作日营业？", False),  # a choice
+    ("平日に行くか、週末に行くか？", False), ("카드로 결제하나요, 아니면 현금으로 하나요?", False),
+    ("정다은 대표가 창업한 년도는?", False), ("浜松工場の従業員数は？", False), ("那上海店呢？", False),  # a topic
+    ("이수민은 팀장이었는가?", True),
+    ("禾丰食品的销售额有多大？", False), ("札幌支店と福岡支店では、どちらの社員が多いですか？", False),
 ])
 def test_asks_yes_or_no(question, yes_or_no):
-    from ragkit.synthesis._agreement import asks_yes_or_no
+    from ragkit.text import asks_yes_or_no
 
     assert asks_yes_or_no(question) is yes_or_no
 

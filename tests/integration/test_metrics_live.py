@@ -118,6 +118,29 @@ def test_answer_relevancy_tells_an_answer_from_a_dodge_and_another_subject(live_
         assert all((scores[f"{i}-0"] or 0) > (scores[f"{i}-{j}"] or 0) for j in range(1, len(offs) + 1)), scores
 
 
+WHETHER = [  # a question whether something is so, an answer that says it is not (without a bare "no"), a dodge
+    ("Does the Corbel app work offline?", "The Corbel app needs an internet connection for every feature.",
+     "I couldn't find anything about Corbel in the documents."),
+    ("图书馆允许带食物进入吗？", "图书馆内禁止饮食，只能带瓶装水。", "资料中没有相关信息。"),
+    ("이 수업은 온라인으로 들을 수 있나요?", "이 수업은 강의실에서만 진행됩니다.", "관련 정보를 찾을 수 없습니다."),
+    ("この駐車場は24時間使えますか？", "駐車場の利用は午前7時から午後10時までです。", "資料には記載がありません。"),
+]
+
+
+def test_answer_relevancy_counts_an_answer_that_says_no(live_settings: Settings) -> None:
+    import asyncio
+
+    # asked whether such answers "give what is asked", the judge scored them 0.26 on average, as low as another
+    # fact of the same subject (bench/README.md, session 52)
+    samples = [EvalSample(test=TestSample(id=f"{i}-{kind}", question=q), response=RagResponse(answer=a))
+               for i, (q, no, dodge) in enumerate(WHETHER) for kind, a in (("no", no), ("dodge", dodge))]
+    result = asyncio.run(evaluate(samples, ["answer_relevancy"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    scores = {s.sample_id: s.scores["answer_relevancy"].value or 0.0 for s in result.samples}
+    for i in range(len(WHETHER)):
+        assert scores[f"{i}-no"] >= 0.5 and scores[f"{i}-dodge"] < 0.5, scores
+
+
 def test_context_relevance_ranks_the_passage_that_answers_first(live_settings: Settings) -> None:
     import asyncio
 

@@ -63,6 +63,27 @@ async def test_answer_relevancy_asks_whether_the_answer_gives_what_is_asked(labe
     assert call.data.question == QUESTION and call.data.answer == RESPONSE
 
 
+@pytest.mark.parametrize(("label", "expected"), [("yes", 1.0), ("no", 1.0), ("not said", 0.0)])
+async def test_answer_relevancy_of_a_yes_or_no_question_asks_what_the_answer_says(label: str, expected: float) -> None:
+    # "No, …" gives what "Can …?" asks, as much as "Yes, …" does; another fact of the subject says neither
+    judge = ScriptedJudge([{"answer_says": label}])
+    question, answer = "Does the library lend e-readers?", "E-readers are for use inside the library only."
+    score = await build_metric("answer_relevancy")(make_sample(question=question, answer=answer),
+                                                   MetricContext(judge=judge))
+    assert score.value == expected and score.details["label"] == label
+    (call,) = judge.calls_for("answer_relevancy.whether")
+    assert call.data.question == question and not judge.calls_for("answer_relevancy.direct")
+
+
+@pytest.mark.parametrize("question", ["Is the plant in Leeds or in York?", "What does the library lend?",
+                                      "这家店周末营业还是只在工作日营业？"])
+async def test_answer_relevancy_of_other_questions_asks_whether_it_gives_what_is_asked(question: str) -> None:
+    judge = ScriptedJudge([{"gives_what_is_asked": "yes"}])
+    score = await build_metric("answer_relevancy")(make_sample(question=question, answer="York."),
+                                                   MetricContext(judge=judge))
+    assert score.value == 1.0 and judge.calls_for("answer_relevancy.direct")
+
+
 async def test_answer_relevancy_is_unscorable_for_an_empty_answer() -> None:
     judge = ScriptedJudge([])
     score = await build_metric("answer_relevancy")(make_sample(answer="  "), MetricContext(judge=judge))

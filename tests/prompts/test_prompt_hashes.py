@@ -27,7 +27,7 @@ from ragkit import ContextRef, Conversation, EvalSample, RagResponse, TestSample
 from ragkit.evaluation._values import ClozeInput, cloze_prompt  # noqa: E402
 from ragkit.kg._reading import CONDENSE_PROMPT, DocumentText, SectionSummaries, reading_prompt  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
-from ragkit.metrics.answer_relevancy import ReverseInput, reverse_prompt  # noqa: E402
+from ragkit.metrics.answer_relevancy import WHETHER, DirectInput, ReverseInput, reverse_prompt  # noqa: E402
 from ragkit.registry import available  # noqa: E402
 from ragkit.synthesis import GenerateOptions, generate  # noqa: E402
 from ragkit.synthesis._correction import CORRECTED_PROMPT, CorrectedInput  # noqa: E402
@@ -148,6 +148,7 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
                                                question="When did the Porto plant open?",
                                                language=language_instruction("en"))),
              (reverse_prompt(3), ReverseInput(answer="Ada Lovelace wrote the first program in 1843.")),
+             (WHETHER, DirectInput(question="Did Ada Lovelace write a program?", answer="She did, in 1843.")),
              (cloze_prompt(2, ["2016", "2018", "none"]),
               ClozeInput(question="When did the plants open?", passage="Porto opened in 2016, Leeds in 2018.",
                          statements="The Porto plant opened in [0].\nThe Leeds plant opened in [1].")))
