@@ -23,6 +23,7 @@ from ragkit.text import (
     is_noun,
     morphemes,
     split_sentences,
+    unspaced,
 )
 
 Pair = tuple[str, str]
@@ -200,5 +201,5 @@ def _unlisted(passage: str, language: str) -> tuple[str, ...]:
 def _flat(text: str, language: str) -> str:
     """``text`` as compared here: without spaces in Chinese, Japanese and Korean, lower case in other languages."""
     if language in ("zh", "ja", "ko") or re.search(f"[{HAN}{HANGUL}]", text):
-        return re.sub(r"\s+", "", text)
+        return unspaced(text)
     return " " + " ".join(re.findall(r"[\w'’-]+", text.lower())) + " "

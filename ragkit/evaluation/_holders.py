@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ragkit.evaluation._former import a_past_state
 from ragkit.evaluation._status import CLAUSE_CUT
-from ragkit.text import HAN, cjk_language, split_sentences
+from ragkit.text import HAN, cjk_language, split_sentences, unspaced
 
 _KANA = "\u30a0-\u30ff\u3005"  # katakana, and 々 of 佐々木
 TITLE_ENDINGS = {
@@ -134,9 +134,9 @@ def holds_title(passage: str, claim: str) -> bool:
     if not given or not firm:
         return bool(given)
     # the firm it names, in the sentence that gives the title, or in none that gives a title to someone else
-    firm = _flat(firm)
-    return any(firm in _flat(s) for s in given) or (
-        firm in _flat(passage) and not any(firm in _flat(s) for _, w, s in pairs if w != who))
+    firm = unspaced(firm)
+    return any(firm in unspaced(s) for s in given) or (
+        firm in unspaced(passage) and not any(firm in unspaced(s) for _, w, s in pairs if w != who))
 
 
 def title_of_another(passage: str, claim: str) -> bool:
@@ -154,7 +154,3 @@ def title_of_another(passage: str, claim: str) -> bool:
     # words of its own ("2020年起吴国平兼任总经理")
     return not any(who in c and title in c and not any(title_pairs(c, lang) for lang in languages)
                    for s in split_sentences(passage) for c in CLAUSE_CUT.split(s))
-
-
-def _flat(text: str) -> str:
-    return re.sub(r"\s+", "", text)

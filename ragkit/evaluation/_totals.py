@@ -29,6 +29,7 @@ from ragkit.text import (
     number_spans,
     number_value,
     split_sentences,
+    unspaced,
 )
 
 _TOTAL = re.compile(
@@ -186,5 +187,5 @@ def _names(claim: str, language: str, item: Item) -> bool:
     if language == "en":
         words = {w.lower().removesuffix("s") for w in _EN_WORD.findall(claim)}
         return all(w.removesuffix("s") in words for w in item)
-    flat = re.sub(r"\s+", "", claim)
+    flat = unspaced(claim)
     return len("".join(item)) >= 2 and all(w in flat for w in item)

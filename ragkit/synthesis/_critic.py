@@ -74,12 +74,12 @@ from ragkit.synthesis._critic_prompts import (
     CriticInput,
     QuestionCheckInput,
 )
-from ragkit.synthesis._premise import flat, unattested_name, unattested_person
+from ragkit.synthesis._premise import unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK, CJK_CHAR, asks_yes_or_no, is_yes_or_no, normalise_language, units
+from ragkit.text import CJK, CJK_CHAR, asks_yes_or_no, is_yes_or_no, normalise_language, units, unspaced
 from ragkit.types import TestSample
 
 
@@ -313,7 +313,7 @@ class Critic:
         if sample.metadata.get("answerable", True) is False:
             return None
         if self._corpus is None:
-            self._corpus = flat("".join(c.text for c in self.kg.chunks()))
+            self._corpus = unspaced("".join(c.text for c in self.kg.chunks()))
             self._lower_corpus = self._corpus.lower()
         language = normalise_language(sample.language or "")
         people = [unattested_person(q, self._lower_corpus or "", language) for q in written_forms(sample)]

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 
 from ragkit.kg import named_entities
-from ragkit.text import JAPANESE_NOT_A_THING, is_noun, morphemes, trailing_particle
+from ragkit.text import JAPANESE_NOT_A_THING, is_noun, morphemes, trailing_particle, unspaced
 
 _JAPANESE_NOT_A_NAME = JAPANESE_NOT_A_THING | {"数", "接尾"}
 """IPAdic noun classes that name no thing: numbers, suffixes, dependent nouns (こと), pronouns."""
@@ -63,14 +63,9 @@ def unattested_person(question: str, corpus: str, language: str) -> str | None:
     lower-cased), or None. A name is looked for as written, without a possessive "'s", case and spaces aside."""
     for mention in named_entities(question, language):
         name = _POSSESSIVE.sub("", mention.name.strip())
-        if mention.type == "person" and name and flat(name).lower() not in corpus:
+        if mention.type == "person" and name and unspaced(name).lower() not in corpus:
             return name
     return None
-
-
-def flat(text: str) -> str:
-    """``text`` without white space: Korean compounds are written with and without a space."""
-    return re.sub(r"\s+", "", text)
 
 
 def unattested_name(question: str, contexts: Iterable[str], corpus: str, language: str) -> str | None:
@@ -78,7 +73,7 @@ def unattested_name(question: str, contexts: Iterable[str], corpus: str, languag
     while its contexts qualify the same head otherwise, with those other names: "콜롬비아 블렌드 (the contexts
     name 달맞이 블렌드, 해운대 블렌드)". None when there is none."""
     texts = list(contexts)
-    joined = flat("".join(texts))
+    joined = unspaced("".join(texts))
     used = {pair for text in texts for pair in noun_pairs(text, language)}
     for modifier, head in noun_pairs(question, language):
         if modifier + head in corpus or modifier not in joined:

@@ -11,7 +11,7 @@ from ragkit.text._language import (
     language_name,
     normalise_language,
 )
-from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens
+from ragkit.text._lexical import bleu, chrf, normalise, rouge_l, tokens, unspaced
 from ragkit.text._morph import (
     JAPANESE_NOT_A_THING,
     KOREAN_NOUNS,
@@ -106,6 +106,7 @@ __all__ = [
     "tokens",
     "trailing_particle",
     "units",
+    "unspaced",
     "whole_sentences",
     "word_bounds",
 ]

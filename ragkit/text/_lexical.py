@@ -32,6 +32,12 @@ _WORDLIKE = re.compile(r"[^\W_]")
 _BLEU_TOKENIZER = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
+def unspaced(text: str) -> str:
+    """``text`` without white space: a Chinese, Japanese or Korean compound is written with and without a space
+    (기술 이사, 기술이사), and a line break may fall inside a word."""
+    return re.sub(r"\s+", "", text)
+
+
 def normalise(text: str) -> str:
     """NFKC, casefolded, whitespace collapsed: the form exact-match and presence checks compare."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())

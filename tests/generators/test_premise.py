@@ -3,13 +3,14 @@
 from kg_builder import build_graph
 
 from ragkit.synthesis._critic import Critic
-from ragkit.synthesis._premise import flat, unattested_name, unattested_person
+from ragkit.synthesis._premise import unattested_name, unattested_person
+from ragkit.text import unspaced
 from ragkit.types import ContextRef, TestSample
 
 CATALOG = ("블렌드\n- 해운대 블렌드: 브라질 50%, 콜롬비아 30%, 에티오피아 20%. 미디엄 로스팅으로 고소합니다.\n"
            "- 달맞이 블렌드: 에티오피아 60%, 케냐 40%. 라이트 로스팅으로 산미가 밝습니다.")
 PROFILE = "2017년: 기장군에 기장 로스팅 공장을 세웠습니다. 이때부터 모든 원두를 이 공장에서 볶습니다."
-CORPUS = flat(CATALOG + PROFILE)
+CORPUS = unspaced(CATALOG + PROFILE)
 
 
 def test_a_compound_the_corpus_never_names_is_flagged():
@@ -54,7 +55,7 @@ MINUTES = "Present: Priya Raman (CTO), Daniel Reyes. Priya reported on the firmw
 
 
 def test_a_person_the_corpus_never_names_is_flagged_in_any_language():
-    zh, en = flat(NOTICE).lower(), flat(MINUTES).lower()
+    zh, en = unspaced(NOTICE).lower(), unspaced(MINUTES).lower()
     assert unattested_person("李四在什么情况下可以退款？", zh, "zh") == "李四"  # a placeholder the writer put in
     assert unattested_person("What did John Smith's team report?", en, "en") == "John Smith"
     # people the corpus names: by their whole name, a part of it, with a possessive, in other case
