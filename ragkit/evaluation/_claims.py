@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ragkit.evaluation._appositions import with_appositions
+from ragkit.evaluation._asides import without_asides
 from ragkit.evaluation._claim_prompts import (
     LABEL,
     SPLIT,
@@ -188,7 +189,7 @@ class ClaimStore:
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
             claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
             claims = without_cut_short(tidy(as_said_in(text, keep_numbers(claims, text))))
-            claims = of_the_text(untranslated(claims, text, question), text, question)
+            claims = without_asides(of_the_text(untranslated(claims, text, question), text, question))
             claims = with_appositions(text, claims)[: self.max_claims]
             if claims and question and is_short_answer(text):
                 claims = [restate(question, text)]

@@ -40,6 +40,14 @@ async def test_split_is_one_call_per_text_and_memoised() -> None:
     assert len(judge.calls) == 1 and store.stats.split_calls == 1 and store.stats.memo_hits == 1
 
 
+async def test_the_split_drops_asides_about_the_sources() -> None:
+    # the 1.5B split kept these as claims, and the check called them unsupported (bench/README.md, session 52)
+    fact, aside = "富山工場の主な製品はかまぼこです。", "費用については資料に記載がありません。"
+    courtesy = "お役に立てれば幸いです。"
+    judge = ScriptedJudge([{"claims": [fact, aside, courtesy], "entities": []}])
+    assert await ClaimStore(judge).split(fact + aside + courtesy, "富山工場では何を作っていますか？") == [fact]
+
+
 async def test_concurrent_requests_for_one_key_await_one_call() -> None:
     judge = ScriptedJudge(lambda call: Delayed(responder(call), 0.05))  # type: ignore[arg-type]
     store = ClaimStore(judge)

@@ -45,3 +45,24 @@ def test_a_title_and_its_holder_are_read_from_a_list(live_settings: Settings) ->
         right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
         # the judge alone scored most such right answers below 0.5, and one wrong one 0.92 (bench/README.md, session 51)
         assert right >= 0.7 and wrong <= 0.3, (i, right, wrong)
+
+
+ASIDES = [  # a passage, another, a question, and a right answer with an aside about what the documents do not give
+    ("工場\n\n項目 | 富山工場 | 新潟工場\n所在地 | 富山県射水市 | 新潟県長岡市\n"
+     "主な製品 | かまぼこ、ちくわ | 冷凍えびフライ",
+     "かもめ食品の本社は富山市にあり、創業は1962年です。", "かもめ食品の富山工場では何を生産していますか？",
+     "富山工場の主な製品はかまぼことちくわです。費用については資料に記載がありません。"),
+    ("이 앱은 한국어, 영어, 일본어, 중국어를 지원한다. 다른 언어는 내년에 추가될 예정이다.",
+     "이 앱의 월 구독료는 9,900원이다.", "이 앱은 어떤 언어를 지원하나요?",
+     "이 앱에서는 한국어와 영어, 일본어, 중국어를 쓸 수 있습니다. 비용 정보는 자료에 없습니다."),
+]
+
+
+def test_an_aside_about_the_documents_is_no_claim(live_settings: Settings) -> None:
+    samples = [_sample(f"aside-{i}", question, answer, [passage, other])
+               for i, (passage, other, question, answer) in enumerate(ASIDES)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(ASIDES)):
+        # the split kept these asides as claims, and the check called them unsupported: 0.51 and 0.61
+        # (bench/README.md, session 52)
+        assert _value(result, f"aside-{i}") >= 0.8, (i, _value(result, f"aside-{i}"))
