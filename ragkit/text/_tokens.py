@@ -106,6 +106,12 @@ _WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b|为什�
                  re.IGNORECASE)
 _EITHER = re.compile(r"\bor\b|还是|或者|それとも|か、|아니면|또는|혹은", re.IGNORECASE)
 """A choice between things ("… in Leeds or York?", "A还是B？"): asked by naming one, not by "yes" or "no"."""
+_EN_AUXILIARY = re.compile(
+    r"^\W*(?:(?:and|so|but|also|then),?\s+)?(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|"
+    r"might|must|has|have|had|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|can't|couldn't|won't|wouldn't|"
+    r"shouldn't|hasn't|haven't|hadn't)\b", re.IGNORECASE)
+"""How an English question whether something is so begins. Asked of the absence of a question word alone, a typo
+made one of a question ("Whre is the main plant locaed?", the ``typos`` style)."""
 _TOPIC_ASKED = re.compile(r"(?:(?<=[가-힣])[은는]|は|呢)\s*[?？]\s*$")
 """A topic and a question mark ("정다은 대표가 창업한 년도는?", "浜松工場の従業員数は？"): it asks for a thing, by
 ellipsis."""
@@ -115,9 +121,12 @@ def asks_yes_or_no(question: str) -> bool:
     """Whether ``question`` can be answered with a bare "yes" or "no": a question (it ends with a question mark)
     with no question word and no choice between things ("이수민은 품질관리팀장이었는가?", "Is the plant open on
     Sundays?"). Not "What is the maximum …?", not "Is the plant in Leeds or York?", not a topic that asks for a thing
-    ("창업한 년도는?"), and not a keyword query, which asks nothing ("maximum memory attacker XML")."""
+    ("창업한 년도는?"), and not a keyword query, which asks nothing ("maximum memory attacker XML"). An English one
+    begins with an auxiliary ("Is", "Does", "Can't")."""
+    latin = CJK_CHAR.search(question) is None
     return question.rstrip().endswith(QUESTION_MARKS) and _WH.search(question) is None \
-        and _EITHER.search(question) is None and _TOPIC_ASKED.search(question) is None
+        and _EITHER.search(question) is None and _TOPIC_ASKED.search(question) is None \
+        and (not latin or _EN_AUXILIARY.match(question) is not None)
 
 
 def whole_sentences(text: str) -> str:

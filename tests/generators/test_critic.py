@@ -680,6 +680,8 @@ async def test_candidate_work_in_another_process_gives_the_same_sample(bakery, e
     ("정다은 대표가 창업한 년도는?", False), ("浜松工場の従業員数は？", False), ("那上海店呢？", False),  # a topic
     ("이수민은 팀장이었는가?", True),
     ("禾丰食品的销售额有多大？", False), ("札幌支店と福岡支店では、どちらの社員が多いですか？", False),
+    ("Whre is Acme Robotics's main plant locaed?", False),  # a typo hides the question word
+    ("And can't members borrow e-readers?", True),
 ])
 def test_asks_yes_or_no(question, yes_or_no):
     from ragkit.text import asks_yes_or_no
