@@ -45,6 +45,8 @@ def test_an_aside_is_no_claim(text: str) -> None:
     "書類に不備がない場合は三日で発行されます。",
     "资料费不包含在学费中。",
     "I hope this helps. The fee is 10 euros.",  # a courtesy beside a fact: the claim states the fact
+    "Feel free to call the helpline on 0800 123 456.",  # a courtesy that tells where to go
+    "資料に記載がない場合は窓口に問い合わせてください。",  # what to do: an instruction of the documents
 ])
 def test_a_fact_is_no_aside(text: str) -> None:
     assert not is_aside(text)
