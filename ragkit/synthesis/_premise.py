@@ -59,7 +59,7 @@ _POSSESSIVE = re.compile(r"['’]s$")
 
 
 def unattested_person(question: str, corpus: str, language: str) -> str | None:
-    """The first person ``question`` names whom the corpus never names (``corpus``: all chunk text, ``flat`` and
+    """The first person ``question`` names whom the corpus never names (``corpus``: all chunk text, ``unspaced`` and
     lower-cased), or None. A name is looked for as written, without a possessive "'s", case and spaces aside."""
     for mention in named_entities(question, language):
         name = _POSSESSIVE.sub("", mention.name.strip())
@@ -69,7 +69,7 @@ def unattested_person(question: str, corpus: str, language: str) -> str | None:
 
 
 def unattested_name(question: str, contexts: Iterable[str], corpus: str, language: str) -> str | None:
-    """The compound of ``question`` that no chunk of the corpus contains (``corpus`` is all chunk text, ``flat``)
+    """The compound of ``question`` that no chunk of the corpus contains (``corpus`` is all chunk text, ``unspaced``)
     while its contexts qualify the same head otherwise, with those other names: "콜롬비아 블렌드 (the contexts
     name 달맞이 블렌드, 해운대 블렌드)". None when there is none."""
     texts = list(contexts)

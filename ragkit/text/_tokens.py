@@ -121,12 +121,11 @@ def asks_yes_or_no(question: str) -> bool:
     """Whether ``question`` can be answered with a bare "yes" or "no": a question (it ends with a question mark)
     with no question word and no choice between things ("이수민은 품질관리팀장이었는가?", "Is the plant open on
     Sundays?"). Not "What is the maximum …?", not "Is the plant in Leeds or York?", not a topic that asks for a thing
-    ("창업한 년도는?"), and not a keyword query, which asks nothing ("maximum memory attacker XML"). An English one
-    begins with an auxiliary ("Is", "Does", "Can't")."""
-    latin = CJK_CHAR.search(question) is None
+    ("창업한 년도는?"), and not a keyword query, which asks nothing ("maximum memory attacker XML"). One with no
+    Chinese, Japanese or Korean in it is read as English: it begins with an auxiliary ("Is", "Does", "Can't")."""
     return question.rstrip().endswith(QUESTION_MARKS) and _WH.search(question) is None \
         and _EITHER.search(question) is None and _TOPIC_ASKED.search(question) is None \
-        and (not latin or _EN_AUXILIARY.match(question) is not None)
+        and (CJK_CHAR.search(question) is not None or _EN_AUXILIARY.match(question) is not None)
 
 
 def whole_sentences(text: str) -> str:
