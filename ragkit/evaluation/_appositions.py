@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ragkit.evaluation._holders import TITLE_ENDINGS
 from ragkit.evaluation._people import people
-from ragkit.text import FUNCTION_WORDS, HAN, cjk_language
+from ragkit.text import FUNCTION_WORDS, HAN, KATAKANA, cjk_language
 
 _NAME = r"(?:[A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)+"
 _DESCRIPTION = (r"(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]is|[Hh]er|[Oo]ur|[Oo]ne\s+of\s+the)\s+"
@@ -34,7 +34,7 @@ _BEFORE_NAME = re.compile(rf"(?:^|,\s+|\b(?:by|to|with|from|for)\s+)(?P<what>{_D
 _WORD = re.compile(r"[\w'’-]+")
 _BEFORE = {  # the words right before a name: a title, as written
     "zh": re.compile(f"([{HAN}]{{2,10}})$"),
-    "ja": re.compile(f"([{HAN}\u30a0-\u30ff]{{2,12}})の?$"),
+    "ja": re.compile(f"([{HAN}{KATAKANA}]{{2,12}})の?$"),
     "ko": re.compile(r"([가-힣]{2,10}?)(?:인)?\s+$"),
 }
 _ZH_CUT = re.compile("^.*[的是由和与及在为、]")

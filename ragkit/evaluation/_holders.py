@@ -21,9 +21,9 @@ from functools import lru_cache
 
 from ragkit.evaluation._former import a_past_state
 from ragkit.evaluation._status import CLAUSE_CUT
-from ragkit.text import HAN, cjk_language, split_sentences, unspaced
+from ragkit.text import HAN, KATAKANA, cjk_language, split_sentences, unspaced
 
-_KANA = "\u30a0-\u30ff\u3005"  # katakana, and 々 of 佐々木
+_KANA = KATAKANA + "\u3005"  # katakana, and 々 of 佐々木
 TITLE_ENDINGS = {
     "zh": "长|总监|经理|主管|师|主任|总裁|董事|主席|代表|负责人|专员|顾问|官",
     "ja": "長|監督|主任|担当|師|役|代表|顧問|マネージャー",
