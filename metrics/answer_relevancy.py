@@ -76,9 +76,7 @@ async def _direct(sample: EvalSample, ctx: MetricContext) -> Score:
     if asks_yes_or_no(data.question):
         return await _whether(data, ctx)
     scored = await ctx.judge.structured_scored(DIRECT, data)
-    label = scored.label("gives_what_is_asked")
-    value = label.expected({"yes": 1.0}) if label is not None else \
-        float(scored.output.gives_what_is_asked == "yes")
+    value = scored.expected("gives_what_is_asked", {"yes": 1.0})
     return Score(value=value, explanation=f"P(the answer gives what is asked) = {value:.2f}",
                  details={"label": scored.output.gives_what_is_asked})
 
@@ -86,9 +84,7 @@ async def _direct(sample: EvalSample, ctx: MetricContext) -> Score:
 async def _whether(data: DirectInput, ctx: MetricContext) -> Score:
     """A yes-or-no question: P(the answer says yes or no)."""
     scored = await ctx.judge.structured_scored(WHETHER, data)
-    label = scored.label("answer_says")
-    value = label.expected({"yes": 1.0, "no": 1.0}) if label is not None else \
-        float(scored.output.answer_says != "not said")
+    value = scored.expected("answer_says", {"yes": 1.0, "no": 1.0})
     return Score(value=value, explanation=f"P(the answer says yes or no) = {value:.2f}",
                  details={"label": scored.output.answer_says})
 

@@ -38,10 +38,7 @@ not: it talks about something else, or gives other facts about the same subject.
 async def _helps(question: str, passage: str, ctx: MetricContext) -> tuple[float, str]:
     """P(yes) for one passage from its label's token probabilities (0/1 when the model gives none), and the label."""
     scored = await ctx.judge.structured_scored(PASSAGE, PassageInput(question=question, passage=passage))
-    label = scored.label("helps_answer")
-    written = scored.output.helps_answer
-    p = label.expected({"yes": 1.0}) if label is not None else float(written == "yes")
-    return p, written
+    return scored.expected("helps_answer", {"yes": 1.0}), scored.output.helps_answer
 
 
 @metric(requires=("test.question", "response.retrieved_contexts"), uses=("llm",), calls=4)

@@ -54,14 +54,6 @@ _SAID = {"keeps": "keeps the thread", "asks_again": "asks again what is meant", 
          "against_user": "goes against what the user said"}
 
 
-def _keeps(scored: Any) -> float:
-    """P(keeps) from the label's token probabilities; the label itself when the model gives none."""
-    label = scored.label("verdict")
-    if label is not None:
-        return float(label.expected({"keeps": 1.0}))
-    return 1.0 if scored.output.verdict == "keeps" else 0.0
-
-
 @metric(requires=("test.question", "response.answer"), uses=("llm",), calls=1)
 def knowledge_retention() -> MetricFn:
     """For a follow-up turn (turn 2 on): how likely the judge finds that the answer keeps the thread of the
@@ -83,7 +75,7 @@ def knowledge_retention() -> MetricFn:
         scored = await ctx.judge.structured_scored(RETENTION, RetentionInput(
             earlier_turns=[t.exchange() for t in test.history], latest_message=test.question,
             answer=sample.response.answer))
-        keeps = _keeps(scored)
+        keeps = scored.expected("verdict", {"keeps": 1.0})
         note = f"{_SAID[scored.output.verdict]} (P(keeps) = {keeps:.2f}): {scored.output.question}"
         return Score(value=keeps, explanation=note,
                      details={**scored.output.model_dump(), "turn": test.conversation.turn})

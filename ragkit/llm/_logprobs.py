@@ -73,6 +73,16 @@ class Scored(Generic[Out]):
         """The label at ``path`` (``scored.label("verdicts", 0, "label")``), if its probability is known."""
         return next((lab for lab in self.labels if lab.path == path), None)
 
+    def expected(self, name: str, weights: dict[str, float]) -> float:
+        """Expected value of ``weights`` over the top-level label field ``name``: from the label's probabilities
+        when the provider gave them, else the weight of the label the model wrote (``{"yes": 1.0}`` → P(yes), or
+        0/1)."""
+        label = self.label(name)
+        if label is not None:
+            return label.expected(weights)
+        written = getattr(self.output, name)
+        return weights.get(str(getattr(written, "value", written)), 0.0)
+
 
 def plain_logprobs(logprobs: Any) -> list[dict[str, Any]] | None:
     """OpenAI-style ``choice.logprobs`` (object or dict) as plain JSON-able dicts, for the cache."""

@@ -81,6 +81,27 @@ async def test_structured_scored_without_provider_logprobs() -> None:
     assert scored.tokens is None and scored.labels == ()
 
 
+class Answer(BaseModel):
+    says: Literal["yes", "no", "not said"]
+
+
+SAYS = Prompt("says", "What does the answer say to the question?", Claims, Answer, max_tokens=20)
+
+
+async def test_expected_value_of_a_label_field_with_and_without_probabilities() -> None:
+    tokens = [('{"says": "', -0.01), ("no", -0.3, [("yes", -2.0), ("not", -1.5)]), ('"}', -0.01)]
+    scored = await ScriptedJudge([WithLogprobs('{"says": "no"}', tokens)], settings=settings()).structured_scored(
+        SAYS, DATA)
+    label = scored.label("says")
+    assert label is not None and 0.5 < label.distribution["no"] < 1.0
+    assert scored.expected("says", {"yes": 1.0, "no": 1.0}) == pytest.approx(
+        label.distribution["yes"] + label.distribution["no"]) != 1.0
+    # no probabilities from the provider: the written label's weight, 0 for a label the weights leave out
+    plain = await ScriptedJudge([Answer(says="no")], settings=settings()).structured_scored(SAYS, DATA)
+    assert plain.expected("says", {"yes": 1.0, "no": 1.0}) == 1.0
+    assert plain.expected("says", {"yes": 1.0}) == 0.0
+
+
 async def test_structured_scored_is_cached_with_its_logprobs(tmp_path: Path) -> None:
     text = '{"verdicts": [{"claim": 0, "label": "supported"}, {"claim": 1, "label": "contradicted"}]}'
     path = tmp_path / "llm.sqlite"

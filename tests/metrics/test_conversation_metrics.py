@@ -3,11 +3,13 @@ the judge is shown (the target's own earlier replies), and how its verdicts beco
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from claimworld import context
 
 from ragkit.evaluation import build_metric
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, WithLogprobs
 from ragkit.types import Conversation, EvalSample, RagResponse, TestSample, Turn
 
 EARLIER = [Turn(question="Where is the Wren W300 built?", answer="In Sheffield.", reference_answer="Sheffield.")]
@@ -42,18 +44,16 @@ async def test_knowledge_retention_scores_the_verdict_on_a_follow_up(verdict: st
     assert shown.latest_message == "How much does it weigh?" and shown.answer == "It weighs 48 kg."  # type: ignore[union-attr]
 
 
-def test_knowledge_retention_reads_the_probability_of_keeps() -> None:
-    from ragkit.llm._logprobs import LabelProb
-    from ragkit.metrics.conversation import RetentionOutput, _keeps
-
-    class Scored:
-        output = RetentionOutput(question="q", verdict="other_thing")
-
-        def label(self, *path: str) -> LabelProb | None:
-            return LabelProb(path=path, value="other_thing", prob=0.5,
-                             distribution={"other_thing": 0.5, "asks_again": 0.2, "keeps": 0.3})
-
-    assert _keeps(Scored()) == pytest.approx(0.3)
+async def test_knowledge_retention_reads_the_probability_of_keeps() -> None:
+    text = '{"question": "q", "verdict": "other_thing"}'
+    tokens = [('{"question": "q", "verdict": "', -0.01), ("other", -0.7, [("keeps", -1.2), ("asks", -2.0)]),
+              ("_thing", -0.01), ('"}', -0.01)]
+    judge = ScriptedJudge([WithLogprobs(text, tokens)])
+    score = await build_metric("knowledge_retention")(turn("How much does it weigh?", "It weighs 48 kg."),
+                                                      context(judge))
+    # the written label says another thing; the score is the probability the judge gave "keeps"
+    mass = {"other_thing": math.exp(-0.7), "keeps": math.exp(-1.2), "asks_again": math.exp(-2.0)}
+    assert score.value == pytest.approx(mass["keeps"] / sum(mass.values()))
 
 
 async def test_knowledge_retention_leaves_single_questions_first_turns_and_empty_answers_unscored() -> None:
