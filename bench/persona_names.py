@@ -53,7 +53,7 @@ async def names(corpus: str, kg: KnowledgeGraph, k: int, judge: Judge) -> list[d
     data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
     out = await judge.structured(persona_prompt(len(groups)), data)
     return [{"corpus": corpus, "language": language, "group": data.document_groups[i][:120],
-             "name": p.job_role, "tagged": tagged(p.job_role, language)} for i, p in enumerate(out.personas)]
+             "name": p.name, "tagged": tagged(p.name, language)} for i, p in enumerate(out.personas)]
 
 
 def main() -> None:

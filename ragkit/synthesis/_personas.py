@@ -153,9 +153,7 @@ class PersonaInput(BaseModel):
 
 
 class PersonaOut(BaseModel):
-    # "job_role", not "name": asked to "invent a realistic person … named by a job role" into a "name" field, the
-    # 1.5B model wrote placeholder people (John Doe, 张三, 장은지) for 17 of 70 groups (bench/persona_names.py)
-    job_role: str = Field(max_length=60)
+    name: str = Field(max_length=60)
 
 
 class PersonaList(BaseModel):
@@ -163,10 +161,9 @@ class PersonaList(BaseModel):
 
 
 _PERSONA_INSTRUCTION = (
-    "Each numbered group lists documents of one collection: titles and themes. For each group, think of one "
-    "realistic kind of person who would ask questions about those documents, and give their job role in two to "
-    "five words that fit the group's documents and themes: a role, not a personal name. Give exactly "
-    "personas_needed personas, one per group, in the same order."
+    "Each numbered group lists documents of one collection: titles and themes. For each group, invent one "
+    "realistic person who would ask questions about those documents, named by a job role of two to five words. "
+    "Give exactly personas_needed personas, one per group, in the same order."
 )
 _PERSONA_PROMPTS: dict[int, Prompt[PersonaInput, PersonaList]] = {}
 
@@ -246,7 +243,7 @@ async def personas_from_graph(
             named = []
             notes.append(f"personas described from themes: the LLM call failed ({exc})")
         for i, persona in enumerate(named[: len(groups)]):
-            name = persona.job_role.strip()
+            name = persona.name.strip()
             if name and _a_person(name, scenario_language(kg, [c.id for d in groups[i] for c in kg.chunks_of(d)])):
                 notes.append(f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named from "
                              "its documents' themes instead")

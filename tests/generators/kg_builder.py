@@ -237,7 +237,7 @@ def question_check_reply(data: Any) -> dict[str, Any]:
 
 
 def persona_reply(data: Any) -> dict[str, Any]:
-    return {"personas": [{"job_role": f"Analyst {i + 1}"}
+    return {"personas": [{"name": f"Analyst {i + 1}"}
                          for i in range(len(data.document_groups))]}
 
 

@@ -52,7 +52,7 @@ async def test_a_persons_name_is_no_persona(bakery, tea):
     names = ["李四", "茶叶采购经理", "品质管理负责人"]
 
     def reply(call):
-        return {"personas": [{"job_role": n} for n in names[: call.data.personas_needed]]}
+        return {"personas": [{"name": n} for n in names[: call.data.personas_needed]]}
 
     pool = await personas_from_graph(tea, k=3, judge=ScriptedJudge(reply))
     fallback = await personas_from_graph(tea, k=3)
@@ -60,7 +60,7 @@ async def test_a_persons_name_is_no_persona(bakery, tea):
     assert [p.name for p in pool.personas[1:]] == names[1: len(pool.personas)]
     assert any("李四" in note for note in pool.notes)
     # English roles are left alone, though spaCy calls "Flour Buyer" a person
-    english = ScriptedJudge(lambda call: {"personas": [{"job_role": "Flour Buyer"}] * call.data.personas_needed})
+    english = ScriptedJudge(lambda call: {"personas": [{"name": "Flour Buyer"}] * call.data.personas_needed})
     assert {p.name for p in (await personas_from_graph(bakery, k=3, judge=english)).personas} == {"Flour Buyer"}
 
 
@@ -72,7 +72,7 @@ async def test_the_naming_call_asks_for_exactly_one_persona_per_group(bakery):
     counts = [(s["properties"]["personas"]["minItems"], s["properties"]["personas"]["maxItems"]) for s in schemas]
     assert counts == [(3, 3), (1, 1)]  # the grammar stops the model at the last group's persona
     # the reply's bound holds every persona at its longest, at a token a character (Chinese)
-    longest = PersonaOut.model_fields["job_role"].metadata[0].max_length
+    longest = PersonaOut.model_fields["name"].metadata[0].max_length
     assert all(persona_prompt(n).max_tokens >= n * longest for n in (1, 3, 8))
 
 

@@ -60,8 +60,6 @@ def test_zh(tmp_path: Path) -> None:
     samples, kg, report = generate("zh", 2, tmp_path)  # 2, not 3: CI's time on a slow 2-core machine
     print(report)
     assert len(samples) == 2, report
-    # personas are named by a job: asked to invent "a realistic person", the model named these groups 张三, 李四, 王五
-    assert "gave a person's name" not in " ".join(report.split()), report
     check_common(samples, kg)
     for s in samples:
         assert s.language == "zh"
