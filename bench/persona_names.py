@@ -22,20 +22,10 @@ from ragkit.llm import Judge
 from ragkit.synthesis._personas import (
     PersonaInput,
     _describe_group,
-    cluster,
-    document_vectors,
+    document_groups,
     persona_prompt,
 )
 from ragkit.synthesis._scenarios import scenario_language
-
-
-def groups_of(kg: KnowledgeGraph, k: int) -> list[list[str]]:
-    ids, matrix = document_vectors(kg, None)
-    labels = cluster(matrix, k)
-    groups: list[list[str]] = [[] for _ in range(max(labels) + 1)]
-    for doc_id, label in zip(ids, labels, strict=True):
-        groups[label].append(doc_id)
-    return groups
 
 
 def tagged(name: str, language: str) -> list[str]:
@@ -48,7 +38,7 @@ def tagged(name: str, language: str) -> list[str]:
 
 
 async def names(corpus: str, kg: KnowledgeGraph, k: int, judge: Judge) -> list[dict[str, Any]]:
-    groups = groups_of(kg, k)
+    groups = document_groups(kg, k)
     language = scenario_language(kg, [c.id for c in kg.chunks()])
     data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
     out = await judge.structured(persona_prompt(len(groups)), data)

@@ -144,6 +144,19 @@ def cluster(matrix: np.ndarray, k: int, iterations: int = 25) -> list[int]:
     return [used[int(x)] for x in labels]
 
 
+def document_groups(kg: KnowledgeGraph, k: int, embeddings: Embeddings | None = None) -> list[list[str]]:
+    """The ids of the graph's documents with chunks, in up to ``k`` clusters of their vectors (``cluster``); empty
+    when no document has chunks. One persona is named per group."""
+    ids, matrix = document_vectors(kg, embeddings)
+    if not ids:
+        return []
+    labels = cluster(matrix, k)
+    groups: list[list[str]] = [[] for _ in range(max(labels) + 1)]
+    for doc_id, label in zip(ids, labels, strict=True):
+        groups[label].append(doc_id)
+    return groups
+
+
 # -- naming ------------------------------------------------------------------------------------------
 
 
@@ -224,13 +237,9 @@ async def personas_from_graph(
 ) -> PersonaPool:
     """Up to ``k`` personas from clusters of the graph's documents (one LLM call in all names them, when a judge is
     given)."""
-    ids, matrix = document_vectors(kg, embeddings)
-    if not ids:
+    groups = document_groups(kg, k, embeddings)
+    if not groups:
         return PersonaPool([], notes=["no personas: the graph has no documents with chunks"])
-    labels = cluster(matrix, k)
-    groups: list[list[str]] = [[] for _ in range(max(labels) + 1)]
-    for doc_id, label in zip(ids, labels, strict=True):
-        groups[label].append(doc_id)
     personas = [fallback_persona(kg, g) for g in groups]
     notes: list[str] = []
     if judge is not None:
