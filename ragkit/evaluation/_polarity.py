@@ -1,10 +1,9 @@
-"""A claim that says what the passage denies, and one that says "all" where the passage says "most".
+"""A claim that says what the passage denies, and the reading of negations the other rules share.
 
 The small judge reads a claim by its topic: on 18 such claims in four languages it called 13 entailed (bench/README.md,
 session 46). "The Kestrel K10 supports PROFINET." passed against "The Kestrel K10 does not support PROFINET; it
-supports Modbus TCP." (0.67 in Chinese, 0.63 in Korean), "Drivers get 25 days of leave" against "Every employee
-except drivers gets 25 days" (0.76–0.95), and "All orders ship within 48 hours" against "Most orders ship within 48
-hours" (0.87–0.98).
+supports Modbus TCP." (0.67 in Chinese, 0.63 in Korean), and "Drivers get 25 days of leave" against "Every employee
+except drivers gets 25 days" (0.76–0.95).
 
 Each text is read as its content words, and for each negation ("not", "never", "不", "没有", "않", "없", "ない")
 or exception ("except", "除…外", "제외한", "を除く") the words it covers: in English and Chinese those after it up to
@@ -13,9 +12,7 @@ the end of the clause, in Korean and Japanese those before it back to the clause
 the passage holds all its words and either denies, under one negation, words the claim asserts, or asserts every
 word the claim denies; unless another sentence holding the claim says in its own words what the first denies. A
 sentence that goes on about the last one's subject ("It cannot …", or in Korean and Japanese one with no subject
-or topic) holds that sentence's words too. A claim that says "all" ("every", "always", "所有", "모든", "すべて")
-where the sentence holding its other words says only "most" or "sometimes" is neutral. Antonyms ("closed" against
-"open") are left to the judge.
+or topic) holds that sentence's words too. Antonyms ("closed" against "open") are left to the judge.
 """
 
 from __future__ import annotations
@@ -66,18 +63,6 @@ _KANA_ENDING = re.compile(f"[{HIRAGANA}]+$")
 _JA_NOT_A_WORD = JAPANESE_NOT_A_THING | {"接尾"}  # a suffix belongs to the noun before it
 _JA_LIGHT_VERBS = frozenset({"する", "できる", "ある", "いる", "なる", "おる"})
 _JA_BOUNDARY_PARTICLES = frozenset({"が", "けれど", "けど", "ので", "から", "のに", "し"})
-
-_QUANTIFIERS = {  # (all, only some): "all" where the passage says "most" overstates it
-    "en": (r"\b(?:all|every|each|always)\b",
-           r"\b(?:most|some|many|several|often|usually|sometimes|occasionally|typically|generally|mostly|frequently|"
-           r"few)\b"),
-    "zh": (r"所有|全部|一律|总是|始终|每(?=[个位批次天年周月家])",
-           r"大部分|大多数|多数|部分|一些|有些|有时|通常|一般|往往|经常|多半|少数"),
-    "ko": (r"모든|모두|항상|언제나|늘|전부|전원|매(?=[일주월년번])",
-           r"대부분|일부|가끔|때때로|보통|종종|자주|대개|흔히|몇몇|상당수"),
-    "ja": (r"すべて|全て|全部|必ず|いつも|常に|全(?=[従社員店品])|毎(?=[日週月年回])",
-           r"ほとんど|大部分|大半|一部|時々|ときどき|通常|多く|たいてい|しばしば|一般的"),
-}
 
 
 @dataclass
@@ -384,20 +369,3 @@ def denied(passage: str, claim: str) -> bool:
     denied_there = set().union(*(r.denied() for r in opposing))
     at_issue = [w for w in reading.words if _has(denied_there, w)] or reading.words
     return not any(holds(r.words, at_issue) for r in others)
-
-
-def overstated(passage: str, claim: str) -> bool:
-    """Whether ``claim`` says "all", "every" or "always" of what the sentence holding its other words says only of
-    "most" or "sometimes" ("All orders ship within 48 hours" against "Most orders ship within 48 hours")."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"  # "K10支持PROFINET。" is mostly Latin
-    every, some = (re.compile(p, re.IGNORECASE) for p in _QUANTIFIERS[language])
-    if not every.search(claim) or some.search(claim):
-        return False
-    ignore = set(every.findall(claim.lower())) | set(some.findall(passage.lower()))
-    wanted = [w for w in read(claim, language).words if not _ignored(w, ignore)]
-    return any(some.search(s) and not every.search(s) and holds(words, wanted)
-               for s, _, words in readings(passage, language))
-
-
-def _ignored(word: str, ignore: set[str]) -> bool:
-    return any(word in q or q in word for q in ignore)

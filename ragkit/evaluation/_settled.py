@@ -9,8 +9,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - a value bounded the other way round from the passage ("at least 10 kg" against "up to 10 kg") is contradicted
   (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``),
   and a claim of several amounts one of which the passage counts only with other values (``_amounts``);
-- what the passage denies, said as true, or what it says, denied, is contradicted; what it says of "most", said of
-  "all", is neutral (``_polarity``);
+- what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``); what it says of
+  "most", said of "all", is neutral (``_quantifiers``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
   contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``); a state
   the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``), and so
@@ -42,7 +42,8 @@ from ragkit.evaluation._holders import holds_title, title_of_another
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
-from ragkit.evaluation._polarity import denied, overstated, read, readings
+from ragkit.evaluation._polarity import denied, read, readings
+from ragkit.evaluation._quantifiers import overstated
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import arrived, ended

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._polarity import denied, overstated, read
+from ragkit.evaluation._polarity import denied, read
+from ragkit.evaluation._quantifiers import overstated
 from ragkit.testing import ScriptedJudge
 from ragkit.text import morphemes
 

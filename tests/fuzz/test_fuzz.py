@@ -118,7 +118,8 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._modality import mode_changed
     from ragkit.evaluation._people import said_of_another
     from ragkit.evaluation._periods import against_period
-    from ragkit.evaluation._polarity import denied, overstated
+    from ragkit.evaluation._polarity import denied
+    from ragkit.evaluation._quantifiers import overstated
     from ragkit.evaluation._roles import swapped
     from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._status import ended
