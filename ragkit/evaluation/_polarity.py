@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from ragkit.evaluation._claim_text import goes_on
 from ragkit.text import (
@@ -49,6 +50,7 @@ _ZH_NEGATION = re.compile(r"并非|并不|从不|从未|绝不|没有|没|无法
 negation drops too; not "不仅" (not only), "不到" or "不超过" (bounds, ``_bounds``), "不断" (continually)."""
 _ZH_EXCEPT = re.compile(r"除了?(.{1,12}?)(?:以外|之外|外)")
 _ZH_BOUNDARY = re.compile(r"[，,；;：:（）()]|但是?|而且?|却")
+_COMMAS = frozenset("，,、")
 _ZH_FUNCTION = frozenset("的了是在和与及也都就将会被把对向从个这那其该此之于为所着过地得吗呢吧")
 
 _KO_NEGATION = frozenset({"않", "못", "못하", "없", "아니", "안"})
@@ -65,12 +67,24 @@ _JA_LIGHT_VERBS = frozenset({"する", "できる", "ある", "いる", "なる"
 _JA_BOUNDARY_PARTICLES = frozenset({"が", "けれど", "けど", "ので", "から", "のに", "し"})
 
 
+class Negation(NamedTuple):
+    """One negation of a text: the words it covers; its head, the words of its clause that stand outside it (in
+    English and Chinese those before it back to a clause boundary other than a comma, or to "and"; in Korean and
+    Japanese the clause's topic); and every word of the text before it."""
+
+    head: list[str]
+    scope: list[str]
+    before: list[str]
+
+
 @dataclass
 class Reading:
     """A text's content words, and the words each of its negations and exceptions covers."""
 
     words: list[str] = field(default_factory=list)
     scopes: list[list[str]] = field(default_factory=list)
+    negations: list[Negation] = field(default_factory=list)
+    """The negations among ``scopes`` (not the exceptions), each with its head."""
     plain: list[list[str]] = field(default_factory=list)
     """The words of each clause with no negation or exception in it."""
     named: bool = True
@@ -115,23 +129,25 @@ def _stem(word: str) -> str:
     return word
 
 
-def _has(words: list[str] | set[str], word: str) -> bool:
+def has_word(words: list[str] | set[str], word: str) -> bool:
     return any(_same(word, w) for w in words)
 
 
 def _read_en(text: str) -> Reading:
     text = _EN_EXCEPT.sub(" except ", text)
     out, scope, open_scope, excepting = Reading(), list[str](), False, False
-    clause, marked = list[str](), False
+    clause, marked, lead = list[str](), False, list[str]()  # lead: the words a negation's head may hold
     tokens = [t.lower().rstrip(".") for t in _EN_TOKEN.findall(text)] + [";"]
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if token == "and":  # ends a negation ("does not ship on Sundays and closes at 5"), not a list
             open_scope = excepting = False
+            lead = []
             continue
         if token in _EN_BOUNDARY:
             out.plain += [clause] if clause and not marked else []
             open_scope, excepting, clause, marked = False, False, [], False
+            lead = lead if token == "," else []  # "In the free plan, the app does not …": the plan is its head
             continue
         if token == "except":
             scope, excepting, marked = [], True, True
@@ -143,11 +159,13 @@ def _read_en(text: str) -> Reading:
                 (after not in _EN_NOT_NEGATING or token == "no" and after == "longer"):
             scope, open_scope, marked = [], True, True
             out.scopes.append(scope)
+            out.negations.append(Negation(list(lead), scope, list(out.words)))
             continue
         if token in FUNCTION_WORDS:
             continue
         out.words.append(token)
         clause.append(token)
+        lead.append(token)
         if open_scope or excepting:
             scope.append(token)
             excepting = False  # an exception covers the one thing it names
@@ -155,23 +173,25 @@ def _read_en(text: str) -> Reading:
 
 
 def _read_zh(text: str) -> Reading:
-    out = Reading()
-    for clause in _ZH_BOUNDARY.split(text):
+    out, lead = Reading(), list[str]()  # lead: the words a negation's head may hold
+    pieces = re.split(f"({_ZH_BOUNDARY.pattern})", text)
+    for clause, mark in zip(pieces[::2], [*pieces[1::2], ""], strict=True):
         exceptions = list(_ZH_EXCEPT.finditer(clause))
         excepted = [m.span(1) for m in exceptions]
         markers = {i for m in exceptions for i in range(*m.span()) if not m.start(1) <= i < m.end(1)}
         negation = _ZH_NEGATION.search(clause)
         starts = negation.end() if negation else len(clause)
-        scope: list[str] = []
-        for i, unit in _zh_units(clause):
-            if negation and negation.start() <= i < negation.end() or i in markers:
-                continue
-            out.words.append(unit)
-            if i >= starts:
-                scope.append(unit)
-        out.scopes += [s for s in [scope] if negation and s]
+        kept = [(i, u) for i, u in _zh_units(clause)
+                if not (negation and negation.start() <= i < negation.end() or i in markers)]
+        scope = [u for i, u in kept if i >= starts]
+        head = lead + [u for i, u in kept if i < starts]
+        if negation and scope:
+            out.scopes.append(scope)
+            out.negations.append(Negation(head, scope, out.words + head[len(lead):]))
+        out.words += [u for _, u in kept]
         out.scopes += [[u for i, u in _zh_units(clause) if a <= i < b] for a, b in excepted]
         out.plain += [[u for _, u in _zh_units(clause)]] if not negation and not exceptions else []
+        lead = lead + [u for _, u in kept] if mark in _COMMAS else []  # "周一，书店不营业": Monday is its head
     return out
 
 
@@ -269,19 +289,22 @@ def _read_sov(parsed: Parsed, word_of: Callable[[str, list[str]], str | None], m
     """Korean and Japanese, where a negation follows what it covers: the words since the clause's start or its
     topic. An exception ("운전기사를 제외한", "運転手を除く") covers the nouns right before it."""
     out, since = Reading(named=False), list[str]()  # since: this clause's words after its topic
-    clause, marked = list[str](), False
+    clause, marked, lead = list[str](), False, list[str]()  # lead: the words a negation's head may hold
     for i, (surface, features, _) in enumerate(parsed):
         following = parsed[i + 1][0] if i + 1 < len(parsed) else ""
         kind = marker(surface, features)
         marked = marked or kind is not None
         if kind == "negation" and since:
             out.scopes.append(list(since))
+            out.negations.append(Negation(lead[: len(lead) - len(since)], out.scopes[-1],
+                                          out.words[: len(out.words) - len(since)]))
         elif kind == "except":
             out.scopes.append(_nouns_before(parsed, i, word_of))
         elif (word := word_of(surface, features)) is not None:
             out.words.append(word)
             since.append(word)
             clause.append(word)
+            lead.append(word)
         edge = boundary(surface, features, following)
         if edge == "topic" and i and _particle(parsed[i - 1][1]):
             edge = None  # a contrast, not the topic: "PDF로는 내보낼 수 없다", "PDFには書き出せない"
@@ -290,6 +313,7 @@ def _read_sov(parsed: Parsed, word_of: Callable[[str, list[str]], str | None], m
         if edge == "clause" or i == len(parsed) - 1:
             out.plain += [clause] if clause and not marked else []
             clause, marked = [], False
+            lead = lead if surface in _COMMAS else []  # "月曜日は、…許可していません": Monday is its head
         out.named = out.named or edge == "topic" or features[0] == "JKS" or \
             features[:2] == ["助詞", "格助詞"] and surface == "が"
     return out
@@ -323,16 +347,16 @@ def _opposed(claim: Reading, sentence: Reading) -> bool:
     """Whether the sentence denies, under one negation, words the claim all asserts, or asserts in one clause every
     word of one of the claim's negations (and denies none of them)."""
     denied_by_claim, denied_by_sentence = claim.denied(), sentence.denied()
-    asserted = [w for w in claim.words if not _has(denied_by_claim, w)]
+    asserted = [w for w in claim.words if not has_word(denied_by_claim, w)]
     if any(_asserts(asserted, scope) for scope in sentence.scopes):
         return True
-    return any(scope and not any(_has(denied_by_sentence, w) for w in scope) and
-               any(all(_has(clause, w) for w in scope) for clause in sentence.plain) for scope in claim.scopes)
+    return any(scope and not any(has_word(denied_by_sentence, w) for w in scope) and
+               any(all(has_word(clause, w) for w in scope) for clause in sentence.plain) for scope in claim.scopes)
 
 
 def _asserts(asserted: list[str], scope: list[str]) -> bool:
     """Whether the claim asserts every word one negation of the passage covers."""
-    return bool(scope) and all(_has(asserted, w) for w in scope)
+    return bool(scope) and all(has_word(asserted, w) for w in scope)
 
 
 @lru_cache(maxsize=64)
@@ -351,7 +375,7 @@ def readings(passage: str, language: str) -> tuple[tuple[str, Reading, list[str]
 
 
 def holds(words: list[str], wanted: list[str]) -> bool:
-    return bool(wanted) and all(_has(words, w) for w in wanted)
+    return bool(wanted) and all(has_word(words, w) for w in wanted)
 
 
 def denied(passage: str, claim: str) -> bool:
@@ -367,5 +391,5 @@ def denied(passage: str, claim: str) -> bool:
     others = [r for r in holding if not any(r is o for o in opposing)]
     # another sentence that holds the claim stands against them when it says, in its own words, what they deny
     denied_there = set().union(*(r.denied() for r in opposing))
-    at_issue = [w for w in reading.words if _has(denied_there, w)] or reading.words
+    at_issue = [w for w in reading.words if has_word(denied_there, w)] or reading.words
     return not any(holds(r.words, at_issue) for r in others)

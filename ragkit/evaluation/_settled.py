@@ -9,8 +9,9 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - a value bounded the other way round from the passage ("at least 10 kg" against "up to 10 kg") is contradicted
   (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``),
   and a claim of several amounts one of which the passage counts only with other values (``_amounts``);
-- what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``); what it says of
-  "most", said of "all", is neutral (``_quantifiers``);
+- what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``), and what it denies,
+  denied again whole of the same thing, is entailed (``_denials``); what it says of "most", said of "all", is
+  neutral (``_quantifiers``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
   contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``); a state
   the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``), and so
@@ -37,6 +38,7 @@ from ragkit.evaluation._bindings import in_own_place, misplaced
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
+from ragkit.evaluation._denials import denies_alike
 from ragkit.evaluation._former import formerly
 from ragkit.evaluation._holders import holds_title, title_of_another
 from ragkit.evaluation._modality import mode_changed
@@ -75,7 +77,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
             unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
             title_of_another(passage, said):
         return Verdict(label="neutral")
-    if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said):
+    if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
+            denies_alike(passage, said):
         # before the sibling and people rules, which read the passage's other side or other thing
         return Verdict(label="entailed")
     if said_of_sibling(passage, claim) or said_of_another(passage, said):

@@ -1,0 +1,79 @@
+"""A claim that denies what the passage denies, of the same thing, is entailed without a call (``_denials``); one
+that drops the denial's qualifier, speaks of another thing, turns two names round or joins two things is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._denials import denies_alike
+from ragkit.evaluation._polarity import read
+from ragkit.testing import ScriptedJudge
+from ragkit.text import morphemes
+
+EN = ("Harbor Line ferries\n\nThe Osprey ferry sails from Kirkwall every morning. It does not carry cars, but it takes "
+      "bicycles free of charge. The Petrel ferry carries cars and does not sail on Sundays. In the free plan, the Mira "
+      "app does not sync notes over mobile data. Alice does not pay Bob for the hosting.")
+ZH = "服务说明\n\n青禾书店周一不营业。书店不提供送货服务，但可以免费包装礼品。"
+KO = ("이용 안내\n\n한빛 도서관은 월요일에 문을 열지 않는다. "
+      "도서관은 외부 음식 반입을 허용하지 않지만, 생수는 가지고 들어올 수 있다.")
+JA = "ご利用案内\n\nさくら美術館では、館内での写真撮影を許可していません。ロッカーは無料で利用できます。"
+needs_mecab = pytest.mark.skipif(morphemes("テスト", "ja") is None or morphemes("테스트", "ko") is None,
+                                 reason="MeCab is not installed")
+
+
+def test_a_negation_knows_its_head() -> None:
+    (negation,) = read("In the free plan, the Mira app does not sync notes.", "en").negations
+    assert negation.head == ["free", "plan", "mira", "app"] and negation.scope == ["sync", "notes"]
+    (negation,) = read("The Petrel ferry carries cars and does not sail on Sundays.", "en").negations
+    assert negation.head == [] and negation.before == ["petrel", "ferry", "carries", "cars"]
+    (negation,) = read("周一，书店不营业。", "zh").negations
+    assert negation.head == ["周", "一", "书", "店"] and negation.scope == ["营", "业"]
+
+
+@pytest.mark.parametrize("claim", [
+    "The Osprey ferry cannot carry cars.",  # "cannot" for "does not", the subject from the sentence before
+    "The Osprey ferry does not carry cars from Kirkwall.",  # denies less than the passage
+    "The Petrel ferry doesn't sail on Sundays.",
+    "The Mira app cannot sync notes over mobile data in the free plan.",
+    "Alice doesn't pay Bob for the hosting.",
+])
+def test_a_denial_said_again_is_entailed(claim: str) -> None:
+    assert denies_alike(EN, claim)
+
+
+@pytest.mark.parametrize("claim", [
+    "The Mira app does not sync notes over mobile data.",  # the free plan dropped
+    "The Mira app does not sync notes.",
+    "The Petrel ferry does not carry cars.",  # what the passage says it does
+    "The Osprey ferry does not sail on Sundays.",  # the other ferry's
+    "Bob does not pay Alice for the hosting.",  # turned round
+    "The Osprey ferry does not carry cars or bicycles.",  # joins two things
+    "The Osprey ferry sails from Kirkwall but does not carry cars.",  # a clause of its own beside the denial
+])
+def test_a_denial_changed_is_not_entailed(claim: str) -> None:
+    assert not denies_alike(EN, claim)
+
+
+def test_chinese_names_in_full_what_the_sentence_names_short() -> None:
+    assert denies_alike(ZH, "青禾书店不提供送货服务。")
+    assert not denies_alike(ZH, "青禾书店不提供服务。")  # 送货 dropped
+    assert not denies_alike(ZH, "青禾书店不提供送货服务或礼品包装。")
+    assert not denies_alike(ZH, "青禾书店周二不营业。")
+
+
+@needs_mecab
+def test_korean_and_japanese_in_another_register() -> None:
+    assert denies_alike(KO, "한빛 도서관은 월요일에 문을 열지 않습니다.")
+    assert denies_alike(KO, "한빛 도서관은 외부 음식 반입을 허용하지 않습니다.")
+    assert not denies_alike(KO, "한빛 도서관은 문을 열지 않습니다.")  # Monday dropped
+    assert not denies_alike(KO, "한빛 도서관은 생수 반입을 허용하지 않습니다.")
+    assert denies_alike(JA, "さくら美術館は館内での写真撮影を許可していません。")
+    assert not denies_alike(JA, "さくら美術館では館内での撮影を許可していません。")  # 写真 dropped
+    assert not denies_alike(JA, "さくら美術館では写真撮影やロッカーの利用を許可していません。")
+
+
+async def test_the_engine_entails_a_denial_said_again_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    verdicts = await ClaimStore(judge).check(EN, ["The Osprey ferry cannot carry cars."])
+    assert [v.label for v in verdicts] == ["entailed"] and judge.calls == []
