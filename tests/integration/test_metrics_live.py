@@ -306,6 +306,29 @@ def test_a_claim_the_passage_denies_is_unfaithful(live_settings: Settings) -> No
         assert value(result, f"{lang}-wrong", "faithfulness") <= 0.1, lang
 
 
+SAID_AGAIN = [  # a question, a passage that denies something, and an answer that denies it again in its own words
+    ("en", "Does the Osprey ferry carry cars?",
+     "The Osprey ferry sails from Kirkwall every morning. It does not carry cars, but it takes bicycles free of "
+     "charge.",
+     "The Osprey ferry cannot carry cars."),
+    ("zh", "云杉酒店的泳池冬天开放吗？", "云杉酒店不允许携带宠物入住。泳池在冬季不对外开放，健身房全年开放。",
+     "云杉酒店的泳池在冬季不对外开放。"),
+    ("ja", "みなと食品の冷凍品は代引きで買えますか？",
+     "みなと食品は離島への配送を行っていません。冷凍品は代金引換で購入できません。",
+     "みなと食品の冷凍品は代金引換で購入することができません。"),
+]
+
+
+def test_a_denial_said_again_is_faithful(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(lang, q, a, a, [(lang, text)]) for lang, q, text, a in SAID_AGAIN]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for lang, *_ in SAID_AGAIN:
+        # the judge alone gave these 0.30, 0.27 and 0.37 as single claims (bench/README.md, session 54)
+        assert value(result, lang, "faithfulness") >= 0.9, lang
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
