@@ -5,7 +5,7 @@ Each claim is checked alone, as a one-claim answer would be, against its passage
 claims deny what the passage denies, in other words or another register; the wrong ones drop the denial's qualifier,
 speak of another thing, turn two names round, or join two things. ``--rule-off`` leaves every claim to the judge.
 
-    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/denial_probe.py design|held|held2 [--rule-off]
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/denial_probe.py <set> [--rule-off]   # design … held4
 """
 
 from __future__ import annotations
@@ -150,6 +150,71 @@ HELD2: list[Case] = [  # written after the rule had been read against DESIGN and
 ]
 
 
+HELD3: list[Case] = [  # written before the dropped-limit rule: a time or amount dropped (wrong), a start dropped
+ ("en", "Riverside Pool\n\nThe pool does not open before 7 am on weekdays. "
+  "Since 2021, the pool has not sold day passes. "
+  "Lifeguards are not on duty in the diving area after 8 pm. "
+  "The sauna does not accept children under 12.",
+  [("Riverside Pool does not open before 7 am on weekdays.", True),
+   ("Riverside Pool does not sell day passes.", True),
+   ("Riverside Pool does not open on weekdays.", False),
+   ("Lifeguards at Riverside Pool are not on duty in the diving area.", False),
+   ("The sauna at Riverside Pool does not accept children.", False),
+   ("Riverside Pool's sauna does not accept children under 12.", True)]),
+ ("zh", "门诊须知\n\n本诊所周日不接诊。晚上八点以后不接受电话预约。自2022年起，诊所不再提供上门服务。",
+  [("本诊所周日不接诊。", True),
+   ("该诊所不提供上门服务。", True),
+   ("本诊所不接诊。", False),
+   ("该诊所不接受电话预约。", False)]),
+ ("ko", "매장 안내\n\n초록 마트는 매주 화요일에 배달을 하지 않는다. "
+  "마트는 오후 9시 이후 주류를 판매하지 않는다. "
+  "2020년부터 마트는 비닐봉투를 제공하지 않는다.",
+  [("초록 마트는 화요일에 배달을 하지 않습니다.", True),
+   ("초록 마트는 비닐봉투를 제공하지 않습니다.", True),
+   ("초록 마트는 배달을 하지 않습니다.", False),
+   ("초록 마트는 주류를 판매하지 않습니다.", False)]),
+ ("ja", "利用規約\n\nあおぞらジムは毎週水曜日に営業しません。"
+  "プールは夜8時以降は利用できません。"
+  "2019年から、ジムはタオルの貸し出しを行っていません。",
+  [("あおぞらジムは水曜日に営業しません。", True),
+   ("あおぞらジムはタオルの貸し出しを行っていません。", True),
+   ("あおぞらジムは営業しません。", False),
+   ("あおぞらジムのプールは利用できません。", False)]),
+]
+
+
+HELD4: list[Case] = [  # written after the limit rule was mended on HELD3, before it was run on these
+ ("en", "Elm Street Library\n\nThe library does not lend laptops on Saturdays. "
+  "Visitors cannot book study rooms more than 7 days ahead. "
+  "The library has not charged late fees since March. "
+  "It does not open on public holidays.",
+  [("Elm Street Library does not lend laptops on Saturdays.", True),
+   ("The Elm Street Library does not charge late fees.", True),
+   ("Elm Street Library does not open on public holidays.", True),
+   ("Elm Street Library does not lend laptops.", False),
+   ("Visitors to Elm Street Library cannot book study rooms.", False),
+   ("Elm Street Library does not open.", False)]),
+ ("zh", "营业说明\n\n春风面馆每周三不营业。面馆下午两点到五点不提供堂食。面馆不接受外卖平台订单。",
+  [("春风面馆周三不营业。", True),
+   ("春风面馆不接受外卖平台的订单。", True),
+   ("春风面馆不营业。", False),
+   ("春风面馆不提供堂食。", False)]),
+ ("ko", "이용 규칙\n\n푸른 수영장은 일요일에 자유 수영을 운영하지 않는다. "
+  "수영장은 만 6세 미만 어린이의 단독 입장을 허용하지 않는다. "
+  "수영장은 현금 결제를 받지 않는다.",
+  [("푸른 수영장은 일요일에 자유 수영을 운영하지 않습니다.", True),
+   ("푸른 수영장은 현금 결제를 받지 않습니다.", True),
+   ("푸른 수영장은 자유 수영을 운영하지 않습니다.", False),
+   ("푸른 수영장은 어린이의 단독 입장을 허용하지 않습니다.", False)]),
+ ("ja", "ご案内\n\nみどり歯科は土曜日の午後は診療していません。"
+  "歯科では10歳未満の子どものホワイトニングを行っていません。駐車場はありません。",
+  [("みどり歯科は土曜日の午後は診療していません。", True),
+   ("みどり歯科には駐車場がありません。", True),
+   ("みどり歯科は診療していません。", False),
+   ("みどり歯科では子どものホワイトニングを行っていません。", False)]),
+]
+
+
 async def run(cases: list[Case]) -> None:
     store = ClaimStore(Judge(None))
     values, labels = [], []
@@ -167,14 +232,14 @@ async def run(cases: list[Case]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("set", choices=["design", "held", "held2"])
+    parser.add_argument("set", choices=["design", "held", "held2", "held3", "held4"])
     parser.add_argument("--rule-off", action="store_true", help="leave every claim to the judge")
     args = parser.parse_args()
     if args.rule_off:
         import ragkit.evaluation._settled as settled
 
-        settled.denies_alike = lambda passage, claim: False  # type: ignore[assignment]
-    asyncio.run(run({"design": DESIGN, "held": HELD, "held2": HELD2}[args.set]))
+        settled.denies_alike = settled.drops_limit = lambda passage, claim: False  # type: ignore[assignment]
+    asyncio.run(run({"design": DESIGN, "held": HELD, "held2": HELD2, "held3": HELD3, "held4": HELD4}[args.set]))
 
 
 if __name__ == "__main__":

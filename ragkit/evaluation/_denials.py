@@ -22,6 +22,8 @@ left to the judge.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from ragkit.evaluation._polarity import Negation, has_word, holds, read, readings
 from ragkit.text import cjk_language, morphemes
@@ -30,6 +32,29 @@ _JOINS = {
     "en": re.compile(r"\b(?:or|and|nor|either|both)\b|&", re.IGNORECASE),
     "zh": re.compile(r"或|还是|和|与|及|、"),
 }
+_UNITS = {  # times and amounts, one or more in a row: "晚上八点", "오후 9시"
+    "zh": r"(?<!\d)\d{1,3}(?!\d)[点时天]?|(?:周|星期|礼拜)[一二三四五六日天末]|节假日|假日|工作日|[冬夏春秋](?:季|天)|"
+          r"夜间|晚上|早上|上午|下午|中午|凌晨|深夜|午夜|[一二三四五六七八九十两]+(?:天|个月|周|点|小时)",
+    "ko": r"(?<!\d)\d{1,3}(?!\d)(?:시|일|세)?|[월화수목금토일]요일|주말|평일|공휴일|휴일|오전|오후|야간|새벽|자정|"
+          r"정오|아침|저녁|겨울|여름",
+    "ja": r"(?<!\d)\d{1,3}(?!\d)(?:時|日|歳)?|[月火水木金土日]曜日?|週末|平日|祝日|休日|午前|午後|夜間?|深夜|夕方|"
+          r"[冬夏]季?",
+}
+_BETWEEN_UNITS = {"zh": r"到|至|-|~|～", "ko": r"부터|에서|-|~|～", "ja": r"から|-|~|～|〜"}
+"""What joins two times into one span ("两点到五点", "2時から5時まで")."""
+_AFTER_UNITS = {"zh": r"以后|之后|以前|之前|以内|以上|以下|前|后", "ko": r"이후|이전|이내|이상|이하|미만|초과|전|후",
+                "ja": r"以降|以前|以内|以上|以下|未満|まで|前|後"}
+_LIMITS = {  # a time or an amount that limits a denial; not a year, which the status rules read
+    "en": re.compile(r"\b(?:\d{1,3}(?:[.:]\d+)?(?!\d)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|"
+                     r"holidays?|mornings?|afternoons?|evenings?|nights?|midnight|noon|overnight|winter|summer|"
+                     r"spring|autumn)\b", re.IGNORECASE),
+    **{language: re.compile(f"(?:{units})(?:\\s?(?:{_BETWEEN_UNITS[language]})?\\s?(?:{units}))*"
+                            f"\\s?(?:{_AFTER_UNITS[language]})?") for language, units in _UNITS.items()},
+}
+_SINCE = {  # a start ("since Monday", 从…起, …부터, …から), after which the denial holds to this day
+    "en": re.compile(r"since ?\|", re.IGNORECASE), "zh": re.compile(r"[自从]\||\|起|\|以来"),
+    "ko": re.compile(r"\|(?:부터|이래)"), "ja": re.compile(r"\|(?:から|以来)"),
+}
 _KO_JOINS = frozenset({"또는", "혹은", "및", "거나"})
 _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並びに"})
 
@@ -37,38 +62,86 @@ _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並�
 def denies_alike(passage: str, claim: str) -> bool:
     """Whether ``claim``, one clause with one negation, says again whole a negation of a sentence of ``passage``
     that holds its words."""
+    return any(_alike(found) for found in _denials(passage, claim))
+
+
+def drops_limit(passage: str, claim: str) -> bool:
+    """Whether ``claim`` denies what a negation of ``passage`` denies only at a time or up to an amount, without the
+    time or amount ("Refunds are not issued" against "Refunds are never issued after 30 days"), and no negation of
+    the passage says it again whole."""
+    found = list(_denials(passage, claim))
+    return not any(_alike(f) for f in found) and any(_limited(f) for f in found)
+
+
+class _Found(NamedTuple):
+    """A negation of the passage that a claim of one negation may say again: the claim's subject and what it denies,
+    the passage's negation, the sentence before's words, and the subject's words only an earlier sentence holds."""
+
+    subject: list[str]
+    scope: list[str]
+    negation: Negation
+    sentence: str
+    carried: list[str]
+    named: list[str]
+    language: str
+
+
+def _denials(passage: str, claim: str) -> Iterator[_Found]:
     language = cjk_language(passage) or cjk_language(claim) or "en"
     said = read(claim, language)
     if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language):
-        return False
+        return
     negation = said.negations[0]
     if not negation.scope or any(not holds(negation.head, clause) for clause in said.plain):
-        return False  # a clause of its own beside the denial, not a qualifier of its subject
+        return  # a clause of its own beside the denial, not a qualifier of its subject
     subject = [w for w in said.words if not has_word(negation.scope, w)]
     earlier: list[str] = []
-    for _, reading, words in readings(passage, language):
+    for sentence, reading, words in readings(passage, language):
         named = [w for w in subject if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
         if holds(words, negation.scope) and (not named or holds(earlier, named)):
-            carried = words[len(reading.words):]
-            if any(_alike(n, carried, subject, negation.scope, named) for n in reading.negations):
-                return True
+            for own in reading.negations:
+                yield _Found(subject, negation.scope, own, sentence, words[len(reading.words):], named, language)
         earlier += reading.words
+
+
+def _alike(found: _Found) -> bool:
+    """Whether the claim says every word of the passage's negation, its head and what it covers, of its subject."""
+    own = found.negation
+    return all(has_word(found.subject + found.scope, w) for w in own.head + own.scope) and _same_subject(found)
+
+
+def _limited(found: _Found) -> bool:
+    """Whether the claim denies only words of the passage's negation, of its subject, and drops a time or an amount
+    that negation holds."""
+    own = found.negation
+    if not all(has_word(own.head + own.scope, w) for w in found.scope):
+        return False
+    said = found.subject + found.scope
+    for limit in _LIMITS[found.language].finditer(found.sentence):
+        words = read(limit.group(), found.language).words
+        if words and all(has_word(own.head + own.scope, w) and not has_word(said, w) for w in words) and \
+                not _SINCE[found.language].search(found.sentence[: limit.start()][-4:] + "|" +
+                                                  found.sentence[limit.end() :][:3]) and \
+                _same_subject(found, [w for w in own.head if not has_word(words, w)]):
+            return True
     return False
 
 
-def _alike(negation: Negation, carried: list[str], subject: list[str], scope: list[str], named: list[str]) -> bool:
-    """Whether a claim of ``subject`` denying ``scope`` says again whole the passage's ``negation``; ``named`` are the
-    subject's words that only an earlier sentence of the passage holds, naming in full what this one's head names
-    short."""
-    if not all(has_word(subject + scope, w) for w in negation.head + negation.scope):
+def _same_subject(found: _Found, head: list[str] | None = None) -> bool:
+    """Whether the claim speaks of the negation's subject: its subject's words are in the negation's ``head`` (by
+    default the whole head), or, where the clause has none, in the words before it or the sentence before's; and no
+    two words change sides. Given a ``head`` without the dropped time, a clause with no subject of its own
+    ("晚上八点以后不接受电话预约") speaks of the one an earlier sentence names."""
+    own = found.negation
+    strict = head is None
+    head = own.head if head is None else head
+    if found.named and (head or strict) and not (head and all(has_word(found.subject, w) for w in head)):
+        return False  # the claim names in full what the head names short: "한빛 도서관" for "도서관"
+    heads = head or own.before + found.carried
+    if not all(has_word(heads + own.scope, w) for w in found.subject if w not in found.named):
         return False
-    if named and not negation.head:
-        return False
-    heads = negation.head or negation.before + carried
-    if not all(has_word(heads + negation.scope, w) for w in subject if w not in named):
-        return False
-    crossed_in = any(has_word(negation.scope, w) and not has_word(scope, w) for w in subject)
-    crossed_out = any(has_word(negation.head, w) and not has_word(subject, w) for w in scope)
+    crossed_in = any(has_word(own.scope, w) and not has_word(found.scope, w) for w in found.subject)
+    crossed_out = any(has_word(head, w) and not has_word(found.subject, w) for w in found.scope)
     return not (crossed_in and crossed_out)
 
 

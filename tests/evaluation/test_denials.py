@@ -1,12 +1,13 @@
 """A claim that denies what the passage denies, of the same thing, is entailed without a call (``_denials``); one
-that drops the denial's qualifier, speaks of another thing, turns two names round or joins two things is not."""
+that drops the denial's qualifier, speaks of another thing, turns two names round or joins two things is not; and one
+that drops the time or amount a denial holds only at is neutral without a call."""
 
 from __future__ import annotations
 
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._denials import denies_alike
+from ragkit.evaluation._denials import denies_alike, drops_limit
 from ragkit.evaluation._polarity import read
 from ragkit.testing import ScriptedJudge
 from ragkit.text import morphemes
@@ -77,3 +78,43 @@ async def test_the_engine_entails_a_denial_said_again_without_a_call() -> None:
     judge = ScriptedJudge([])
     verdicts = await ClaimStore(judge).check(EN, ["The Osprey ferry cannot carry cars."])
     assert [v.label for v in verdicts] == ["entailed"] and judge.calls == []
+
+
+LIMITED = ("Riverside Pool\n\nThe pool does not open before 7 am on weekdays. Since 2021, the pool has not sold day "
+           "passes. Lifeguards are not on duty in the diving area after 8 pm. Refunds are never issued after 30 days.")
+
+
+@pytest.mark.parametrize(("claim", "limited"), [
+    ("Riverside Pool does not open on weekdays.", True),  # before 7 am dropped
+    ("Lifeguards at Riverside Pool are not on duty in the diving area.", True),
+    ("Refunds are not issued.", True),  # after 30 days dropped
+    ("Riverside Pool does not open before 7 am on weekdays.", False),  # said again whole
+    ("Riverside Pool does not sell day passes.", False),  # a year is a start, read by the status rules
+    ("Lifeguards are not on duty in the diving area after 9 pm.", False),  # another time: not a dropped one
+])
+def test_a_denial_without_its_time_or_amount_is_limited(claim: str, limited: bool) -> None:
+    assert drops_limit(LIMITED, claim) is limited
+
+
+def test_a_time_span_or_a_time_without_a_subject_in_chinese() -> None:
+    passage = "营业说明\n\n春风面馆每周三不营业。面馆下午两点到五点不提供堂食。晚上八点以后不接受电话预约。"
+    assert drops_limit(passage, "春风面馆不提供堂食。")
+    assert drops_limit(passage, "春风面馆不接受电话预约。")
+    assert not drops_limit(passage, "春风面馆下午两点到五点不提供堂食。")
+
+
+@needs_mecab
+def test_a_dropped_time_in_korean_and_japanese_but_not_a_start() -> None:
+    korean = ("매장 안내\n\n초록 마트는 오후 9시 이후 주류를 판매하지 않는다. "
+              "월요일부터 마트는 비닐봉투를 제공하지 않는다.")
+    assert drops_limit(korean, "초록 마트는 주류를 판매하지 않습니다.")
+    assert not drops_limit(korean, "초록 마트는 비닐봉투를 제공하지 않습니다.")
+    japanese = "ご案内\n\nみどり歯科は土曜日の午後は診療していません。"
+    assert drops_limit(japanese, "みどり歯科は診療していません。")
+    assert not drops_limit(japanese, "みどり歯科は土曜日の午後は診療していません。")
+
+
+async def test_the_engine_makes_a_dropped_limit_neutral_without_a_call() -> None:
+    judge = ScriptedJudge([])
+    verdicts = await ClaimStore(judge).check(LIMITED, ["Refunds are not issued."])
+    assert [v.label for v in verdicts] == ["neutral"] and judge.calls == []
