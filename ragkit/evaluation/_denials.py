@@ -1,4 +1,4 @@
-"""A claim that denies what the passage denies, of the same thing: entailed without a call.
+"""A claim that denies what the passage denies, of the same thing, is entailed; one without its time, neutral.
 
 The small judge reads a denial by its topic, and misreads it both ways (bench/README.md, session 54): "The Osprey
 ferry cannot carry cars." scored 0.30 against "It does not carry cars", and "한빛 도서관은 … 허용하지 않습니다."
@@ -17,6 +17,12 @@ that it says again whole:
   passage's subject, is two names turned round ("Bob does not pay Alice" against "Alice does not pay Bob").
 A claim that joins two things ("cars or bicycles", 送货服务或礼品包装, 写真撮影やロッカー) denies each of them, and is
 left to the judge.
+
+A claim that denies only words of such a negation, of its subject, but without a time or an amount the negation
+holds ("Refunds are not issued" against "Refunds are never issued after 30 days", 本诊所不接诊 against 本诊所周日不接诊)
+denies more than the passage, and is neutral: the judge gave such claims 0.52–0.93. A year, or a time that is a
+start ("since March", 从…起, 부터, から), is no such limit: after a start the denial holds to this day, and years are
+the status rules'.
 """
 
 from __future__ import annotations
@@ -51,10 +57,10 @@ _LIMITS = {  # a time or an amount that limits a denial; not a year, which the s
     **{language: re.compile(f"(?:{units})(?:\\s?(?:{_BETWEEN_UNITS[language]})?\\s?(?:{units}))*"
                             f"\\s?(?:{_AFTER_UNITS[language]})?") for language, units in _UNITS.items()},
 }
-_SINCE = {  # a start ("since Monday", 从…起, …부터, …から), after which the denial holds to this day
-    "en": re.compile(r"since ?\|", re.IGNORECASE), "zh": re.compile(r"[自从]\||\|起|\|以来"),
-    "ko": re.compile(r"\|(?:부터|이래)"), "ja": re.compile(r"\|(?:から|以来)"),
-}
+_SINCE_BEFORE = {"en": re.compile(r"\bsince\s*$", re.IGNORECASE), "zh": re.compile(r"[自从]\s*$")}
+_SINCE_AFTER = {"zh": re.compile(r"\s*(?:起|以来)"), "ko": re.compile(r"\s*(?:부터|이래)"),
+                "ja": re.compile(r"\s*(?:から|以来)")}
+"""A time that is a start ("since March", 从…起, 월요일부터, 月曜日から), after which the denial holds to this day."""
 _KO_JOINS = frozenset({"또는", "혹은", "및", "거나"})
 _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並びに"})
 
@@ -120,11 +126,15 @@ def _limited(found: _Found) -> bool:
     for limit in _LIMITS[found.language].finditer(found.sentence):
         words = read(limit.group(), found.language).words
         if words and all(has_word(own.head + own.scope, w) and not has_word(said, w) for w in words) and \
-                not _SINCE[found.language].search(found.sentence[: limit.start()][-4:] + "|" +
-                                                  found.sentence[limit.end() :][:3]) and \
+                not _a_start(found.sentence, limit, found.language) and \
                 _same_subject(found, [w for w in own.head if not has_word(words, w)]):
             return True
     return False
+
+
+def _a_start(sentence: str, limit: re.Match[str], language: str) -> bool:
+    before, after = _SINCE_BEFORE.get(language), _SINCE_AFTER.get(language)
+    return bool(before and before.search(sentence[: limit.start()]) or after and after.match(sentence, limit.end()))
 
 
 def _same_subject(found: _Found, head: list[str] | None = None) -> bool:
