@@ -61,6 +61,13 @@ _SINCE_BEFORE = {"en": re.compile(r"\bsince\s*$", re.IGNORECASE), "zh": re.compi
 _SINCE_AFTER = {"zh": re.compile(r"\s*(?:起|以来)"), "ko": re.compile(r"\s*(?:부터|이래)"),
                 "ja": re.compile(r"\s*(?:から|以来)")}
 """A time that is a start ("since March", 从…起, 월요일부터, 月曜日から), after which the denial holds to this day."""
+_NO_NEED = {  # "need not", "not necessarily": no denial of the act itself ("Members don't have to pay" ≠ "do not pay")
+    "en": re.compile(r"\b(?:(?:do|does|did)(?:n[’']t| not)|not) (?:have|need) to\b|\bneed(?:n[’']t| not)\b|"
+                     r"\bnot (?:required|obliged|necessary|needed|necessarily)\b|\bno need\b", re.IGNORECASE),
+    "zh": re.compile(r"不用|无需|无须|不必|不需要|没必要|不一定|未必"),
+    "ko": re.compile(r"않아도|필요(?:가|는)?\s?없|(?:지|진)는 않"),
+    "ja": re.compile(r"なくても|必要(?:は|が)?(?:ない|ありません)|とは限ら|わけでは"),
+}
 _KO_JOINS = frozenset({"또는", "혹은", "및", "거나"})
 _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並びに"})
 
@@ -95,7 +102,8 @@ class _Found(NamedTuple):
 def _denials(passage: str, claim: str) -> Iterator[_Found]:
     language = cjk_language(passage) or cjk_language(claim) or "en"
     said = read(claim, language)
-    if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language):
+    if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language) or \
+            _NO_NEED[language].search(claim):
         return
     negation = said.negations[0]
     if not negation.scope or any(not holds(negation.head, clause) for clause in said.plain):
@@ -104,7 +112,8 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
     earlier: list[str] = []
     for sentence, reading, words in readings(passage, language):
         named = [w for w in subject if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
-        if holds(words, negation.scope) and (not named or holds(earlier, named)):
+        if holds(words, negation.scope) and (not named or holds(earlier, named)) and \
+                not _NO_NEED[language].search(sentence):
             for own in reading.negations:
                 yield _Found(subject, negation.scope, own, sentence, words[len(reading.words):], named, language)
         earlier += reading.words

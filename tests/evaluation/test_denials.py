@@ -56,6 +56,21 @@ def test_a_denial_changed_is_not_entailed(claim: str) -> None:
     assert not denies_alike(EN, claim)
 
 
+@pytest.mark.parametrize(("passage", "claim"), [
+    ("Members don't have to pay for parking.", "Members do not pay for parking."),
+    ("会员不用支付停车费。", "会员不支付停车费。"),
+    ("会员无需预约。", "会员不预约。"),
+])
+def test_no_need_is_no_denial(passage: str, claim: str) -> None:
+    assert not denies_alike(passage, claim)
+
+
+@needs_mecab
+def test_no_need_is_no_denial_in_korean_and_japanese() -> None:
+    assert not denies_alike("회원은 주차비를 내지 않아도 된다.", "회원은 주차비를 내지 않습니다.")
+    assert not denies_alike("会員は駐車料金を払わなくてもよい。", "会員は駐車料金を払いません。")
+
+
 def test_chinese_names_in_full_what_the_sentence_names_short() -> None:
     assert denies_alike(ZH, "青禾书店不提供送货服务。")
     assert not denies_alike(ZH, "青禾书店不提供服务。")  # 送货 dropped
