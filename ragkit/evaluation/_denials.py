@@ -57,10 +57,13 @@ _LIMITS = {  # a time or an amount that limits a denial; not a year, which the s
     **{language: re.compile(f"(?:{units})(?:\\s?(?:{_BETWEEN_UNITS[language]})?\\s?(?:{units}))*"
                             f"\\s?(?:{_AFTER_UNITS[language]})?") for language, units in _UNITS.items()},
 }
-_SINCE_BEFORE = {"en": re.compile(r"\bsince\s*$", re.IGNORECASE), "zh": re.compile(r"[自从]\s*$")}
-_SINCE_AFTER = {"zh": re.compile(r"\s*(?:起|以来)"), "ko": re.compile(r"\s*(?:부터|이래)"),
-                "ja": re.compile(r"\s*(?:から|以来)")}
-"""A time that is a start ("since March", 从…起, 월요일부터, 月曜日から), after which the denial holds to this day."""
+_SINCE_BEFORE = {"en": re.compile(r"\b(?:since|for|(?:in|over) the (?:last|past))\s*$", re.IGNORECASE),
+                 "zh": re.compile(r"[自从]\s*$")}
+_SINCE_AFTER = {"zh": re.compile(r"\s*(?:年|个月|天)?(?:起|以来|来)"),
+                "ko": re.compile(r"\s*(?:년|개월|일)?\s*(?:부터|이래|째|간)"),
+                "ja": re.compile(r"\s*(?:年|か月|ヶ月|日)?\s*(?:から|以来|間|来)")}
+"""A time that is a start or a span up to now ("since March", "for 20 years", 从…起, 20年来, 월요일부터, 20년째,
+月曜日から, 20年間), after which, or over which, the denial holds to this day."""
 _NO_NEED = {  # "need not", "not necessarily": no denial of the act itself ("Members don't have to pay" ≠ "do not pay")
     "en": re.compile(r"\b(?:(?:do|does|did)(?:n[’']t| not)|not) (?:have|need) to\b|\bneed(?:n[’']t| not)\b|"
                      r"\bnot (?:required|obliged|necessary|needed|necessarily)\b|\bno need\b", re.IGNORECASE),
@@ -134,6 +137,8 @@ def _limited(found: _Found) -> bool:
     said = found.subject + found.scope
     for limit in _LIMITS[found.language].finditer(found.sentence):
         words = read(limit.group(), found.language).words
+        if limit.group().strip().isdigit() and not all(has_word(own.scope, w) for w in words):
+            continue  # a bare number before the negation names a thing: "Flight 370", "K10 로봇"
         if words and all(has_word(own.head + own.scope, w) and not has_word(said, w) for w in words) and \
                 not _a_start(found.sentence, limit, found.language) and \
                 _same_subject(found, [w for w in own.head if not has_word(words, w)]):

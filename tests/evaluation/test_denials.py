@@ -111,6 +111,15 @@ def test_a_denial_without_its_time_or_amount_is_limited(claim: str, limited: boo
     assert drops_limit(LIMITED, claim) is limited
 
 
+@pytest.mark.parametrize(("passage", "claim"), [
+    ("The museum has not charged admission for 20 years.", "The museum does not charge admission."),  # up to now
+    ("博物馆20年来不收门票。", "博物馆不收门票。"),
+    ("Flight 370 does not stop in Dubai.", "The flight does not stop in Dubai."),  # a number that names a thing
+])
+def test_a_span_up_to_now_or_a_name_is_no_limit(passage: str, claim: str) -> None:
+    assert not drops_limit(passage, claim)
+
+
 def test_a_time_span_or_a_time_without_a_subject_in_chinese() -> None:
     passage = "营业说明\n\n春风面馆每周三不营业。面馆下午两点到五点不提供堂食。晚上八点以后不接受电话预约。"
     assert drops_limit(passage, "春风面馆不提供堂食。")
