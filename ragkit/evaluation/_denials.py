@@ -16,7 +16,9 @@ that it says again whole:
 - no two words change sides: a claim's subject word that the passage denies, with a word the claim denies that is the
   passage's subject, is two names turned round ("Bob does not pay Alice" against "Alice does not pay Bob").
 A claim that joins two things ("cars or bicycles", 送货服务或礼品包装, 写真撮影やロッカー) denies each of them, and is
-left to the judge.
+left to the judge; so is a sentence or claim that says there is no need ("don't have to pay", 不用, 않아도 된다,
+なくてもよい), which denies no act, and a sentence under a condition ("… unless the event is cancelled", 如果…, 비가
+오면), which a claim without the condition overstates.
 
 A claim that denies only words of such a negation, of its subject, but without a time or an amount the negation
 holds ("Refunds are not issued" against "Refunds are never issued after 30 days", 本诊所不接诊 against 本诊所周日不接诊)
@@ -71,6 +73,12 @@ _NO_NEED = {  # "need not", "not necessarily": no denial of the act itself ("Mem
     "ko": re.compile(r"않아도|필요(?:가|는)?\s?없|(?:지|진)는 않"),
     "ja": re.compile(r"なくても|必要(?:は|が)?(?:ない|ありません)|とは限ら|わけでは"),
 }
+_CONDITIONS = {  # a condition ("… unless the event is cancelled", 비가 오면): a sentence that holds one is left alone
+    "en": re.compile(r"\b(?:if|unless|when|whenever|until|once|provided|in case)\b", re.IGNORECASE),
+    "zh": re.compile(r"如果|假如|若|除非|只要|的话|一旦|时候"),
+    "ko": re.compile(r"[가-힣]면[\s,]|거든|경우|때(?:에|는|\s)"),
+    "ja": re.compile(r"場合|たら|なら|れば|とき|時は|際|と、"),
+}
 _KO_JOINS = frozenset({"또는", "혹은", "및", "거나"})
 _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並びに"})
 
@@ -116,7 +124,7 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
     for sentence, reading, words in readings(passage, language):
         named = [w for w in subject if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
         if holds(words, negation.scope) and (not named or holds(earlier, named)) and \
-                not _NO_NEED[language].search(sentence):
+                not _NO_NEED[language].search(sentence) and not _CONDITIONS[language].search(sentence):
             for own in reading.negations:
                 yield _Found(subject, negation.scope, own, sentence, words[len(reading.words):], named, language)
         earlier += reading.words

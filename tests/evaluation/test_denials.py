@@ -65,6 +65,20 @@ def test_no_need_is_no_denial(passage: str, claim: str) -> None:
     assert not denies_alike(passage, claim)
 
 
+@pytest.mark.parametrize(("passage", "claim"), [
+    ("Tickets are not refundable unless the event is cancelled.", "Tickets are not refundable."),
+    ("The pool does not open if it rains.", "The pool does not open."),
+    ("泳池不开放，如果下雨的话。", "泳池不开放。"),
+])
+def test_a_denial_under_a_condition_is_left_alone(passage: str, claim: str) -> None:
+    assert not denies_alike(passage, claim) and not drops_limit(passage, claim)
+
+
+@needs_mecab
+def test_a_korean_condition_is_left_alone() -> None:
+    assert not denies_alike("비가 오면 수영장은 문을 열지 않는다.", "수영장은 문을 열지 않습니다.")
+
+
 @needs_mecab
 def test_no_need_is_no_denial_in_korean_and_japanese() -> None:
     assert not denies_alike("회원은 주차비를 내지 않아도 된다.", "회원은 주차비를 내지 않습니다.")
