@@ -220,6 +220,9 @@ def _read_ko(text: str) -> Reading:
     parsed = morphemes(text, "ko") or []
     # "더 이상" is "any more", beside a negation ("더 이상 서지 않는다"), not the bound "이상"
     parsed = [m for i, m in enumerate(parsed) if not (m[0] == "이상" and i and parsed[i - 1][0] == "더")]
+    # "받지는 않는다", "가지도 않는다": a particle between "-지" and the negation, which still negates the verb
+    parsed = [m for i, m in enumerate(parsed) if not (0 < i < len(parsed) - 1 and m[1][0].startswith("J") and
+                                                      parsed[i - 1][0] == "지" and parsed[i + 1][0] in _KO_NEGATION)]
     return _read_sov(_only(parsed, "밖에", _ko_marker), _ko_word, _ko_marker, _ko_boundary)
 
 

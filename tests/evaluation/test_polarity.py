@@ -32,6 +32,14 @@ def test_a_negation_covers_the_rest_of_its_clause_in_english_and_chinese() -> No
 
 
 @needs_mecab
+def test_a_korean_particle_before_the_negation_still_negates() -> None:
+    # "모든 직원이 보너스를 받지는 않는다" (not every employee gets a bonus) denies; read as an assertion, it
+    # contradicted "직원은 보너스를 받지 않습니다"
+    assert read("모든 직원이 보너스를 받지는 않는다.", "ko").scopes == [["직원", "보너스", "받"]]
+    assert not denied("모든 직원이 보너스를 받지는 않는다.", "직원은 보너스를 받지 않습니다.")
+
+
+@needs_mecab
 def test_a_negation_covers_its_clause_back_to_the_topic_in_korean_and_japanese() -> None:
     assert read("K10 로봇은 PROFINET을 지원하지 않고 Modbus TCP를 지원한다.", "ko").scopes == [["profinet", "지원"]]
     japanese = read("K10ロボットはPROFINETに対応しておらず、Modbusに対応しています。", "ja")
