@@ -5,7 +5,7 @@ Each claim is checked alone, as a one-claim answer would be, against its passage
 claims deny what the passage denies, in other words or another register; the wrong ones drop the denial's qualifier,
 speak of another thing, turn two names round, or join two things. ``--rule-off`` leaves every claim to the judge.
 
-    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/denial_probe.py <set> [--rule-off]   # design … held4
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/denial_probe.py <set> [--rule-off]   # design … held5
 """
 
 from __future__ import annotations
@@ -215,6 +215,21 @@ HELD4: list[Case] = [  # written after the limit rule was mended on HELD3, befor
 ]
 
 
+HELD5: list[Case] = [  # written before the frame step ("あさひ水族館では…", "은하 미술관에서는…") was built
+ ("ja", "施設案内\n\nあさひ水族館は年中無休です。館内ではフラッシュ撮影ができません。ペットは入館できません。",
+  [("あさひ水族館ではフラッシュ撮影ができません。", True),
+   ("あさひ水族館ではペットは入館できません。", True),
+   ("あさひ水族館では撮影ができません。", False),
+   ("あさひ水族館では館内での飲食ができません。", False)]),
+ ("ko", "이용 안내\n\n은하 미술관은 연중무휴로 운영한다. "
+  "전시실에서는 음식물을 먹을 수 없다. 반려동물은 입장할 수 없다.",
+  [("은하 미술관 전시실에서는 음식물을 먹을 수 없습니다.", True),
+   ("은하 미술관에서는 반려동물이 입장할 수 없습니다.", True),
+   ("은하 미술관에서는 음식물을 먹을 수 없습니다.", False),
+   ("은하 미술관 전시실에서는 사진을 찍을 수 없습니다.", False)]),
+]
+
+
 async def run(cases: list[Case]) -> None:
     store = ClaimStore(Judge(None))
     values, labels = [], []
@@ -232,14 +247,15 @@ async def run(cases: list[Case]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("set", choices=["design", "held", "held2", "held3", "held4"])
+    parser.add_argument("set", choices=["design", "held", "held2", "held3", "held4", "held5"])
     parser.add_argument("--rule-off", action="store_true", help="leave every claim to the judge")
     args = parser.parse_args()
     if args.rule_off:
         import ragkit.evaluation._settled as settled
 
         settled.denies_alike = settled.drops_limit = lambda passage, claim: False  # type: ignore[assignment]
-    asyncio.run(run({"design": DESIGN, "held": HELD, "held2": HELD2, "held3": HELD3, "held4": HELD4}[args.set]))
+    sets = {"design": DESIGN, "held": HELD, "held2": HELD2, "held3": HELD3, "held4": HELD4, "held5": HELD5}
+    asyncio.run(run(sets[args.set]))
 
 
 if __name__ == "__main__":

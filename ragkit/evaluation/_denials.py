@@ -121,13 +121,27 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
         return  # a clause of its own beside the denial, not a qualifier of its subject
     subject = [w for w in said.words if not has_word(negation.scope, w)]
     earlier: list[str] = []
-    for sentence, reading, words in readings(passage, language):
-        named = [w for w in subject if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
-        if holds(words, negation.scope) and (not named or holds(earlier, named)) and \
+    sentences = readings(passage, language)
+    opening = [w for _, reading, _ in sentences[:2] for w in reading.words]  # the title and the first sentence
+    for sentence, reading, words in sentences:
+        frame = _frame(negation.scope, words, opening) if language in ("ko", "ja") else []
+        scope, framed = negation.scope[len(frame):], subject + frame
+        named = [w for w in framed if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
+        if holds(words, scope) and (not named or holds(earlier, named)) and \
                 not _NO_NEED[language].search(sentence) and not _CONDITIONS[language].search(sentence):
             for own in reading.negations:
-                yield _Found(subject, negation.scope, own, sentence, words[len(reading.words):], named, language)
+                yield _Found(framed, scope, own, sentence, words[len(reading.words):], named, language)
         earlier += reading.words
+
+
+def _frame(scope: list[str], words: list[str], opening: list[str]) -> list[str]:
+    """The words a Korean or Japanese claim's negation covers first that the sentence lacks and the passage's
+    opening names: the place it speaks of ("은하 미술관에서는 반려동물이 입장할 수 없습니다" against "반려동물은 입장할
+    수 없다"), a subject in all but name. Only the opening's: a later sentence may name another place."""
+    n = 0
+    while n < len(scope) - 1 and not has_word(words, scope[n]) and has_word(opening, scope[n]):
+        n += 1
+    return scope[:n]
 
 
 def _alike(found: _Found) -> bool:
@@ -167,7 +181,8 @@ def _same_subject(found: _Found, head: list[str] | None = None) -> bool:
     own = found.negation
     strict = head is None
     head = own.head if head is None else head
-    if found.named and (head or strict) and not (head and all(has_word(found.subject, w) for w in head)):
+    if found.named and (head or strict) and \
+            not (head and all(has_word(found.subject + found.scope, w) for w in head)):
         return False  # the claim names in full what the head names short: "한빛 도서관" for "도서관"
     heads = head or own.before + found.carried
     if not all(has_word(heads + own.scope, w) for w in found.subject if w not in found.named):

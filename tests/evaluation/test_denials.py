@@ -80,6 +80,17 @@ def test_a_korean_condition_is_left_alone() -> None:
 
 
 @needs_mecab
+def test_a_korean_or_japanese_claim_may_speak_of_the_place_the_passage_opens_with() -> None:
+    korean = "이용 안내\n\n은하 미술관은 연중무휴로 운영한다. 별빛 미술관은 월요일에 쉰다. 반려동물은 입장할 수 없다."
+    assert denies_alike(korean, "은하 미술관에서는 반려동물이 입장할 수 없습니다.")
+    assert not denies_alike(korean, "별빛 미술관에서는 반려동물이 입장할 수 없습니다.")  # not the opening's place
+    japanese = ("ご利用案内\n\nさくら美術館では、館内での写真撮影を許可していません。"
+                "団体予約は電話では受け付けていません。")
+    assert denies_alike(japanese, "さくら美術館では団体予約を電話で受け付けていません。")
+    assert not denies_alike(japanese, "さくら美術館では団体予約を受け付けていません。")  # 電話 dropped
+
+
+@needs_mecab
 def test_no_need_is_no_denial_in_korean_and_japanese() -> None:
     assert not denies_alike("회원은 주차비를 내지 않아도 된다.", "회원은 주차비를 내지 않습니다.")
     assert not denies_alike("会員は駐車料金を払わなくてもよい。", "会員は駐車料金を払いません。")
