@@ -120,18 +120,28 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
     if not negation.scope or any(not holds(negation.head, clause) for clause in said.plain):
         return  # a clause of its own beside the denial, not a qualifier of its subject
     subject = [w for w in said.words if not has_word(negation.scope, w)]
-    earlier: list[str] = []
+    earlier, written = list[str](), ""
     sentences = readings(passage, language)
     opening = [w for _, reading, _ in sentences[:2] for w in reading.words]  # the title and the first sentence
     for sentence, reading, words in sentences:
         frame = _frame(negation.scope, words, opening) if language in ("ko", "ja") else []
         scope, framed = negation.scope[len(frame):], subject + frame
         named = [w for w in framed if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
-        if holds(words, scope) and (not named or holds(earlier, named)) and \
+        if holds(words, scope) and (not named or _named_before(named, earlier, written, claim)) and \
                 not _NO_NEED[language].search(sentence) and not _CONDITIONS[language].search(sentence):
             for own in reading.negations:
                 yield _Found(framed, scope, own, sentence, words[len(reading.words):], named, language)
         earlier += reading.words
+        written += sentence
+
+
+def _named_before(named: list[str], earlier: list[str], written: str, claim: str) -> bool:
+    """Whether earlier sentences name what the claim's subject adds to this one's. Chinese is read by character, so
+    each run of such characters in the claim must stand in an earlier sentence as written: "青禾" of 青禾书店, not a
+    "生产会议" pieced together from 生产工作会议."""
+    han = "".join(re.escape(w) for w in named if len(w) == 1 and "\u4e00" <= w <= "\u9fff")
+    runs = re.findall(f"[{han}]+", claim) if han else []
+    return holds(earlier, named) and all(run in written for run in runs)
 
 
 def _frame(scope: list[str], words: list[str], opening: list[str]) -> list[str]:

@@ -98,6 +98,7 @@ def test_no_need_is_no_denial_in_korean_and_japanese() -> None:
 
 def test_chinese_names_in_full_what_the_sentence_names_short() -> None:
     assert denies_alike(ZH, "青禾书店不提供送货服务。")
+    assert not denies_alike(ZH, "青禾说明书店不提供送货服务。")  # "青禾说明" is written nowhere before
     assert not denies_alike(ZH, "青禾书店不提供服务。")  # 送货 dropped
     assert not denies_alike(ZH, "青禾书店不提供送货服务或礼品包装。")
     assert not denies_alike(ZH, "青禾书店周二不营业。")
