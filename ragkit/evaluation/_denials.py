@@ -98,8 +98,9 @@ def drops_limit(passage: str, claim: str) -> bool:
 
 
 class _Found(NamedTuple):
-    """A negation of the passage that a claim of one negation may say again: the claim's subject and what it denies,
-    the passage's negation, the sentence before's words, and the subject's words only an earlier sentence holds."""
+    """A negation of the passage that a claim of one negation may say again: the claim's subject and what it denies;
+    the passage's negation, its sentence and the sentence before's words (when this one goes on about its subject);
+    the claim's subject words that only an earlier sentence holds; and the language."""
 
     subject: list[str]
     scope: list[str]
@@ -111,6 +112,8 @@ class _Found(NamedTuple):
 
 
 def _denials(passage: str, claim: str) -> Iterator[_Found]:
+    """Each negation of a sentence of ``passage`` that holds the words ``claim`` denies, when the claim is one clause
+    with one negation, joins nothing and says no "need not"; a sentence under a condition is passed over."""
     language = cjk_language(passage) or cjk_language(claim) or "en"
     said = read(claim, language)
     if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language) or \
@@ -179,6 +182,7 @@ def _limited(found: _Found) -> bool:
 
 
 def _a_start(sentence: str, limit: re.Match[str], language: str) -> bool:
+    """Whether the time ``limit`` found in ``sentence`` is a start or a span up to now ("since March", 20年来)."""
     before, after = _SINCE_BEFORE.get(language), _SINCE_AFTER.get(language)
     return bool(before and before.search(sentence[: limit.start()]) or after and after.match(sentence, limit.end()))
 
