@@ -5,7 +5,7 @@ Each claim is checked alone, as a one-claim answer would be, against its passage
 claims deny what the passage denies, in other words or another register; the wrong ones drop the denial's qualifier,
 speak of another thing, turn two names round, or join two things. ``--rule-off`` leaves every claim to the judge.
 
-    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/denial_probe.py <set> [--rule-off]   # design … held5
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/denial_probe.py <set> [--rule-off]   # design … held6
 """
 
 from __future__ import annotations
@@ -230,6 +230,36 @@ HELD5: list[Case] = [  # written before the frame step ("あさひ水族館で�
 ]
 
 
+HELD6: list[Case] = [  # written after every mend of the session, before anything was run on it
+ ("en", "Greenway Bikes\n\nGreenway Bikes does not rent e-bikes to riders under 16. "
+  "The shop never repairs carbon frames. It does not open on Mondays in winter. "
+  "Members don't have to pay a deposit.",
+  [("Greenway Bikes doesn't rent e-bikes to riders under 16.", True),
+   ("Greenway Bikes never repairs carbon frames.", True),
+   ("Greenway Bikes does not rent e-bikes.", False),
+   ("Greenway Bikes does not open on Mondays.", False),
+   ("Greenway Bikes does not repair frames.", False),
+   ("Greenway Bikes members do not pay a deposit.", False)]),
+ ("zh", "借阅规则\n\n明湖图书馆的古籍不外借。图书馆周一上午不开放。逾期未还的读者三十天内不能再借书。",
+  [("明湖图书馆的古籍不外借。", True),
+   ("明湖图书馆周一上午不开放。", True),
+   ("明湖图书馆不开放。", False),
+   ("逾期未还的读者不能再借书。", False)]),
+ ("ko", "예약 안내\n\n소담 한의원은 토요일 오후에 진료하지 않는다. "
+  "한의원은 전화 예약을 받지 않는다. 초진 환자는 당일 예약을 할 수 없다.",
+  [("소담 한의원은 토요일 오후에 진료하지 않습니다.", True),
+   ("소담 한의원은 전화 예약을 받지 않습니다.", True),
+   ("소담 한의원은 진료하지 않습니다.", False),
+   ("소담 한의원은 예약을 받지 않습니다.", False)]),
+ ("ja", "ご利用案内\n\nこもれび温泉では、タトゥーのある方の入浴をお断りしていません。"
+  "露天風呂は冬季は利用できません。館内では喫煙できません。",
+  [("こもれび温泉の露天風呂は冬季は利用できません。", True),
+   ("こもれび温泉では館内で喫煙できません。", True),
+   ("こもれび温泉の露天風呂は利用できません。", False),
+   ("こもれび温泉では喫煙できません。", False)]),
+]
+
+
 async def run(cases: list[Case]) -> None:
     store = ClaimStore(Judge(None))
     values, labels = [], []
@@ -247,14 +277,15 @@ async def run(cases: list[Case]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("set", choices=["design", "held", "held2", "held3", "held4", "held5"])
+    parser.add_argument("set", choices=["design", "held", "held2", "held3", "held4", "held5", "held6"])
     parser.add_argument("--rule-off", action="store_true", help="leave every claim to the judge")
     args = parser.parse_args()
     if args.rule_off:
         import ragkit.evaluation._settled as settled
 
         settled.denies_alike = settled.drops_limit = lambda passage, claim: False  # type: ignore[assignment]
-    sets = {"design": DESIGN, "held": HELD, "held2": HELD2, "held3": HELD3, "held4": HELD4, "held5": HELD5}
+    sets = {"design": DESIGN, "held": HELD, "held2": HELD2, "held3": HELD3, "held4": HELD4, "held5": HELD5,
+            "held6": HELD6}
     asyncio.run(run(sets[args.set]))
 
 
