@@ -109,6 +109,9 @@ class _Found(NamedTuple):
     carried: list[str]
     named: list[str]
     language: str
+    opening: bool = False
+    """Whether the words ``named`` are the place the passage opens with, put under a Korean or Japanese claim's
+    negation."""
 
 
 def _denials(passage: str, claim: str) -> Iterator[_Found]:
@@ -132,8 +135,10 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
         named = [w for w in framed if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
         if holds(words, scope) and (not named or _named_before(named, earlier, written, claim)) and \
                 not _NO_NEED[language].search(sentence) and not _CONDITIONS[language].search(sentence):
+            opening_only = bool(frame) and all(has_word(frame, w) for w in named)
             for own in reading.negations:
-                yield _Found(framed, scope, own, sentence, words[len(reading.words):], named, language)
+                yield _Found(framed, scope, own, sentence, words[len(reading.words):], named, language,
+                             opening_only)
         earlier += reading.words
         written += sentence
 
@@ -190,12 +195,13 @@ def _a_start(sentence: str, limit: re.Match[str], language: str) -> bool:
 def _same_subject(found: _Found, head: list[str] | None = None) -> bool:
     """Whether the claim speaks of the negation's subject: its subject's words are in the negation's ``head`` (by
     default the whole head), or, where the clause has none, in the words before it or the sentence before's; and no
-    two words change sides. Given a ``head`` without the dropped time, a clause with no subject of its own
-    ("晚上八点以后不接受电话预约") speaks of the one an earlier sentence names."""
+    two words change sides. A clause with no subject of its own speaks of the one an earlier sentence names, given a
+    ``head`` without the dropped time ("晚上八点以后不接受电话预约"), or when that is the place the passage opens with
+    ("館内では喫煙できません" for "こもれび温泉では館内で喫煙できません")."""
     own = found.negation
     strict = head is None
     head = own.head if head is None else head
-    if found.named and (head or strict) and \
+    if found.named and (head or strict and not found.opening) and \
             not (head and all(has_word(found.subject + found.scope, w) for w in head)):
         return False  # the claim names in full what the head names short: "한빛 도서관" for "도서관"
     heads = head or own.before + found.carried

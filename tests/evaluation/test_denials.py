@@ -88,6 +88,9 @@ def test_a_korean_or_japanese_claim_may_speak_of_the_place_the_passage_opens_wit
                 "団体予約は電話では受け付けていません。")
     assert denies_alike(japanese, "さくら美術館では団体予約を電話で受け付けていません。")
     assert not denies_alike(japanese, "さくら美術館では団体予約を受け付けていません。")  # 電話 dropped
+    onsen = "ご利用案内\n\nこもれび温泉は年中無休です。露天風呂は冬季は利用できません。館内では喫煙できません。"
+    assert denies_alike(onsen, "こもれび温泉では館内で喫煙できません。")  # a clause with no subject of its own
+    assert not denies_alike(onsen, "こもれび温泉では喫煙できません。")  # 館内 dropped
 
 
 @needs_mecab
