@@ -96,6 +96,12 @@ def _content(text: str) -> set[str]:
 _OPENS_WITH_PRONOUN = re.compile(r"\s*(?:(?:It|Its|It's|They|Their|This|These|He|She|His|Her)\b|[它其该此他她])")
 
 
+def rule_language(passage: str, claim: str) -> str:
+    """The language the word rules read a claim and its passage in: the passage's CJK language, else the claim's
+    ("K10支持PROFINET。" is mostly Latin), else English."""
+    return cjk_language(passage) or cjk_language(claim) or "en"
+
+
 def goes_on(sentence: str) -> bool:
     """Whether ``sentence`` begins by pointing back at the thing named before ("It was launched in 2019", "其员工约…"):
     it speaks of the last sentence's subject."""

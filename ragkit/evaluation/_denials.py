@@ -33,8 +33,9 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import Negation, has_word, holds, read, readings
-from ragkit.text import cjk_language, morphemes
+from ragkit.text import morphemes
 
 _JOINS = {
     "en": re.compile(r"\b(?:or|and|nor|either|both)\b|&", re.IGNORECASE),
@@ -117,7 +118,7 @@ class _Found(NamedTuple):
 def _denials(passage: str, claim: str) -> Iterator[_Found]:
     """Each negation of a sentence of ``passage`` that holds the words ``claim`` denies, when the claim is one clause
     with one negation, joins nothing and says no "need not"; a sentence under a condition is passed over."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     said = read(claim, language)
     if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language) or \
             _NO_NEED[language].search(claim):

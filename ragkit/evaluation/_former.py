@@ -23,9 +23,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import holds, read
 from ragkit.evaluation._status import CLAUSE_CUT, past
-from ragkit.text import FUNCTION_WORDS, cjk_language, in_digits, morphemes, split_sentences, units
+from ragkit.text import FUNCTION_WORDS, in_digits, morphemes, split_sentences, units
 
 _CLAUSE = re.compile(CLAUSE_CUT.pattern + r"|\s+and\s+|\s+but\s+")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
@@ -51,7 +52,7 @@ NOW = re.compile(r"\b(?:still|now|currently|today|remains?)\b|仍|现在|目前|
 def formerly(passage: str, claim: str, asked: str = "") -> bool:
     """Whether ``passage`` tells in the past the state that ``claim`` says in the present (see the module
     docstring). ``asked`` is the question the claim answers, whose words the claim may repeat."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     if _YEAR.search(claim) or past(claim, language):
         return False
     reading = read(claim, language)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import holds, read, readings
-from ragkit.text import cjk_language
 
 Mode = Literal["duty", "choice"]
 
@@ -45,7 +45,7 @@ def modes(text: str, language: str) -> set[Mode]:
 def mode_changed(passage: str, claim: str) -> bool:
     """Whether ``claim`` says "must" where the sentence of ``passage`` holding its other words says only "may", or
     "may" where it says only "must"."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     claimed = modes(claim, language)
     if len(claimed) != 1:
         return False

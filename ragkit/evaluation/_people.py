@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._former import NOW, a_past_state
 from ragkit.evaluation._polarity import holds, read
 from ragkit.evaluation._status import CLAUSE_CUT, past
-from ragkit.text import FUNCTION_WORDS, chinese_tagged, cjk_language, morphemes, split_sentences
+from ragkit.text import FUNCTION_WORDS, chinese_tagged, morphemes, split_sentences
 
 _LATIN_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
 """Two or more capitalised words: "Peter Lund", "Mara Quill" (and "Harlow Footbridge": names of things count too, as
@@ -94,7 +95,7 @@ def _words(text: str, language: str) -> list[str]:
 def said_of_another(passage: str, claim: str) -> str | None:
     """The person of whom ``passage`` says what ``claim`` says of someone else (see the module docstring), or
     None."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     named = set(people(passage, language))
     theirs = list(people(claim, language))
     if len(named) < 2:

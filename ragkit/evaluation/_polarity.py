@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from ragkit.evaluation._claim_text import goes_on
+from ragkit.evaluation._claim_text import goes_on, rule_language
 from ragkit.text import (
     FUNCTION_WORDS,
     HIRAGANA,
     JAPANESE_NOT_A_THING,
-    cjk_language,
     is_noun,
     morphemes,
     split_sentences,
@@ -385,7 +384,7 @@ def denied(passage: str, claim: str) -> bool:
     """Whether every sentence of ``passage`` that holds the words of ``claim`` says the opposite of it: a negation
     the claim drops ("supports PROFINET" against "does not support PROFINET"), adds, or an exception it ignores
     ("Drivers get 25 days" against "everyone except drivers gets 25 days")."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"  # "K10支持PROFINET。" is mostly Latin
+    language = rule_language(passage, claim)
     reading = read(claim, language)
     holding = [r for _, r, words in readings(passage, language) if holds(words, reading.words)]
     opposing = [r for r in holding if _opposed(reading, r)]

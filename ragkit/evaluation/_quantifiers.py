@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import holds, read, readings
-from ragkit.text import cjk_language
 
 _QUANTIFIERS = {  # (all, only some): "all" where the passage says "most" overstates it
     "en": (r"\b(?:all|every|each|always)\b",
@@ -28,7 +28,7 @@ _QUANTIFIERS = {  # (all, only some): "all" where the passage says "most" overst
 def overstated(passage: str, claim: str) -> bool:
     """Whether ``claim`` says "all", "every" or "always" of what the sentence holding its other words says only of
     "most" or "sometimes" ("All orders ship within 48 hours" against "Most orders ship within 48 hours")."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"  # "K10支持PROFINET。" is mostly Latin
+    language = rule_language(passage, claim)
     every, some = (re.compile(p, re.IGNORECASE) for p in _QUANTIFIERS[language])
     if not every.search(claim) or some.search(claim):
         return False

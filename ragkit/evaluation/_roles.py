@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import ZH_TOKEN, read
-from ragkit.text import JAPANESE_NOT_A_THING, cjk_language, is_noun, morphemes, split_sentences
+from ragkit.text import JAPANESE_NOT_A_THING, is_noun, morphemes, split_sentences
 
 _JA_SKIP = JAPANESE_NOT_A_THING | {"数"}
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -44,7 +45,7 @@ _PASSIVE = {
 def swapped(passage: str, claim: str) -> bool:
     """Whether a sentence of ``passage`` holding the words of ``claim`` says its relation with the two names the
     other way round."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     if language in ("ko", "ja"):
         return _swapped_roles(passage, claim, language)
     pattern = ZH_TOKEN if language == "zh" else _EN_TOKEN

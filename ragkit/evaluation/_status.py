@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import holds, read
-from ragkit.text import FUNCTION_WORDS, cjk_language, morphemes, split_sentences, units
+from ragkit.text import FUNCTION_WORDS, morphemes, split_sentences, units
 
 _YEAR = r"(?:1[89]|20)\d\d"
 _UNTIL = {
@@ -91,7 +92,7 @@ def ended(passage: str, claim: str, asked: str = "") -> str | None:
     ``asked`` is the question the claim answers: the split puts the question's subject into a claim ("山口洋子が館長
     である" to "みどり図書館の館長は…" becomes "みどり図書館の館長は山口洋子である"), where the passage, about that
     subject, need not name it in the clause."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     if re.search(_YEAR, claim) or _UNTIL[language].search(claim) or past(claim, language):
         return None
     words = read(claim, language)
@@ -150,7 +151,7 @@ def arrived(passage: str, claim: str, asked: str = "") -> bool:
     ``asked`` is the question the claim answers: the claim may repeat its words (the split writes "Tallow chairs are
     upholstered at …" after "Where are Tallow chairs upholstered?"), but not one the passage says of the old
     side."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     if re.search(_YEAR, claim) or _UNTIL[language].search(claim) or past(claim, language):
         return False
     words = read(claim, language)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
+from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._former import NOW
 from ragkit.evaluation._people import people
 from ragkit.evaluation._polarity import holds, read
 from ragkit.evaluation._status import CLAUSE_CUT
-from ragkit.text import cjk_language, morphemes, split_sentences
+from ragkit.text import morphemes, split_sentences
 
 _EN = re.compile(r"\b(?P<q>deputy|vice|assistant|associate|acting|interim|former|honorary)[\s-]+(?P<t>[a-z]+)",
                  re.IGNORECASE)
@@ -41,7 +42,7 @@ _NEAR = 40
 def unqualified(passage: str, claim: str) -> bool:
     """Whether ``claim`` gives a person a title that ``passage`` gives them only with a qualifier (see the module
     docstring)."""
-    language = cjk_language(passage) or cjk_language(claim) or "en"
+    language = rule_language(passage, claim)
     patterns = [_EN] if language == "en" else [p for p in (_PREFIXED[language], _SUFFIXED[language]) if p]
     if not any(p.search(passage) for p in patterns):  # most passages qualify no title: read no names
         return False
