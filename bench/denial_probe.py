@@ -283,7 +283,7 @@ def main() -> None:
     if args.rule_off:
         import ragkit.evaluation._settled as settled
 
-        settled.denies_alike = settled.drops_limit = lambda passage, claim: False  # type: ignore[assignment]
+        settled.denied_again = lambda passage, claim: None  # type: ignore[assignment]
     sets = {"design": DESIGN, "held": HELD, "held2": HELD2, "held3": HELD3, "held4": HELD4, "held5": HELD5,
             "held6": HELD6}
     asyncio.run(run(sets[args.set]))

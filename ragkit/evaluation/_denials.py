@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import Negation, has_word, holds, read, readings
@@ -84,18 +84,15 @@ _KO_JOINS = frozenset({"또는", "혹은", "및", "거나"})
 _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並びに"})
 
 
-def denies_alike(passage: str, claim: str) -> bool:
-    """Whether ``claim``, one clause with one negation, says again whole a negation of a sentence of ``passage``
-    that holds its words."""
-    return any(_alike(found) for found in _denials(passage, claim))
-
-
-def drops_limit(passage: str, claim: str) -> bool:
-    """Whether ``claim`` denies what a negation of ``passage`` denies only at a time or up to an amount, without the
-    time or amount ("Refunds are not issued" against "Refunds are never issued after 30 days"), and no negation of
-    the passage says it again whole."""
+def denied_again(passage: str, claim: str) -> Literal["entailed", "neutral"] | None:
+    """"entailed" when ``claim``, one clause with one negation, says again whole a negation of a sentence of
+    ``passage`` that holds its words; "neutral" when none does and the claim denies what such a negation denies only
+    at a time or up to an amount, without the time or amount ("Refunds are not issued" against "Refunds are never
+    issued after 30 days"); else None."""
     found = list(_denials(passage, claim))
-    return not any(_alike(f) for f in found) and any(_limited(f) for f in found)
+    if any(_alike(f) for f in found):
+        return "entailed"
+    return "neutral" if any(_limited(f) for f in found) else None
 
 
 class _Found(NamedTuple):

@@ -38,7 +38,7 @@ from ragkit.evaluation._bindings import in_own_place, misplaced
 from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
-from ragkit.evaluation._denials import denies_alike, drops_limit
+from ragkit.evaluation._denials import denied_again
 from ragkit.evaluation._former import formerly
 from ragkit.evaluation._holders import holds_title, title_of_another
 from ragkit.evaluation._modality import mode_changed
@@ -73,12 +73,13 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
         return Verdict(label="contradicted")
+    denial = denied_again(passage, said)  # one reading for both its verdicts
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
             unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
-            title_of_another(passage, said) or drops_limit(passage, said):
+            title_of_another(passage, said) or denial == "neutral":
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
-            denies_alike(passage, said):
+            denial == "entailed":
         # before the sibling and people rules, which read the passage's other side or other thing
         return Verdict(label="entailed")
     if said_of_sibling(passage, claim) or said_of_another(passage, said):
