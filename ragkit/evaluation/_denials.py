@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
 from ragkit.evaluation._claim_text import rule_language
+from ragkit.evaluation._hedges import hedged, no_need
 from ragkit.evaluation._polarity import Negation, has_word, holds, read, readings
 from ragkit.text import morphemes
 
@@ -67,19 +68,6 @@ _SINCE_AFTER = {"zh": re.compile(r"\s*(?:年|个月|天)?(?:起|以来|来)"),
                 "ja": re.compile(r"\s*(?:年|か月|ヶ月|日)?\s*(?:から|以来|間|来)")}
 """A time that is a start or a span up to now ("since March", "for 20 years", 从…起, 20年来, 월요일부터, 20년째,
 月曜日から, 20年間), after which, or over which, the denial holds to this day."""
-_NO_NEED = {  # "need not", "not necessarily": no denial of the act itself ("Members don't have to pay" ≠ "do not pay")
-    "en": re.compile(r"\b(?:(?:do|does|did)(?:n[’']t| not)|not) (?:have|need) to\b|\bneed(?:n[’']t| not)\b|"
-                     r"\bnot (?:required|obliged|necessary|needed|necessarily)\b|\bno need\b", re.IGNORECASE),
-    "zh": re.compile(r"不用|无需|无须|不必|不需要|没必要|不一定|未必"),
-    "ko": re.compile(r"않아도|필요(?:가|는)?\s?없|(?:지|진)는 않"),
-    "ja": re.compile(r"なくても|必要(?:は|が)?(?:ない|ありません)|とは限ら|わけでは"),
-}
-_CONDITIONS = {  # a condition ("… unless the event is cancelled", 비가 오면): a sentence that holds one is left alone
-    "en": re.compile(r"\b(?:if|unless|when|whenever|until|once|provided|in case)\b", re.IGNORECASE),
-    "zh": re.compile(r"如果|假如|若|除非|只要|的话|一旦|时候"),
-    "ko": re.compile(r"[가-힣]면[\s,]|거든|경우|때(?:에|는|\s)"),
-    "ja": re.compile(r"場合|たら|なら|れば|とき|時は|際|と、"),
-}
 _KO_JOINS = frozenset({"또는", "혹은", "및", "거나"})
 _JA_JOINS = frozenset({"または", "もしくは", "および", "及び", "並びに"})
 
@@ -117,8 +105,7 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
     with one negation, joins nothing and says no "need not"; a sentence under a condition is passed over."""
     language = rule_language(passage, claim)
     said = read(claim, language)
-    if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language) or \
-            _NO_NEED[language].search(claim):
+    if len(said.negations) != 1 or len(said.scopes) != 1 or _joins(claim, language) or no_need(claim, language):
         return
     negation = said.negations[0]
     if not negation.scope or any(not holds(negation.head, clause) for clause in said.plain):
@@ -132,7 +119,7 @@ def _denials(passage: str, claim: str) -> Iterator[_Found]:
         scope, framed = negation.scope[len(frame):], subject + frame
         named = [w for w in framed if not has_word(words, w)]  # "한빛 도서관" where the sentence says "도서관"
         if holds(words, scope) and (not named or _named_before(named, earlier, written, claim)) and \
-                not _NO_NEED[language].search(sentence) and not _CONDITIONS[language].search(sentence):
+                not hedged(sentence, language):
             opening_only = bool(frame) and all(has_word(frame, w) for w in named)
             for own in reading.negations:
                 yield _Found(framed, scope, own, sentence, words[len(reading.words):], named, language,

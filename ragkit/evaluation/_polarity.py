@@ -24,14 +24,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ragkit.evaluation._claim_text import goes_on, rule_language
-from ragkit.text import (
-    FUNCTION_WORDS,
-    HIRAGANA,
-    JAPANESE_NOT_A_THING,
-    is_noun,
-    morphemes,
-    split_sentences,
-)
+from ragkit.evaluation._hedges import alike_hedged
+from ragkit.text import FUNCTION_WORDS, HIRAGANA, JAPANESE_NOT_A_THING, is_noun, morphemes, split_sentences
 
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][\w./'’-]*|[,;:()]")
 _EN_NEGATION = frozenset({"not", "never", "no", "none", "neither", "nor", "without", "cannot"})
@@ -383,14 +377,15 @@ def holds(words: list[str], wanted: list[str]) -> bool:
 def denied(passage: str, claim: str) -> bool:
     """Whether every sentence of ``passage`` that holds the words of ``claim`` says the opposite of it: a negation
     the claim drops ("supports PROFINET" against "does not support PROFINET"), adds, or an exception it ignores
-    ("Drivers get 25 days" against "everyone except drivers gets 25 days")."""
+    ("Drivers get 25 days" against "everyone except drivers gets 25 days"). A sentence under another condition than the
+    claim's, or either denying a need, opposes nothing (``_hedges``)."""
     language = rule_language(passage, claim)
     reading = read(claim, language)
-    holding = [r for _, r, words in readings(passage, language) if holds(words, reading.words)]
-    opposing = [r for r in holding if _opposed(reading, r)]
+    holding = [(s, r) for s, r, words in readings(passage, language) if holds(words, reading.words)]
+    opposing = [r for s, r in holding if alike_hedged(claim, s, language) and _opposed(reading, r)]
     if not opposing:
         return False
-    others = [r for r in holding if not any(r is o for o in opposing)]
+    others = [r for _, r in holding if not any(r is o for o in opposing)]
     # another sentence that holds the claim stands against them when it says, in its own words, what they deny
     denied_there = set().union(*(r.denied() for r in opposing))
     at_issue = [w for w in reading.words if has_word(denied_there, w)] or reading.words

@@ -9,7 +9,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - a value bounded the other way round from the passage ("at least 10 kg" against "up to 10 kg") is contradicted
   (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``),
   and a claim of several amounts one of which the passage counts only with other values (``_amounts``);
-- what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``), and what it denies,
+- what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``; not a denial
+  under another condition than the claim's, nor one of a need: ``_hedges``), and what it denies,
   denied again whole of the same thing, is entailed (``_denials``); what it says of "most", said of "all", is
   neutral (``_quantifiers``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is

@@ -92,6 +92,34 @@ def test_a_negation_the_claim_adds_is_denied_where_the_passage_says_it_plainly()
     assert not denied("The Leeds bakery opens daily except on Sundays.", "The Leeds bakery does not open on Sundays.")
 
 
+@pytest.mark.parametrize(("passage", "claim", "against"), [
+    ("The pool does not open if it rains.", "The pool opens.", False),
+    ("The shop does not open unless the owner is in.", "The shop opens.", False),
+    ("The pool does not open until 9 am.", "The pool opens at 9 am.", False),
+    ("The app cannot sync when offline.", "The app can sync.", False),
+    ("The pool does not open if it rains.", "The pool opens if it rains.", True),  # the same condition
+    ("The app does not work unless a key is entered.", "The app works if a key is entered.", False),
+    ("如果下雨，游泳池不开放。", "游泳池开放。", False),
+    ("Members don't have to pay for parking.", "Members pay for parking.", False),
+    ("Members don't have to pay for parking.", "Members have to pay for parking.", True),  # the need itself
+    ("Backups are not required for test servers.", "Backups are required for test servers.", True),
+    ("会员不用支付停车费。", "会员支付停车费。", False),
+    ("The pool does not open on Sundays.", "The pool opens on Sundays if it rains.", False),
+])
+def test_a_denial_under_a_condition_or_of_a_need_opposes_only_its_like(passage: str, claim: str,
+                                                                         against: bool) -> None:
+    assert denied(passage, claim) is against
+
+
+@needs_mecab
+def test_a_korean_or_japanese_condition_or_need_opposes_nothing() -> None:
+    assert not denied("비가 오면 수영장은 문을 열지 않는다.", "수영장은 문을 연다.")
+    assert not denied("회원은 주차비를 내지 않아도 된다.", "회원은 주차비를 낸다.")
+    assert not denied("雨の場合、プールは開きません。", "プールは開きます。")
+    assert not denied("会員は駐車料金を払わなくてもよい。", "会員は駐車料金を払う。")
+    assert denied("회원은 수건 값을 내지 않아도 된다.", "회원은 수건 값을 내야 한다.")
+
+
 def test_a_sentence_that_says_it_plainly_stands_against_one_that_denies_it() -> None:
     passage = "Docuvault does not import PDF files in the free plan. It imports PDF files in the paid plan."
     assert not denied(passage, "Docuvault imports PDF files.")

@@ -348,6 +348,32 @@ def test_a_denial_without_its_time_is_unfaithful(live_settings: Settings) -> Non
         assert value(result, lang, "faithfulness") <= 0.1, lang
 
 
+HEDGED = [  # a question, a passage that denies only under a condition or denies a need, and an answer it does not deny
+    ("en", "Does Ledger Sync upload files?",
+     "Ledger Sync does not upload files when the laptop runs on battery. It never deletes local copies.",
+     "Ledger Sync uploads files."),
+    ("zh", "星河游泳馆开放吗？", "游泳馆须知\n\n如果下雨，星河游泳馆不开放。游泳馆周日不开放。", "星河游泳馆开放。"),
+    ("ko", "푸른 수영장은 문을 여나요?",
+     "비가 오면 푸른 수영장은 문을 열지 않는다. 수영장은 일요일에 문을 열지 않는다.", "푸른 수영장은 문을 연다."),
+]
+
+
+def test_a_denial_under_a_condition_contradicts_no_plain_claim(live_settings: Settings) -> None:
+    import asyncio
+
+    samples = [sample(lang, q, a, a, [(lang, text)]) for lang, q, text, a in HEDGED]
+    samples.append(sample("same-condition", "Does Ledger Sync upload files on battery?", "Ledger Sync uploads files "
+                          "when the laptop runs on battery.", "No.", [("en", HEDGED[0][2])]))
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for sid in [lang for lang, *_ in HEDGED] + ["same-condition"]:
+        score = next(s for s in result.samples if s.sample_id == sid).scores["faithfulness"]
+        details = ClaimDetails.from_score(score.details)
+        assert details is not None and details.claims, sid
+        labels = [c.together.label for c in details.claims if c.together is not None]
+        # before session 55 the polarity rule called each plain claim contradicted, with no call
+        assert ("contradicted" in labels) is (sid == "same-condition"), (sid, labels)
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
