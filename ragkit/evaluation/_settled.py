@@ -2,7 +2,9 @@
 
 Each rule reads one kind of fact that the small judge checks by its topic and gets wrong (bench/README.md):
 - a claim equal (normalised) to a sentence of the passage, or to one of the passage's own claims, or one conjunct
-  of a sentence as written (``_claim_text.conjunct_of``), is entailed;
+  of a sentence as written (``_claim_text.conjunct_of``), is entailed, and so is one that is such a sentence but
+  for a place it names by the region or country that holds it ("Sheffield, UK" for "Sheffield, England";
+  ``_places``);
 - a value of the passage's tables put in the row or column the table puts it is entailed, and one put in another
   row or column is contradicted (``_table_facts.placements``);
 - a comparison of two things is entailed or contradicted by the passage's numbers of each (``_comparisons``);
@@ -45,6 +47,7 @@ from ragkit.evaluation._holders import holds_title, title_of_another
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
+from ragkit.evaluation._places import places_implied
 from ragkit.evaluation._polarity import denied, read, readings
 from ragkit.evaluation._quantifiers import overstated
 from ragkit.evaluation._roles import swapped
@@ -64,7 +67,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     """The verdict on ``claim`` that ``passage`` settles by its words, or None for the judge. ``same`` holds the
     normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables; ``asked`` is
     the question the claim answers."""
-    if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned):
+    if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned) or \
+            places_implied(passage, claim):
         return Verdict(label="entailed")
     if placed is not None and placed.misplaced:
         return Verdict(label="contradicted")

@@ -374,6 +374,24 @@ def test_a_denial_under_a_condition_contradicts_no_plain_claim(live_settings: Se
         assert ("contradicted" in labels) is (sid == "same-condition"), (sid, labels)
 
 
+PLANT = ("Acme Robotics designs industrial arms. Acme Robotics's main plant is located in Sheffield, England. "
+         "Its software team works in Porto.")
+
+
+def test_a_place_named_by_its_country_is_the_same_fact(live_settings: Settings) -> None:
+    import asyncio
+
+    question, reference = "Where is Acme Robotics's main plant located?", PLANT.split(". ")[1] + "."
+    samples = [sample(sid, question, answer, reference, [("plant", PLANT)]) for sid, answer in (
+        ("right", "Acme Robotics's main plant is located in Sheffield, UK."),
+        ("wrong", "Acme Robotics's main plant is located in Leeds, UK."))]
+    result = asyncio.run(evaluate(samples, ["factual_correctness"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    # the README's main job gave the right answer 0.11: the judge called "UK" for "England" another place
+    assert value(result, "right", "factual_correctness") >= 0.9
+    assert value(result, "wrong", "factual_correctness") <= 0.2
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
