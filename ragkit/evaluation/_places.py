@@ -47,8 +47,8 @@ _WHERE = re.compile(  # a predicate of where the subject or a past event is: the
     r"relocated?|relocates|opened|opens|built|made|manufactured|produced|assembled|developed|designed|sold|"
     r"available|held|hosted|registered|incorporated|place|comes?|came)(?: (?![\w'’-]*\d)[\w'’-]+){0,3}?|"
     r"\b(?:is|are|was|were))\s+(?:in|at|near|from|to)\s+$")
-_CLAUSE_END = re.compile(r"(?:\s+(?:in|since|from)\s+\d{4})?(?:[.;!]?\s*$|,\s+[a-z]|\s+(?:and|to)\s+[A-Z]|,?\s+and\s)")
-"""After the place: the end of the clause, a year, an apposition ("…, next to the depot"), or another place."""
+_CLAUSE_END = re.compile(r"(?:\s+(?:in|since|from)\s+\d{4})?(?:[.;!]?\s*$|,\s+(?:and|but)\s|\s+(?:and|to)\s+[A-Z])")
+"""After the place: the end of the sentence or of its clause (", and", ", but"), a year, or another place."""
 _WIDER_SAYS_MORE = re.compile(r"\b(?:only|just|solely|exclusively|except|outside|all|every|each|any|none|no)\b",
                               re.IGNORECASE)
 """Words under which a wider place says more, not less: "sold only in Texas", "all of its stores in Bavaria"."""
@@ -141,8 +141,14 @@ def _implies(theirs: list[str | None], ours: list[str | None]) -> bool:
     theirs or holds one of them (our names that are no known place must be theirs too: ``_unknown``)."""
     holders = _gazetteer()[1]
     known = {c for c in theirs if c}
+    if len({_country(c) for c in known}) > 1:
+        return False  # "Sheffield, Tasmania": a name of one country qualified by a place of another is not that place
     held = known | {h for c in known for h in holders.get(c, ())}
     return all(c is None or c in held for c in ours)
+
+
+def _country(code: str) -> str:
+    return code.split("-")[0]
 
 
 def _rewritten(claim: str, ours: list[tuple[str, list[str | None], tuple[int, int]]], choice: tuple[str, ...]) -> str:

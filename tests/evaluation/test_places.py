@@ -48,6 +48,9 @@ def test_a_place_named_by_what_holds_it_is_implied(passage: str, claim: str) -> 
     ("Customers who live in Bavaria pay no delivery fee.", "Customers who live in Germany pay no delivery fee."),
     ("Staff based in Wales work a 35-hour week.", "Staff based in the UK work a 35-hour week."),
     ("The company has 40 employees in Osaka.", "The company has 40 employees in Japan."),
+    ("Staff based in Wales, however, work a 35-hour week.", "Staff based in the UK, however, work a 35-hour week."),
+    ("Staff based in Wales and paid monthly work 35 hours.", "Staff based in the UK and paid monthly work 35 hours."),
+    ("The lab is in Sheffield, Tasmania.", "The lab is in Sheffield, UK."),  # another Sheffield
     ("青岚茶业的总部位于浙江省杭州市。", "青岚茶业的总部位于中国杭州。"),  # English only
 ])
 def test_another_place_or_a_wider_one_that_says_more_is_not(passage: str, claim: str) -> None:
