@@ -36,7 +36,7 @@ from typing import Literal, NamedTuple
 from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._hedges import hedged, no_need
 from ragkit.evaluation._polarity import Negation, has_word, holds, read, readings
-from ragkit.text import morphemes
+from ragkit.text import joins_items, morphemes
 
 _JOINS = {
     "en": re.compile(r"\b(?:or|and|nor|either|both)\b|&", re.IGNORECASE),
@@ -202,6 +202,5 @@ def _joins(claim: str, language: str) -> bool:
     if language in _JOINS:
         return _JOINS[language].search(claim) is not None
     parsed = morphemes(claim, language) or []
-    if language == "ko":
-        return any(f[0] == "JC" or s in _KO_JOINS for s, f, _ in parsed)
-    return any(f[:2] == ["助詞", "並立助詞"] or s in _JA_JOINS for s, f, _ in parsed)
+    words = _KO_JOINS if language == "ko" else _JA_JOINS
+    return any(joins_items(f, language) or s in words for s, f, _ in parsed)

@@ -25,6 +25,7 @@ from ragkit.text import (
     chinese_tagged,
     cjk_language,
     is_noun,
+    joins_items,
     morphemes,
     number_spans,
     number_value,
@@ -135,8 +136,7 @@ def _sov_pairs(text: str, language: str) -> list[tuple[Item, Item]]:
 
     out = []
     for i, (word, features) in enumerate(parsed):
-        joins = features[0] == "JC" or word == "및" if language == "ko" else features[:2] == ["助詞", "並立助詞"]
-        if joins:
+        if joins_items(features, language) or language == "ko" and word == "및":
             out.append((_run(parsed, i - 1, -1, noun), _run(parsed, i + 1, 1, noun)))
     return out
 

@@ -36,6 +36,12 @@ def is_noun(features: list[str], language: str, *, korean: Collection[str] = KOR
     return features[0] == "名詞" and len(features) > 1 and features[1] not in skip
 
 
+def joins_items(features: list[str], language: str) -> bool:
+    """Whether a MeCab node is a particle that joins the items of a list: mecab-ko-dic's JC (과, 와, 이나), IPAdic's
+    並立助詞 (と, や). The words that join as conjunctions (및, または) are each reader's."""
+    return features[0] == "JC" if language == "ko" else features[:2] == ["助詞", "並立助詞"]
+
+
 @functools.cache
 def _library(language: str, nodes: bool = False) -> Any:
     """The segmenter of ``language``, loaded once for the process: jieba (its log quiet) for Chinese, else a MeCab
