@@ -21,7 +21,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragkit.text import CJK_CHAR, HAN, HANGUL, IDEOGRAPHIC, KANA, Table, normalise, numbers, tables
+from ragkit.text import (
+    CJK_CHAR,
+    HAN,
+    HANGUL,
+    IDEOGRAPHIC,
+    KANA,
+    Table,
+    counter_after,
+    normalise,
+    number_spans,
+    number_value,
+    numbers,
+    tables,
+)
 
 _ITEM_SEP = re.compile(r"\s*(?:[、，;；/]|,(?!\d{3}))\s*")  # not the comma of "16,000"
 _LATIN = f"[^\\W_{HAN}{KANA}{HANGUL}]"  # a letter or digit of a script that spaces its words
@@ -101,17 +114,40 @@ class Placement:
 
 
 def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
-    """The table's values the (name-blanked) claim states, each with its (row, column) places."""
+    """The table's values the (name-blanked) claim states, each with its (row, column) places. A cell's number is
+    stated by the claim's same number counted alike: not "11명" (people) by "오후 11시" (o'clock)."""
     places: dict[str, set[tuple[int, int]]] = {}
-    claim_numbers = _numbers(text)
+    claimed = _quantities(text)
     for r, row in enumerate(table.rows):
         for c, cell in enumerate(row[1:], 1):
             for item in _items(normalise(cell)):
-                item_numbers = _numbers(item)
-                stated = bool(_spans(text, item)) or bool(item_numbers) and item_numbers <= claim_numbers
+                counted = _quantities(item)
+                stated = bool(_spans(text, item)) or bool(counted) and all(
+                    any(v == w and _alike(u, x) for w, x in claimed) for v, u in counted)
                 if stated:
                     places.setdefault(item, set()).add((r, c))
     return places
+
+
+def _quantities(text: str) -> list[tuple[str, str]]:
+    """Each number of ``text`` with what counts it: a CJK counter or an English word after it ("명", "시", "kg"),
+    or "%"; "" for none or a mark."""
+    out = []
+    for a, b in number_spans(text):
+        unit = counter_after(text, b)
+        out.append((number_value(text[a:b]), unit if unit.isalpha() or unit == "%" else ""))
+    return out
+
+
+_PEOPLE = frozenset("名人位명인")
+"""Counters of people, one for another: "12名员工" counts what a table's "12人" does."""
+
+
+def _alike(unit: str, other: str) -> bool:
+    """Whether two numbers' counters may count the same thing: one is missing, one begins the other ("kg",
+    "kgs"; "employee", "employees"), or both count people."""
+    return not unit or not other or unit.startswith(other) or other.startswith(unit) or \
+        unit in _PEOPLE and other in _PEOPLE
 
 
 def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int, int]]],

@@ -119,3 +119,21 @@ async def test_a_claim_the_table_states_in_one_cell_is_entailed_without_asking()
     judge = ScriptedJudge(lambda call: {"0": "not_mentioned"})
     (verdict,) = await ClaimStore(judge).check(RESULTS, ["Revenue in 2023 was 47.9 million."])
     assert verdict.label == "entailed" and judge.calls == []
+
+
+KO_SITES = ("사업장\n\n사업장 | 위치 | 문을 연 해 | 인원\n본사 | 부산 해운대구 | 2013 | 22명\n"
+         "기장 로스팅 공장 | 부산 기장군 | 2017 | 31명\n성수점 | 서울 성동구 | 2023 | 11명")
+
+
+def test_a_number_counted_otherwise_is_not_the_cells_value() -> None:
+    # "오후 11시" (11 pm) is no value of the 성수점 row's "11명" (11 people): the README's Korean job scored this
+    # right answer 0.00 against its own passage's shifts before
+    (shifts,) = placements(KO_SITES, ["기장 로스팅 공장은 2조가 오후 2시부터 오후 11시까지 근무합니다."])
+    assert shifts is None or not shifts.misplaced
+    (wrong,) = placements(KO_SITES, ["기장 로스팅 공장의 인원은 11명입니다."])
+    assert wrong is not None and wrong.misplaced  # the same count, in another row
+    (right,) = placements(KO_SITES, ["기장 로스팅 공장의 인원은 31인입니다."])
+    assert right is not None and right.pinned  # people counted with another counter
+    (arm,) = placements("Spec\n\nItem | Value\nAxes | 6 rotating joints\nReach | 850 mm",
+                        ["The arm has a 6 kg payload and 850 mm reach."])
+    assert arm is not None and not arm.misplaced

@@ -392,6 +392,24 @@ def test_a_place_named_by_its_country_is_the_same_fact(live_settings: Settings) 
     assert value(result, "wrong", "factual_correctness") <= 0.2
 
 
+SHIFTS = ("제4장 근무 시간\n\n- 기장 로스팅 공장은 2교대로 운영합니다. "
+          "1조는 오전 6시부터 오후 3시까지, 2조는 오후 2시부터 오후 11시까지 근무합니다.\n\n"
+          "사업장\n\n사업장 | 위치 | 문을 연 해 | 인원\n본사 | 부산 해운대구 | 2013 | 22명\n"
+          "기장 로스팅 공장 | 부산 기장군 | 2017 | 31명\n성수점 | 서울 성동구 | 2023 | 11명")
+SHIFTS_ANSWER = ("기장 로스팅 공장의 근무 시간은 1조는 오전 6시부터 오후 3시까지, "
+                 "2조는 오후 2시부터 오후 11시까지 근무합니다.")
+
+
+def test_an_hour_is_not_read_as_a_tables_count_of_people(live_settings: Settings) -> None:
+    import asyncio
+
+    question = "기장 로스팅 공장의 근무 시간은 어떻게 정해져 있나요?"
+    samples = [sample("shifts", question, SHIFTS_ANSWER, SHIFTS_ANSWER, [("ko", SHIFTS)])]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    # the README's Korean job scored this answer 0.00: "오후 11시" was read as the 성수점 row's "11명"
+    assert value(result, "shifts", "faithfulness") >= 0.5
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
