@@ -10,6 +10,8 @@ the claim, which states it as one fact with the others, is contradicted.
 
 from __future__ import annotations
 
+from ragkit.evaluation._claim_text import rule_language
+from ragkit.evaluation._polarity import holds, read
 from ragkit.evaluation._values import MAX_BLANKS
 from ragkit.text import FUNCTION_WORDS, counter_after, number_spans, number_value, numbers
 
@@ -36,8 +38,23 @@ def amount_differs(passage: str, claim: str, asked: str = "") -> bool:
     """Whether ``claim``, stating more than ``MAX_BLANKS`` numbers, gives one of them with a counter that the passage
     counts only with other values. A value the question ``asked`` states is the question's, not the claim's ("in
     2023" asked of a passage that never writes the year)."""
-    if len(numbers(claim)) <= MAX_BLANKS:
+    if len(numbers(claim)) <= MAX_BLANKS or not _same_topic(passage, claim, asked):
         return False
     given, asked_values = counted(passage), set(numbers(asked))
     return any(counter in given and not values & (given[counter] | asked_values)
                for counter, values in counted(claim).items())
+
+
+_PER = frozenset({"주", "매", "週", "毎", "每", "周", "week", "weekly", "per", "each", "every"})
+"""Words that say how often, not what of: "주 3회", "週3回", "twice a week"."""
+
+
+def _same_topic(passage: str, claim: str, asked: str) -> bool:
+    """Whether the passage, or the question ``asked`` both answer, holds every word the claim says before its first
+    amount, its topic: "標準の勤務時間は午前8時30分から…" is about other hours than a passage that gives only 熊本工場's
+    shifts, and their times are no other values of its own."""
+    spans = number_spans(claim)
+    language = rule_language(passage, claim)
+    topic = [w for w in read(claim[: spans[0][0]], language).words if w not in _PER] if spans else []
+    known = read(passage, language).words + read(asked, language).words
+    return holds(known, topic) if topic else True

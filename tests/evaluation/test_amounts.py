@@ -28,6 +28,13 @@ def test_each_amount_is_read_with_its_counter() -> None:
     (KO, "초급반은 주 3회, 회당 2시간이고 한 반에 12명까지 들을 수 있습니다.", "", False),
     ("2022年营业收入约1.2亿元，员工80人，门店5家。", "2023年营业收入约1.2亿元，员工80人，门店5家。",
      "2023年营业收入是多少？", False),  # the question's year
+    # other hours than the passage's: the claim's topic (標準) is neither in the passage nor in the question
+    ("熊本工場の製造部門の勤務時間は午前6時から午後2時30分まで、遅番は午後2時から午後10時30分までです。",
+     "標準の勤務時間は午前8時30分から午後5時30分まで、休憩は正午から1時間です。",
+     "熊本工場の製造部門の勤務時間はどのようになりますか？", False),
+    ("熊本工場の製造部門の勤務時間は午前6時から午後2時30分まで、遅番は午後2時から午後10時30分までです。",
+     "熊本工場の製造部門の勤務時間は午前7時から午後3時30分まで、遅番は午後3時から午後11時30分までです。",
+     "熊本工場の製造部門の勤務時間はどのようになりますか？", True),
 ])
 def test_an_amount_the_passage_counts_otherwise(passage: str, claim: str, asked: str, differs: bool) -> None:
     assert amount_differs(passage, claim, asked) is differs
