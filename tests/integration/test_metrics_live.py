@@ -410,6 +410,27 @@ def test_an_hour_is_not_read_as_a_tables_count_of_people(live_settings: Settings
     assert value(result, "shifts", "faithfulness") >= 0.5
 
 
+HOURS = ("就業規則\n\n標準の勤務時間は午前8時30分から午後5時30分まで、休憩は正午から1時間です。"
+         "浜松工場と熊本工場の製造部門は二交替制で、早番は午前6時から午後2時30分まで、遅番は午後2時から午後10時30分までです。")
+
+
+def test_amounts_of_other_hours_are_not_contradicted(live_settings: Settings) -> None:
+    import asyncio
+
+    question = "熊本工場の製造部門の勤務時間はどのようになりますか？"
+    answer = "熊本工場の製造部門の勤務時間は午前6時から午後2時30分まで、遅番は午後2時から午後10時30分までです。"
+    reference = HOURS.split("\n\n")[1]
+    samples = [sample("hours", question, answer, reference, [("ja", HOURS)])]
+    result = asyncio.run(evaluate(samples, ["factual_correctness"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    details = ClaimDetails.from_score(result.samples[0].scores["factual_correctness"].details)
+    assert details is not None
+    standard = [c for c in details.claims if c.source == "reference" and "標準" in c.text]
+    assert standard, [c.text for c in details.claims]
+    # the answer speaks of the plant's shifts, not the standard hours: the amounts rule had contradicted this claim
+    assert all(v is None or v.label != "contradicted" for c in standard for v in c.verdicts), standard
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
