@@ -63,7 +63,7 @@ def places_implied(passage: str, claim: str) -> bool:
     if not ours:
         return False
     texts = [text for text, _, _ in ours]
-    wider = _upward(claim)
+    wider = _upward(claim, [span for _, _, span in ours])
     for sentence, theirs in _sentence_chains(passage):
         options = [[text, *(t for t, names in theirs if _stands_for(t, names, text, chain, wider[i]))]
                    for i, (text, chain, _) in enumerate(ours)]
@@ -99,12 +99,11 @@ def _stands_for(theirs: str, their_places: list[str | None], ours: str, our_plac
     return _members(theirs)[0] == _members(ours)[0] or wider
 
 
-def _upward(claim: str) -> list[bool]:
-    """For each place chain of the claim, whether a wider place there says less: it is where the subject or a past
-    event is ("is located in", "was born in", "moved its line from … to"), it ends its clause, and the claim has no
-    denial, condition or "only". Not a place that narrows a noun ("Employees in Texas get …", "Staff based in Wales
-    work …"), or that bounds a predicate ("Shipping is free in Ontario"), where a wider place says more."""
-    chains = [span for _, names, span in _chains(claim) if names][:_MAX_CHAINS]
+def _upward(claim: str, chains: list[tuple[int, int]]) -> list[bool]:
+    """For each place chain of the claim (its span), whether a wider place there says less: it is where the subject
+    or a past event is ("is located in", "was born in", "moved its line from … to"), it ends its clause, and the claim
+    has no denial, condition or "only". Not a place that narrows a noun ("Employees in Texas get …", "Staff based in
+    Wales work …"), or that bounds a predicate ("Shipping is free in Ontario"), where a wider place says more."""
     if _WIDER_SAYS_MORE.search(claim) or read(claim, "en").scopes or conditioned(claim, "en"):
         return [False] * len(chains)
     out: list[bool] = []
