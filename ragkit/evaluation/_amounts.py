@@ -11,7 +11,7 @@ the claim, which states it as one fact with the others, is contradicted.
 from __future__ import annotations
 
 from ragkit.evaluation._claim_text import rule_language
-from ragkit.evaluation._polarity import holds, read
+from ragkit.evaluation._polarity import holds, read, readings
 from ragkit.evaluation._values import MAX_BLANKS
 from ragkit.text import FUNCTION_WORDS, counter_after, number_spans, number_value, numbers
 
@@ -56,5 +56,5 @@ def _same_topic(passage: str, claim: str, asked: str) -> bool:
     spans = number_spans(claim)
     language = rule_language(passage, claim)
     topic = [w for w in read(claim[: spans[0][0]], language).words if w not in _PER] if spans else []
-    known = read(passage, language).words + read(asked, language).words
+    known = [w for _, reading, _ in readings(passage, language) for w in reading.words] + read(asked, language).words
     return holds(known, topic) if topic else True
