@@ -86,12 +86,14 @@ from ragkit.evaluation._settled import as_said_in, settled, witnesses
 from ragkit.evaluation._table_facts import placements
 from ragkit.evaluation._values import (
     ClozeInput,
+    as_counted,
     blanked,
     cloze_prompt,
     combined,
     misread,
     options,
     stated_together,
+    units_in,
 )
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
@@ -280,7 +282,7 @@ class ClaimStore:
             value = getattr(scored.output, f"c{k}", None)
             if value is None:  # a blank left out gives no evidence
                 continue
-            distribution = _distribution(value, scored.label(str(k)))
+            distribution = as_counted(_distribution(value, scored.label(str(k))), hole, units_in(passage))
             if misread(hole, max(distribution, key=distribution.__getitem__), placed[hole.claim]):
                 continue
             chosen.setdefault(hole.claim, []).append((distribution, hole.value))

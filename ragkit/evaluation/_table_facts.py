@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragkit.evaluation._values import alike
 from ragkit.text import (
     CJK_CHAR,
     HAN,
@@ -123,7 +124,7 @@ def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
             for item in _items(normalise(cell)):
                 counted = _quantities(item)
                 stated = bool(_spans(text, item)) or bool(counted) and all(
-                    any(v == w and _alike(u, x) for w, x in claimed) for v, u in counted)
+                    any(v == w and alike(u, x) for w, x in claimed) for v, u in counted)
                 if stated:
                     places.setdefault(item, set()).add((r, c))
     return places
@@ -137,17 +138,6 @@ def _quantities(text: str) -> list[tuple[str, str]]:
         unit = counter_after(text, b)
         out.append((number_value(text[a:b]), unit if unit.isalpha() or unit == "%" else ""))
     return out
-
-
-_PEOPLE = frozenset("名人位명인")
-"""Counters of people, one for another: "12名员工" counts what a table's "12人" does."""
-
-
-def _alike(unit: str, other: str) -> bool:
-    """Whether two numbers' counters may count the same thing: one is missing, one begins the other ("kg",
-    "kgs"; "employee", "employees"), or both count people."""
-    return not unit or not other or unit.startswith(other) or other.startswith(unit) or \
-        unit in _PEOPLE and other in _PEOPLE
 
 
 def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int, int]]],

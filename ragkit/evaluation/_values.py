@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from ragkit.evaluation._verdicts import Label, Verdict
 from ragkit.llm import Prompt, numbered_labels
-from ragkit.text import number_spans, number_value, numbers, search_terms, split_sentences
+from ragkit.text import number_spans, number_value, numbers, search_terms, split_sentences, unit_after
 
 NONE = "none"
 MAX_BLANKS = 2
@@ -82,6 +82,8 @@ class Blank:
     """Index of the claim in its group."""
     value: str
     """The blanked number, in ``number_value`` form."""
+    unit: str = ""
+    """What counts it in the claim (``unit_after``): "℃" of "高约8℃", "kg", "명"; "" for nothing."""
 
 
 _CLAUSE_END = re.compile(r"(?<!\d)[.,]|[.,](?!\d)|[，、;；。!?！？\n]|(?<=[고며])\s")
@@ -164,7 +166,7 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
             value = number_value(claim[a:b])
             if value not in marks:  # a value stated twice is one blank: "清明（[2]月[2]日）"
                 marks[value] = len(holes)
-                holes.append(Blank(i, value))
+                holes.append(Blank(i, value, unit_after(claim, b)))
             text += claim[end:a] + mark(marks[value])
             end = b
         statements.append(text + claim[end:])
@@ -177,6 +179,36 @@ def misread(hole: Blank, pick: str, placed: Set[str]) -> bool:
     kept: setting aside a number of another kind in a claim of two blanks (an amount in a year's blank). Wrong
     answers that such picks had contradicted then scored as right (bench/README.md, session 43)."""
     return pick != hole.value and hole.value in placed
+
+
+_PEOPLE = frozenset("名人位명인")
+"""Counters of people, one for another: "12名员工" counts what a table's "12人" does."""
+
+
+def alike(unit: str, other: str) -> bool:
+    """Whether two numbers' units may count the same thing: one is missing, one begins the other ("kg", "kgs";
+    "employee", "employees"), or both count people."""
+    return not unit or not other or unit.startswith(other) or other.startswith(unit) or \
+        unit in _PEOPLE and other in _PEOPLE
+
+
+def units_in(passage: str) -> set[str]:
+    """What the passage counts its numbers with (``unit_after``): {"号", "次", "duration", ""}."""
+    return {unit_after(passage, b) for _, b in number_spans(passage)}
+
+
+def as_counted(distribution: dict[str, float], hole: Blank, units: set[str]) -> dict[str, float]:
+    """The cloze's ``distribution`` for ``hole``, with every pick of another number taken for "none" when the passage
+    counts no number as the blank is counted (``units``: ``units_in``): it has no value of that kind for the
+    fact. Asked to fill "高约[1]℃" from a passage with no temperature, the small judge picked "2" (of "2号烘干机")
+    or "3" (of "三次"), and so contradicted a claim the passage only leaves unsaid (bench/README.md, session 56).
+    Where the passage has values of the kind, a pick of another kind stays: given "[0]年" and a passage of years
+    and amounts, the judge's amount in the year's blank contradicted wrong years (session 43)."""
+    if not hole.unit or any(alike(hole.unit, u) for u in units):
+        return distribution
+    out = {pick: p for pick, p in distribution.items() if pick == hole.value}
+    out[NONE] = sum(p for pick, p in distribution.items() if pick != hole.value)
+    return out
 
 
 def options(stated: Sequence[str], holes: Sequence[Blank]) -> list[str]:

@@ -35,6 +35,7 @@ from ragkit.text._numbers import (
     number_spans,
     number_value,
     numbers,
+    unit_after,
 )
 from ragkit.text._printable import counts_text, printable, size_text
 from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
@@ -107,6 +108,7 @@ __all__ = [
     "tables",
     "tokens",
     "trailing_particle",
+    "unit_after",
     "units",
     "unspaced",
     "whole_sentences",

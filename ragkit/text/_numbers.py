@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ragkit.text._numerals import NUMERAL_START, numeral_spans, numeral_value
+from ragkit.text._stopwords import FUNCTION_WORDS
 from ragkit.text._times import time_forms
 from ragkit.text._units import measure_at
 
@@ -140,6 +141,25 @@ def as_written_in(passage: str, claim: str) -> str:
         if target is not None and claim[a:b] not in own:
             out, end = out + claim[end:a] + target, b
     return out + claim[end:]
+
+
+_UNIT_SIGNS = frozenset("%‰℃℉°")
+_MULTIPLIER = re.compile(r"\s*[十百千万萬亿億兆천백만억조]+")
+"""A multiplier after digits, part of the amount ("3.6亿元", "5만 명"): what the amount counts follows it."""
+
+
+def unit_after(text: str, end: int) -> str:
+    """What a number that ends at ``end`` counts, when the text says so for certain: the family of a unit of
+    measure ("length" of "3 km" or "300米", "duration" of "40분" or "1.5시간"; ``ragkit.text._units``), a Chinese,
+    Japanese or Korean counter ("号", "명", "円"; not a particle, "的", "で") or a unit sign ("%", "℃"); else "". An
+    English word after a number may be anything ("in 2023 the company's sales", "sales in 2022 were …")."""
+    if (multiplier := _MULTIPLIER.match(text, end)) is not None:
+        end = multiplier.end()
+    if (measure := measure_at(text, end, Decimal(1))) is not None:
+        return measure[1]
+    unit = counter_after(text, end)
+    counts = unit.isalpha() and not unit.isascii() and unit not in FUNCTION_WORDS
+    return unit if counts or unit in _UNIT_SIGNS else ""
 
 
 def counter_after(text: str, end: int) -> str:

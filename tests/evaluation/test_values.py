@@ -8,7 +8,17 @@ import re
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._values import NONE, Blank, blanked, cloze_prompt, combined, options, stated_together
+from ragkit.evaluation._values import (
+    NONE,
+    Blank,
+    as_counted,
+    blanked,
+    cloze_prompt,
+    combined,
+    options,
+    stated_together,
+    units_in,
+)
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
 from ragkit.text import numbers
@@ -20,7 +30,7 @@ def test_each_number_of_an_asked_claim_is_blanked_but_codes_and_the_questions_nu
     claims = ["The HS-5 came out in 1996.", "The K2307-03 lot was recalled.", "青禾7号于2008年推出。", "Three."]
     statements, holes = blanked(claims, [True] * 4, ["1996", "2008", "2011"], asked="青禾7号是哪一年推出的？")
     assert statements == ["The HS-5 came out in [0].", "青禾7号于[1]年推出。"]
-    assert holes == [Blank(0, "1996"), Blank(2, "2008")]
+    assert holes == [Blank(0, "1996"), Blank(2, "2008", "年")]
     assert blanked(["The HS-5 came out in 1996."], [False], ["1996", "2004"]) == ([], [])
 
 
@@ -67,6 +77,38 @@ def test_a_claim_with_several_numbers_takes_its_weakest() -> None:
     check = {"supported": 1.0}
     verdict = combined(check, [{"5": 1.0}, {"3": 1.0}], ["5", "7"])
     assert verdict.label == "contradicted" and verdict.support == 0.0
+
+
+DRYERS = "更换2号烘干机全部温度传感器；每批成品出厂前进行三次水分抽检；新建3号烘干线。"
+
+
+def test_a_pick_for_a_unit_the_passage_never_counts_with_is_no_value() -> None:
+    units = units_in(DRYERS)
+    assert units == {"号", "次"}
+    picked = {"2": 0.4, "3": 0.3, "8": 0.1, NONE: 0.2}
+    # no temperature in the passage: "2" (of 2号) and "3" (of 三次) are no value for "高约[1]℃"
+    assert as_counted(picked, Blank(0, "8", "℃"), units) == pytest.approx({"8": 0.1, NONE: 0.9})
+    # a blank counted as the passage counts, or counted by nothing, keeps every pick
+    assert as_counted(picked, Blank(0, "2", "号"), units) is picked
+    assert as_counted(picked, Blank(0, "2", ""), units) is picked
+    # units of one measure are alike: "40분" against "1.5시간" keeps the cloze's pick of 1.5
+    assert as_counted({"1.5": 0.9, NONE: 0.1}, Blank(0, "40", "duration"), units_in("1.5시간이 걸린다")) == \
+        {"1.5": 0.9, NONE: 0.1}
+    # so do counters of people
+    assert as_counted({"12": 1.0}, Blank(0, "20", "명"), units_in("정원은 12인")) == {"12": 1.0}
+
+
+async def test_a_temperature_the_passage_never_gives_is_not_contradicted_by_its_other_numbers() -> None:
+    def reply(call: CallInfo) -> object:
+        if call.prompt_name == "claims.check":
+            return {"0": "supported"}
+        return {"0": "2", "1": "3"}  # the cloze fills the blanks with the passage's other numbers
+
+    judge = ScriptedJudge(reply)
+    (verdict,) = await ClaimStore(judge).check(DRYERS, ["2号烘干机的温度传感器显示温度高约8℃。"])
+    assert judge.calls[-1].prompt_name == "claims.values"
+    assert judge.calls[-1].data.statements == "[0]号烘干机的温度传感器显示温度高约[1]℃。"  # type: ignore[union-attr]
+    assert verdict.label == "entailed"
 
 
 def _check_says_supported(call: CallInfo) -> object:
@@ -134,7 +176,7 @@ def test_a_value_a_claim_states_twice_is_one_blank_at_both_places() -> None:
     claims = ["安吉白茶基地预计于3月28日前后开采。", "龙坞茶园明前龙井预计清明（4月4日）前结束。"]
     statements, holes = blanked(claims, [True, True], numbers(MEETING))
     assert statements == ["安吉白茶基地预计于[0]月[1]日前后开采。", "龙坞茶园明前龙井预计清明（[2]月[2]日）前结束。"]
-    assert holes == [Blank(0, "3"), Blank(0, "28"), Blank(1, "4")]
+    assert holes == [Blank(0, "3", "月"), Blank(0, "28", "日"), Blank(1, "4", "月")]
 
 
 async def test_a_date_of_one_repeated_number_is_not_contradicted_by_a_judge_that_never_picks_an_option_twice() -> None:

@@ -431,6 +431,28 @@ def test_amounts_of_other_hours_are_not_contradicted(live_settings: Settings) ->
     assert all(v is None or v.label != "contradicted" for c in standard for v in c.verdicts), standard
 
 
+DRYER_REFERENCE = ("岚山冷泡茶因2号烘干机温度传感器故障导致水分超标，公司主动召回。"
+                   "此后工厂采取了以下措施：更换2号烘干机全部温度传感器，并每季度校准一次；"
+                   "每批成品出厂前进行三次水分抽检；新建3号烘干线，减轻旺季时原有设备的负荷。")
+
+
+def test_a_temperature_the_reference_never_gives_is_not_contradicted(live_settings: Settings) -> None:
+    import asyncio
+
+    question = "岚山冷泡茶为何会出现水分超标的情况？"
+    answer = ("岚山冷泡茶水分超标的原因是2号烘干机的一个温度传感器出现漂移，"
+              "显示温度比实际温度高约8℃，导致茶叶烘干不足。")
+    samples = [sample("dryer", question, answer, DRYER_REFERENCE, [("zh", DRYER_REFERENCE)])]
+    result = asyncio.run(evaluate(samples, ["factual_correctness"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    details = ClaimDetails.from_score(result.samples[0].scores["factual_correctness"].details)
+    assert details is not None
+    said = [c for c in details.claims if c.source == "response" and "8℃" in c.text]
+    assert said, [c.text for c in details.claims]
+    # the reference gives no temperature: the cloze had filled "高约[1]℃" with its "3" (三次) or "2" (2号)
+    assert all(v is None or v.label != "contradicted" for c in said for v in c.verdicts), said
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from ragkit.text import as_written_in, in_digits, number_forms, number_spans, number_value, numbers
+from ragkit.text import as_written_in, in_digits, number_forms, number_spans, number_value, numbers, unit_after
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -121,3 +121,16 @@ def test_english_number_words_before_a_word_are_numbers(text: str, expected: lis
                                   "the Three Rivers plant", "It has one tablet"])
 def test_english_number_words_that_count_nothing_are_no_numbers(text: str) -> None:
     assert numbers(text) == []
+
+
+def test_what_a_number_counts_is_read_only_where_the_text_says_it_for_certain() -> None:
+    def unit(text: str) -> str:
+        return unit_after(text, number_spans(text)[0][1])
+
+    assert [unit(t) for t in ("高约8℃", "2号烘干机", "三次", "정원 12명", "16%")] == ["℃", "号", "次", "명", "%"]
+    assert [unit(t) for t in ("40분", "1.5시간", "2 hours", "300米", "3 km")] == \
+        ["duration", "duration", "duration", "length", "length"]
+    # a multiplier is part of the amount, and a particle counts nothing
+    assert [unit(t) for t in ("3.6亿元", "5만 명", "36000万元", "2008的", "5で")] == ["元", "명", "元", "", ""]
+    # an English word after a number may be anything
+    assert [unit(t) for t in ("in 2023 the sales", "sales in 2022 were", "410 people", "2023.")] == [""] * 4
