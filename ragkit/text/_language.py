@@ -36,9 +36,17 @@ def script_counts(text: str) -> dict[str, int]:
     }
 
 
+_CODE_RE = re.compile(r"https?://\S+|`[^`\n]*`|[!-~]*(?:[0-9_/\\=<>{}\[\]]|[A-Za-z0-9][.:(][A-Za-z0-9])[!-~]*")
+"""What is no prose: a URL, inline code, and a run of ASCII with a digit, an underscore, a slash, a bracket or a
+dot or colon inside it ("multi_PP-OCRv6_det_small", "v_to_u=True", "jieba.cut", "zh_CN", "2008")."""
+
+
 def cjk_language(text: str) -> str | None:
-    """``zh`` / ``ja`` / ``ko`` when CJK characters make up at least 30% of the letters, else None."""
-    c = script_counts(text)
+    """``zh`` / ``ja`` / ``ko`` when CJK characters make up at least 30% of the letters of its prose, else None.
+    Code words and URLs are no prose: a Chinese README's model table ("multi_PP-OCRv6_det_small | √ | ppocr |
+    …") or its question about one ("db_shufflenet_v2_small 的 PyTorch 版本是多少？") is Chinese, not the Catalan or
+    Romanian langdetect reads in its identifiers (bench/README.md, session 56)."""
+    c = script_counts(_CODE_RE.sub(" ", text))
     cjk = c["han"] + c["kana"] + c["hangul"]
     if cjk == 0 or cjk < 0.3 * max(1, c["letters"]):
         return None

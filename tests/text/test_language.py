@@ -34,6 +34,23 @@ def test_mostly_chinese_with_latin_product_names_is_chinese() -> None:
     assert detect_language("岚山冷泡茶（Lanshan Cold Brew）于2022年上市，采用龙井与安吉白茶拼配。") == "zh"
 
 
+def test_code_words_are_no_prose() -> None:
+    table = ("rec_model_name | PyTorch 版本 | ONNX 版本 | 模型原始来源 | 支持语言\n"
+             "multi_PP-OCRv6_tiny | X | √ | ppocr | 多语种（不含日文）\n"
+             "arabic_PP-OCRv3 | X | √ | ppocr | 阿拉伯文、英文、数字\n"
+             "PP-OCRv6 的 multi_PP-OCRv6_small 支持的 lang_type 包括：ch, chinese_cht, en, japan, af, az, bs, ca, cs")
+    assert detect_language(table) == "zh"  # langdetect read its identifiers as Catalan or Romanian
+    assert detect_language("db_shufflenet_v2_small 的 PyTorch 版本是多少？") == "zh"
+    code = ("점수 사전을 만든 뒤 토크나이저에 넘기면 됩니다. 아래처럼 작업할 수 있습니다.\n\n"
+            "from mylib.scoring import build_scores_v2\nscores = build_scores_v2(corpus, min_count=5)\n"
+            "merged = {word: score + bonus.get(word, 0) for word, score in scores.items()}\n"
+            "tokenizer = SpaceTokenizer(scores=merged)")
+    assert detect_language(code) == "ko"
+    # prose stays prose: an English sentence keeps its words, a Chinese one its numbers' characters
+    assert detect_language("The Kestrel K10 was launched in Chicago in 2019 at https://example.com/k10.") == "en"
+    assert detect_language("青禾7号于2008年推出。") == "zh"
+
+
 def test_too_short_or_empty_is_undetermined() -> None:
     assert detect_language("") == "und"
     assert detect_language("OK 42") == "und"
