@@ -93,7 +93,7 @@ from ragkit.evaluation._values import (
     misread,
     options,
     stated_together,
-    units_in,
+    units_by_value,
 )
 from ragkit.evaluation._verdicts import Attribution, Verdict
 from ragkit.llm import Judge, content_key
@@ -282,7 +282,7 @@ class ClaimStore:
             value = getattr(scored.output, f"c{k}", None)
             if value is None:  # a blank left out gives no evidence
                 continue
-            distribution = as_counted(_distribution(value, scored.label(str(k))), hole, units_in(passage))
+            distribution = as_counted(_distribution(value, scored.label(str(k))), hole, units_by_value(passage))
             if misread(hole, max(distribution, key=distribution.__getitem__), placed[hole.claim]):
                 continue
             chosen.setdefault(hole.claim, []).append((distribution, hole.value))

@@ -192,22 +192,41 @@ def alike(unit: str, other: str) -> bool:
         unit in _PEOPLE and other in _PEOPLE
 
 
-def units_in(passage: str) -> set[str]:
-    """What the passage counts its numbers with (``unit_after``): {"号", "次", "duration", ""}."""
-    return {unit_after(passage, b) for _, b in number_spans(passage)}
+def units_by_value(passage: str) -> dict[str, set[str]]:
+    """What the passage counts each of its numbers with (``unit_after``): {"2": {"号"}, "2023": {"年"}, "3": {"次"}}."""
+    out: dict[str, set[str]] = {}
+    for a, b in number_spans(passage):
+        out.setdefault(number_value(passage[a:b]), set()).add(unit_after(passage, b))
+    return out
 
 
-def as_counted(distribution: dict[str, float], hole: Blank, units: set[str]) -> dict[str, float]:
-    """The cloze's ``distribution`` for ``hole``, with every pick of another number taken for "none" when the passage
-    counts no number as the blank is counted (``units``: ``units_in``): it has no value of that kind for the
-    fact. Asked to fill "高约[1]℃" from a passage with no temperature, the small judge picked "2" (of "2号烘干机")
-    or "3" (of "三次"), and so contradicted a claim the passage only leaves unsaid (bench/README.md, session 56).
-    Where the passage has values of the kind, a pick of another kind stays: given "[0]年" and a passage of years
-    and amounts, the judge's amount in the year's blank contradicted wrong years (session 43)."""
-    if not hole.unit or any(alike(hole.unit, u) for u in units):
+_YEARS = frozenset({"年", "년"})
+
+
+def as_counted(distribution: dict[str, float], hole: Blank, units: dict[str, set[str]]) -> dict[str, float]:
+    """The cloze's ``distribution`` for ``hole``, with picks that cannot be the blank's value taken for "none"
+    (``units``: ``units_by_value``):
+    - every other number, when the passage counts none of its numbers as the blank is counted: it has no value of
+      that kind. Asked to fill "高约[1]℃" from a passage with no temperature, the small judge picked "2" (of
+      "2号烘干机") or "3" (of "三次"), and so contradicted a claim the passage only leaves unsaid;
+    - a year (four digits the passage writes only with 年 or 년) for a blank counted otherwise: a year counts no
+      dryers. Given "[0]号烘干机", it picked "2023" (of "2023年5月") over the passage's "2号烘干机".
+    A pick of another kind stays where the passage has values of the blank's kind: given "[0]年" and a passage of
+    years and amounts, the judge's amount in the year's blank contradicted wrong years (bench/README.md, sessions 43
+    and 56)."""
+    if not hole.unit:
         return distribution
-    out = {pick: p for pick, p in distribution.items() if pick == hole.value}
-    out[NONE] = sum(p for pick, p in distribution.items() if pick != hole.value)
+    if not any(alike(hole.unit, u) for found in units.values() for u in found):
+        impossible = {pick for pick in distribution if pick != hole.value}
+    elif hole.unit in _YEARS:
+        return distribution
+    else:
+        impossible = {pick for pick in distribution
+                      if pick != hole.value and len(pick) == 4 and pick in units and units[pick] <= _YEARS}
+    if not impossible:
+        return distribution
+    out = {pick: p for pick, p in distribution.items() if pick not in impossible}
+    out[NONE] = out.get(NONE, 0.0) + sum(distribution[pick] for pick in impossible)
     return out
 
 

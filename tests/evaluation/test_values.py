@@ -17,7 +17,7 @@ from ragkit.evaluation._values import (
     combined,
     options,
     stated_together,
-    units_in,
+    units_by_value,
 )
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
@@ -83,8 +83,8 @@ DRYERS = "更换2号烘干机全部温度传感器；每批成品出厂前进行
 
 
 def test_a_pick_for_a_unit_the_passage_never_counts_with_is_no_value() -> None:
-    units = units_in(DRYERS)
-    assert units == {"号", "次"}
+    units = units_by_value(DRYERS)
+    assert units == {"2": {"号"}, "3": {"次", "号"}}
     picked = {"2": 0.4, "3": 0.3, "8": 0.1, NONE: 0.2}
     # no temperature in the passage: "2" (of 2号) and "3" (of 三次) are no value for "高约[1]℃"
     assert as_counted(picked, Blank(0, "8", "℃"), units) == pytest.approx({"8": 0.1, NONE: 0.9})
@@ -92,10 +92,18 @@ def test_a_pick_for_a_unit_the_passage_never_counts_with_is_no_value() -> None:
     assert as_counted(picked, Blank(0, "2", "号"), units) is picked
     assert as_counted(picked, Blank(0, "2", ""), units) is picked
     # units of one measure are alike: "40분" against "1.5시간" keeps the cloze's pick of 1.5
-    assert as_counted({"1.5": 0.9, NONE: 0.1}, Blank(0, "40", "duration"), units_in("1.5시간이 걸린다")) == \
+    assert as_counted({"1.5": 0.9, NONE: 0.1}, Blank(0, "40", "duration"), units_by_value("1.5시간이 걸린다")) == \
         {"1.5": 0.9, NONE: 0.1}
     # so do counters of people
-    assert as_counted({"12": 1.0}, Blank(0, "20", "명"), units_in("정원은 12인")) == {"12": 1.0}
+    assert as_counted({"12": 1.0}, Blank(0, "20", "명"), units_by_value("정원은 12인")) == {"12": 1.0}
+
+
+def test_a_year_is_no_value_for_a_blank_counted_otherwise_but_an_amount_in_a_years_blank_stays() -> None:
+    units = units_by_value("2023年5月，2号烘干机的温度传感器故障。公司于2005年创立，2023年销售额约3.6亿元。")
+    assert as_counted({"2023": 0.35, "2": 0.2, NONE: 0.45}, Blank(0, "2", "号"), units) == \
+        pytest.approx({"2": 0.2, NONE: 0.8})
+    kept = {"3.6": 0.9, NONE: 0.1}
+    assert as_counted(kept, Blank(0, "2005", "年"), units) is kept
 
 
 async def test_a_temperature_the_passage_never_gives_is_not_contradicted_by_its_other_numbers() -> None:

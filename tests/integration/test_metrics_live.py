@@ -453,6 +453,17 @@ def test_a_temperature_the_reference_never_gives_is_not_contradicted(live_settin
     assert all(v is None or v.label != "contradicted" for c in said for v in c.verdicts), said
 
 
+def test_a_year_is_no_value_for_a_numbered_plant(live_settings: Settings) -> None:
+    import asyncio
+
+    passage = "2015年に第2工場を開設した。2022年の従業員は約300人である。"
+    question = "会社の工場と従業員について教えてください。"
+    samples = [sample("plant", question, "第2工場を開設した。", "第2工場を開設した。", [("ja", passage)])]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    # the cloze filled "第[0]工場" with the year 2015 and contradicted the claim (0.13)
+    assert value(result, "plant", "faithfulness") >= 0.5
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
