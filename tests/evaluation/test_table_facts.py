@@ -60,6 +60,15 @@ def test_a_column_another_value_stands_in_does_not_misplace_the_rest() -> None:
     assert not _one(SITES, "The headquarters in Bristol, UK opened in 2011.").misplaced  # type: ignore[union-attr]
 
 
+def test_a_column_of_words_does_not_misplace_a_number() -> None:
+    beans = "제품 | 로스팅 | 가격(200g)\n구지 함벨라 | 라이트 | 18,000원\n우일라 수프리모 | 미디엄 | 15,000원"
+    # "로스팅" of the plant's name names the roast column, which holds no price: the fee is not the table's to place
+    assert _one(beans, "기장 로스팅 공장 견학 참가비는 1인 15,000원입니다.") is None
+    assert _one(beans, "구지 함벨라의 가격은 15,000원입니다.").misplaced  # type: ignore[union-attr]
+    # a claim of a number and a word, the column named only by the number's heading, places both in their row
+    assert _one(SITES, "Yard Two opened in 2019 in Bath, UK.").pinned  # type: ignore[union-attr]
+
+
 def test_nothing_is_said_of_a_claim_that_names_nothing_of_the_table_or_states_none_of_its_values() -> None:
     assert _one(PRODUCTS, "The company sells arms and robots.") is None
     assert _one(PRODUCTS, "The Tern T4 arm is painted blue.") is None

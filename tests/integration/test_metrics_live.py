@@ -464,6 +464,23 @@ def test_a_year_is_no_value_for_a_numbered_plant(live_settings: Settings) -> Non
     assert value(result, "plant", "faithfulness") >= 0.5
 
 
+TOUR = ("자주 묻는 질문\n\nQ. 로스팅 공장을 견학할 수 있나요?\nA. 기장 로스팅 공장은 매월 첫째 토요일 오전 10시에 견학 "
+        "프로그램을 운영합니다. 한 번에 12명까지 참여할 수 있고, 참가비는 1인 15,000원입니다.")
+BEANS = ("원두 카탈로그\n\n제품 | 산지 | 로스팅 | 가격(200g)\n구지 함벨라 | 에티오피아 | 라이트 | 18,000원\n"
+         "우일라 수프리모 | 콜롬비아 | 미디엄 | 15,000원")
+
+
+def test_a_word_of_a_name_that_heads_a_column_of_words_misplaces_no_price(live_settings: Settings) -> None:
+    import asyncio
+
+    question = "기장 로스팅 공장 견학은 얼마인가요?"
+    answer = "기장 로스팅 공장 견학은 참가비가 1인 15,000원입니다."
+    samples = [sample("tour", question, answer, answer, [("ko", TOUR), ("ko", BEANS)])]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    # "로스팅" of the plant's name named the catalog's roast column, and the fee was read as a bean's misplaced price
+    assert value(result, "tour", "faithfulness") >= 0.5
+
+
 TURNED_ANSWERS = [  # a question, its passage, the right answer, and one with two names swapped or a duty for a choice
     ("en", "Who does Nadia Haddad report to?", "Nadia Haddad reports to Omar Kline, the head of engineering.",
      "Nadia Haddad reports to Omar Kline.", "Omar Kline reports to Nadia Haddad."),
