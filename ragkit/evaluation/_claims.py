@@ -278,11 +278,12 @@ class ClaimStore:
             cloze_prompt(len(holes), options(stated, holes)),
             ClozeInput(question=question, passage=in_digits(passage), statements="\n".join(statements)))
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
+        units = units_by_value(passage)  # read once for every blank of the group
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)
             if value is None:  # a blank left out gives no evidence
                 continue
-            distribution = as_counted(_distribution(value, scored.label(str(k))), hole, units_by_value(passage))
+            distribution = as_counted(_distribution(value, scored.label(str(k))), hole, units)
             if misread(hole, max(distribution, key=distribution.__getitem__), placed[hole.claim]):
                 continue
             chosen.setdefault(hole.claim, []).append((distribution, hole.value))

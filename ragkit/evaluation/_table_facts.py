@@ -159,8 +159,8 @@ def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int,
     fits = {v: {(r, c) for r, c in where if (not rows or r in rows) and (not holding[v] or c in holding[v])}
             for v, where in values.items()}
     used = {c for where in fits.values() for _, c in where}
-    misplaced = any(not fit and not any((not rows or r in rows) and (not holding[v] - used or c in holding[v] - used)
-                                        for r, c in values[v])  # a column another value stands in is that value's
+    free = {v: holding[v] - used for v in values}  # a column another value stands in is that value's
+    misplaced = any(not fit and not any((not rows or r in rows) and (not free[v] or c in free[v]) for r, c in values[v])
                     for v, fit in fits.items())
     placed = {_numbers(v) for v, fit in fits.items() if fit}
     if placed:  # the names a placed value is read under are placed with it: "2023" of "Revenue in 2023 was …"
