@@ -90,11 +90,11 @@ def copies_context(question: str, contexts: list[str], *, min_tokens: int = 8, s
 # Words that point back at something named before: in a question asked on its own, nothing was
 _POINTING = re.compile(
     # "that" only before a noun it points with ("that year"; mostly it is a relative pronoun), and not the "it"
-    # of "does it take", "is it possible"
+    # of "does it take", "is it possible"; それぞれ is "each", no pointer
     r"\b(?:this|these|those|its|they|their|them|he|she|his|her|him)\b"
     r"|\bit\b(?!\s+(?:takes?|took|costs?|means?|matters?|is\s+(?:possible|true|necessary|allowed|required)))"
     r"|\bthat\s+(?:year|month|week|day|date|time|company|plant|site|product|project|team|report|incident)\b"
-    r"|该|这|此(?!外)|它|この|その|あの|これ|それ|同社|(?:^|\s)(?:이|그|저)\s|그것|이것|해당",
+    r"|该|这|此(?!外)|它|この|その|あの|これ|それ(?!ぞれ)|同社|(?:^|\s)(?:이|그|저)\s|그것|이것|해당",
     re.IGNORECASE,
 )
 _DEFINITE_GENERIC = re.compile(
@@ -365,13 +365,14 @@ def korean_place_stems(texts: Iterable[str]) -> set[str]:
 
 
 def package_name(title: str) -> list[str]:
-    """The parts of a title that is a package's or tool's name (``Critic.naming_words``), else none."""
+    """The names of a title that is a package's or tool's name (``Critic.naming_words``), else none: the title,
+    and each part of three letters or more ("ja-timex" and "timex"; "ja" alone names nothing)."""
     title = title.strip()
     parts = re.split(r"[-_.]", title)
     if any(c.isspace() for c in title) or len(parts) > 2:
         return []
-    if any(len(p) < 3 or not p[0].islower() or not p.isalnum() or p.isdigit() or p in FUNCTION_WORDS
-           for p in parts):
+    if any(not p or not p[0].islower() or not p.isalnum() or p.isdigit() or p in FUNCTION_WORDS for p in parts):
         return []
-    return parts
+    named = [p for p in parts if len(p) >= 3]
+    return list(dict.fromkeys([title, *named])) if named else []
 

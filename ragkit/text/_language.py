@@ -12,6 +12,7 @@ import threading
 from functools import lru_cache
 
 from ragkit.text._scripts import HAN, HANGUL, KANA
+from ragkit.text._stopwords import FUNCTION_WORDS
 
 UNDETERMINED = "und"
 CJK = frozenset({"zh", "ja", "ko"})
@@ -124,8 +125,8 @@ def language_matches(expected: str, text: str) -> bool:
     found = detect_language(text, default=UNDETERMINED)
     if expected in CJK:
         if expected == "ja":
-            return found in ("ja", "zh")  # Japanese may be written in kanji only
-        return found == expected
+            return found in ("ja", "zh") or _with_terms(text) in ("ja", "zh")  # Japanese may be in kanji only
+        return found == expected or _with_terms(text) == expected
     if found in CJK:
         return False
     if expected == "en" and found != expected:  # names are not English: "What does Tomasz Wierzbicki say?"
@@ -134,6 +135,22 @@ def language_matches(expected: str, text: str) -> bool:
     if found == UNDETERMINED or len(text.split()) < 6:
         return True  # too short to tell apart languages that share a script
     return found == expected
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
+_ENGLISH_GRAMMAR = frozenset(w for w in FUNCTION_WORDS if w.isascii())
+
+
+def _with_terms(text: str) -> str | None:
+    """The CJK language of ``text`` read without its Latin words, when none of them is an English function word:
+    they are then terms of a CJK sentence, not its grammar. "matplotlib をimportした後、japanize_matplotlibを
+    importします。" is Japanese, though its Latin letters outnumber its Japanese ones three to one; "沈嘉禾 is the
+    founder." keeps its English grammar."""
+    prose = _CODE_RE.sub(" ", text)
+    latin = [w.lower() for w in _LATIN_WORD.findall(prose)]
+    if any(w in _ENGLISH_GRAMMAR for w in latin):
+        return None
+    return cjk_language(_LATIN_WORD.sub(" ", prose))
 
 
 def _unnamed(words: list[str]) -> list[str]:

@@ -81,6 +81,13 @@ def test_copies_context_counts_cjk_characters():
     ("en", "What does Tomasz Wierzbicki say about the bread, part 2?", True),  # the names are not the language
     ("en", "Jak długo Tomasz Wierzbicki jest głównym piekarzem w Leeds?", False),
     ("ko", "리즈 제과점은 언제 문을 열었습니까?", True),
+    # Latin terms in a CJK sentence, however many of its letters: its grammar is CJK
+    ("ja", "matplotlib をimportした後、japanize_matplotlibをimportします。", True),
+    ("zh", "使用 matplotlib 之前先 import japanize_matplotlib", True),
+    ("ko", "Python으로 import pandas 하면 됩니다", True),
+    # CJK names in an English sentence: its grammar is English
+    ("zh", "沈嘉禾 is the founder of the company.", False),
+    ("ja", "Import matplotlib first, then import the japanize module before plotting with まみ.", False),
     ("und", "anything at all", True),
 ])
 def test_language_matches(expected, text, ok):
@@ -480,6 +487,9 @@ def test_agreement_is_unsure_when_the_reference_states_other_numbers_too(own, re
     ("What is the median latency of the orjson library?", False),
     ("What is the default behaviour of the library, e.g. for text columns?", True),
     ("What does the library do with wide characters?", True),
+    ("2017年の体育の日と勤労感謝の日はそれぞれいつですか？", False),  # それぞれ is "each", no pointer
+    ("それぞれの工場はいつ建てられましたか？", False),
+    ("それはいつ発売されましたか？", True),
 ])
 def test_points_without_naming(question, points):
     from ragkit.synthesis._checks import points_without_naming
@@ -492,6 +502,21 @@ def _title_file(title: str) -> str:
         title, "overview.md")
 
 
+@pytest.mark.parametrize(("title", "names"), [
+    ("orjson", ["orjson"]),
+    ("python-tabulate", ["python-tabulate", "python", "tabulate"]),
+    ("ja-timex", ["ja-timex", "timex"]),  # a short part keeps the whole name, and names nothing alone
+    ("py-js", []),
+    ("travel-and-expenses-policy", []),
+    ("Acme Robotics: Company Overview", []),
+    ("JPHoliday", []),  # capitalised: a capitalised word names itself
+])
+def test_package_names(title, names):
+    from ragkit.synthesis._checks import package_name
+
+    assert package_name(title) == names
+
+
 def test_lower_case_parts_of_document_titles_name_a_subject(graph_builder, embeddings):
     kg = graph_builder({"orjson.md": [("orjson is a fast JSON library for Python.", [])],
                         "overview.md": [("Acme Robotics makes arms.", [])],
@@ -502,7 +527,7 @@ def test_lower_case_parts_of_document_titles_name_a_subject(graph_builder, embed
         kg.add(doc.model_copy(update={"title": title}))
     critic = Critic(kg, None, embeddings, llm_check=False)
     words = critic.naming_words()
-    assert {"orjson", "python", "tabulate"} <= set(words)
+    assert {"orjson", "python-tabulate", "python", "tabulate"} <= set(words)
     # a prose title, or a file name made of one, names no thing: "the policy" stays a pointer
     assert not {"Company", "company", "Overview", "Acme", "travel", "and", "policy"} & set(words)
     chunk = next(c for c in kg.chunks() if "orjson" in c.text)

@@ -77,3 +77,54 @@ def test_ko(tmp_path: Path) -> None:
         assert s.language == "ko"
         assert detect_language(s.question) == "ko", s.question
         assert not mentions_context(s.question), s.question
+
+
+_README_JA = """# py-kanji
+
+py-kanji は、漢数字とアラビア数字を相互に変換する Python ライブラリです。純粋な Python で書かれているので、C
+コンパイラのない環境でも動きます。
+
+## 使い方
+
+matplotlib や pandas と一緒に使うときは、matplotlib と pandas を import したあと、py-kanji を import します。
+
+## 機能
+
+- 漢数字は、アラビア数字に変換されます。
+- アラビア数字は、漢数字に変換されます。
+- 全角数字は、半角数字に正規化されます。
+"""
+
+
+def test_the_critic_keeps_japanese_questions_on_a_package_readme(tmp_path: Path) -> None:
+    """A Japanese README's package goes by its title ("py-kanji", whose "py" alone names nothing); それぞれ ("each")
+    points at nothing; and an answer of Japanese grammar around Latin words ("matplotlib と pandas を import したあ
+    と…") is Japanese, though its Latin letters outnumber its Japanese ones. Each was dropped before (session 57)."""
+    import asyncio
+
+    from ragkit.llm import Embeddings, Judge
+    from ragkit.synthesis._critic import Critic
+    from ragkit.types import ContextRef
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "py_kanji.md").write_text(_README_JA, encoding="utf-8")
+    kg_path = tmp_path / "kg.json"
+    result = CliRunner().invoke(cli, ["kg", "build", str(docs), "-o", str(kg_path), "--extractor", "fast"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    kg = KnowledgeGraph.load(kg_path)
+    critic = Critic(kg, Judge(), Embeddings())
+    candidates = [
+        ("py-kanji では、全角数字と漢数字はそれぞれどう変換されますか？",
+         "全角数字は半角数字に正規化され、漢数字はアラビア数字に変換されます。"),
+        ("matplotlib や pandas と一緒に使うとき、py-kanji はいつ import しますか？",
+         "matplotlib と pandas を import したあと、py-kanji を import します。"),
+    ]
+    for i, (question, answer) in enumerate(candidates):
+        context = [ContextRef(chunk_id=c.id, text=c.text, source=c.source) for c in kg.chunks()
+                   if any(w in c.text for w in ("変換されます", "import します"))]
+        sample = TestSample(id=f"ja-{i}", question=question, reference_answer=answer, language="ja",
+                            reference_contexts=context)
+        verdict = asyncio.run(critic.review(sample))
+        assert verdict.ok, (question, verdict.reason, verdict.detail)
