@@ -13,25 +13,24 @@ from __future__ import annotations
 from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import holds, read, readings
 from ragkit.evaluation._values import MAX_BLANKS
-from ragkit.text import FUNCTION_WORDS, counter_after, number_spans, number_value, numbers
+from ragkit.text import FUNCTION_WORDS, number_spans, numbers, quantities
 
 
 def counted(text: str) -> dict[str, set[str]]:
     """The values ``text`` gives each counter: {"번": {"3"}, "명": {"12"}, "week": {"8"}}."""
     out: dict[str, set[str]] = {}
-    for a, b in number_spans(text):
-        if counter := _counter(text, b):
-            out.setdefault(counter, set()).add(number_value(text[a:b]))
+    for value, unit in quantities(text):
+        if counter := _counter(unit):
+            out.setdefault(counter, set()).add(value)
     return out
 
 
-def _counter(text: str, end: int) -> str:
-    """The counter after a number (``counter_after``), an English one without its plural "s"; a function word or a
-    sign is none ("in 2019 the …", "three-hour")."""
-    word = counter_after(text, end)
-    if word in FUNCTION_WORDS or not word.isalpha():  # "-" of "three-hour" counts nothing
+def _counter(unit: str) -> str:
+    """A number's counter (``quantities``), an English one without its plural "s"; a function word or a sign is
+    none ("in 2019 the …", "%")."""
+    if unit in FUNCTION_WORDS or not unit.isalpha():
         return ""
-    return word[:-1] if word.isascii() and len(word) > 3 and word.endswith("s") else word
+    return unit[:-1] if unit.isascii() and len(unit) > 3 and unit.endswith("s") else unit
 
 
 def amount_differs(passage: str, claim: str, asked: str = "") -> bool:

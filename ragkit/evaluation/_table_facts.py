@@ -29,11 +29,9 @@ from ragkit.text import (
     IDEOGRAPHIC,
     KANA,
     Table,
-    counter_after,
     normalise,
-    number_spans,
-    number_value,
     numbers,
+    quantities,
     tables,
 )
 
@@ -118,26 +116,16 @@ def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
     """The table's values the (name-blanked) claim states, each with its (row, column) places. A cell's number is
     stated by the claim's same number counted alike: not "11명" (people) by "오후 11시" (o'clock)."""
     places: dict[str, set[tuple[int, int]]] = {}
-    claimed = _quantities(text)
+    claimed = quantities(text)
     for r, row in enumerate(table.rows):
         for c, cell in enumerate(row[1:], 1):
             for item in _items(normalise(cell)):
-                counted = _quantities(item)
+                counted = quantities(item)
                 stated = bool(_spans(text, item)) or bool(counted) and all(
                     any(v == w and alike(u, x) for w, x in claimed) for v, u in counted)
                 if stated:
                     places.setdefault(item, set()).add((r, c))
     return places
-
-
-def _quantities(text: str) -> list[tuple[str, str]]:
-    """Each number of ``text`` with what counts it: a CJK counter or an English word after it ("명", "시", "kg"),
-    or "%"; "" for none or a mark."""
-    out = []
-    for a, b in number_spans(text):
-        unit = counter_after(text, b)
-        out.append((number_value(text[a:b]), unit if unit.isalpha() or unit == "%" else ""))
-    return out
 
 
 def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int, int]]],

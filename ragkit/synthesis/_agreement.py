@@ -3,31 +3,17 @@ the overlap of the other words), and, where the words cannot tell, by where in t
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from ragkit.synthesis._checks import capitalised_names, found_in, informative
 from ragkit.synthesis._writer import quote_source
-from ragkit.text import as_written_in, asks_yes_or_no, is_yes_or_no, number_spans, number_value, numbers, units
-
-_UNIT = re.compile(r"\s*(%|[^\W\d_]+)?")
-"""What follows a number: "%", a word, or a CJK run (of which the first character is the unit)."""
-
-
-def _quantities(text: str) -> set[tuple[str, str]]:
-    """(number, the word or CJK character after it): "10 kg" and "10天" are not the "10年" of a question."""
-    out = set()
-    for a, b in number_spans(text):
-        found = _UNIT.match(text, b)
-        unit = (found.group(1) or "").lower() if found else ""
-        out.add((number_value(text[a:b]), unit[:1] if unit and not unit.isascii() else unit))
-    return out
+from ragkit.text import as_written_in, asks_yes_or_no, is_yes_or_no, numbers, quantities, units
 
 
 def new_numbers(text: str, question: str) -> set[str]:
     """The numbers of ``text`` but for the quantities the question itself states."""
-    asked = _quantities(question)
-    return {n for n, unit in _quantities(text) if (n, unit) not in asked and (n, "") not in asked}
+    asked = set(quantities(question))  # "10 kg" and "10天" are not the "10年" of a question
+    return {n for n, unit in quantities(text) if (n, unit) not in asked and (n, "") not in asked}
 
 
 Agreement = Literal["agree", "unsure", "disagree"]

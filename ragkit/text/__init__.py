@@ -35,6 +35,7 @@ from ragkit.text._numbers import (
     number_spans,
     number_value,
     numbers,
+    quantities,
     unit_after,
 )
 from ragkit.text._printable import counts_text, printable, size_text
@@ -100,6 +101,7 @@ __all__ = [
     "numbers",
     "opens_with_yes_or_no",
     "printable",
+    "quantities",
     "rouge_l",
     "search_terms",
     "size_text",

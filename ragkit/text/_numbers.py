@@ -168,3 +168,15 @@ def counter_after(text: str, end: int) -> str:
     "" at the end."""
     found = _AFTER.match(text, end)
     return found.group(1).lower() if found else ""
+
+
+def quantities(text: str) -> list[tuple[str, str]]:
+    """Each number of ``text`` (its ``number_value``) with what counts it (``counter_after``): a word or a CJK
+    character ("kg", "명", "天"), or "%"; "" for none or a mark ("-" of "three-hour"). "10 kg" and "10天" are other
+    quantities than "10年"."""
+    out = []
+    for a, b in number_spans(text):
+        unit = counter_after(text, b)
+        out.append((number_value(text[a:b]), unit if unit.isalpha() or unit == "%" else ""))
+    return out
+

@@ -6,7 +6,16 @@ from decimal import Decimal
 
 import pytest
 
-from ragkit.text import as_written_in, in_digits, number_forms, number_spans, number_value, numbers, unit_after
+from ragkit.text import (
+    as_written_in,
+    in_digits,
+    number_forms,
+    number_spans,
+    number_value,
+    numbers,
+    quantities,
+    unit_after,
+)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -134,3 +143,9 @@ def test_what_a_number_counts_is_read_only_where_the_text_says_it_for_certain() 
     assert [unit(t) for t in ("3.6亿元", "5만 명", "36000万元", "2008的", "5で")] == ["元", "명", "元", "", ""]
     # an English word after a number may be anything
     assert [unit(t) for t in ("in 2023 the sales", "sales in 2022 were", "410 people", "2023.")] == [""] * 4
+
+
+def test_quantities_read_each_number_with_what_counts_it() -> None:
+    assert quantities("The W300 carries 300 kg at 1.8 m/s, 20% faster.") == [("300", "kg"), ("1.8", "m"), ("20", "%")]
+    assert quantities("重さ2.9 kgのモーター、10天、3명") == [("2.9", "kg"), ("10", "天"), ("3", "명")]
+    assert quantities("a three-hour class in 2019") == [("3", ""), ("2019", "")]
