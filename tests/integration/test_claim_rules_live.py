@@ -66,3 +66,25 @@ def test_an_aside_about_the_documents_is_no_claim(live_settings: Settings) -> No
         # the split kept these asides as claims, and the check called them unsupported: 0.51 and 0.61
         # (bench/README.md, session 52)
         assert _value(result, f"aside-{i}") >= 0.8, (i, _value(result, f"aside-{i}"))
+
+
+WRITTEN_OTHERWISE = [  # a passage, a question, its right answer, and one that writes its code name or value otherwise
+    ("jaconv.hira2kata('ともえまみ') は 'トモエマミ' を返します。", "jaconv.hira2kata('ともえまみ') は何を返しますか？",
+     "jaconv.hira2kata('ともえまみ') は 'トモエマミ' になります。",
+     "jaconv.hira2kata('ともえまみ') は 'トモエマメ' になります。"),
+    ("설정 파일에서 log_level 값을 DEBUG로 바꾸면 자세한 로그가 남습니다.", "자세한 로그를 남기려면 어떻게 하나요?",
+     "설정 파일의 log_level 값을 DEBUG로 바꾸면 됩니다.", "설정 파일의 log_levels 값을 DEBUG로 바꾸면 됩니다."),
+    ("使用 jieba.lcut() 可以直接得到词语列表，jieba.cut() 返回的是生成器。", "怎样直接得到词语列表？",
+     "调用 jieba.lcut() 就能直接得到词语列表。", "调用 jieba.lcat() 就能直接得到词语列表。"),
+]
+
+
+def test_a_code_name_or_value_written_otherwise_is_unfaithful(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, right, wrong) in enumerate(WRITTEN_OTHERWISE)
+               for kind, answer in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(WRITTEN_OTHERWISE)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # checked alone, the judge called 6 of 9 such wrong claims entailed (bench/literal_probe.py, session 57)
+        assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
