@@ -44,6 +44,11 @@ CASES: list[tuple[str, str, list[tuple[str, bool]]]] = [
      [("jaconv.hira2kata('ともえまみ') は 'トモエマミ' を返します。", True),
       ("jaconv.hira2kata('ともえまみ') は 'トモエマメ' を返します。", False),
       ("jaconv.hira2kana('ともえまみ') は 'トモエマミ' を返します。", False)]),
+    # added with the reading of a call's arguments, after the first run
+    ("# アルファベット to ひらがな\njaconv.alphabet2kana('japan')\n# => じゃぱん\n\n# アルファベット to カタカナ\n"
+     "jaconv.alphabet2kata('namba')\n# => 'ナンバ'", "'namba' をカタカナにするには？",
+     [("jaconv.alphabet2kata('namba') は 'ナンバ' を返します。", True),
+      ("jaconv.alphabet2kana('namba') は 'ナンバ' を返します。", False)]),
     ("설정 파일에서 log_level 값을 DEBUG로 바꾸면 자세한 로그가 남습니다.", "자세한 로그를 남기려면 어떻게 하나요?",
      [("log_level 값을 DEBUG로 바꾸면 자세한 로그가 남습니다.", True),
       ("log_levels 값을 DEBUG로 바꾸면 자세한 로그가 남습니다.", False)]),

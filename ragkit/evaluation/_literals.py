@@ -6,8 +6,9 @@ In technical documents one letter changes the thing: ``jieba.cut`` is not ``jieb
 Japanese value by its characters, nearly all of which the passage has: it called the claim above entailed (0.997;
 bench/README.md, session 57), and a generated reference giving 'ティロ・フィナーノabc123' for the passage's
 'ティロ・フィナーレabc123' too. Such a claim names something the passage does not, so it is neutral without a call.
-A value the question itself writes is the question's ("the platfformdirs package", asked with a typo), and a name
-and its number are one name however they are joined ("Python 3.8", "python3.8").
+A value the question itself writes is the question's ("the platfformdirs package", asked with a typo); spaces and
+the kind of quote mark do not count ("Python 3.8" and "python3.8"). A call is read with its arguments: the passage's
+``alphabet2kana('japan')`` and ``alphabet2kata('namba')`` show no ``alphabet2kana('namba')``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ import re
 import unicodedata
 
 _CODE = re.compile(
-    r"`([^`\n]+)`"  # inline code
-    r"|(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"  # a dotted name: "client.fetch_all", "jieba.lcut"
-    # an underscore, or one digit inside letters ("log_level", "hira2kata"); not a model code's number ("K10",
+    r"`([^`\n]+)`|(?:"  # inline code, or a name:
+    r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"  # dotted ("client.fetch_all", "jieba.lcut"),
+    # with an underscore, or one digit inside letters ("log_level", "hira2kata"); not a model code's number ("K10",
     # "RTX4090"): numbers are the value cloze's
     r"|(?<![\w.])[A-Za-z]*(?:_[A-Za-z0-9]+|(?<=[A-Za-z])[0-9][A-Za-z])\w*"
+    r")(?:\([^()\n]*\))?"  # with the arguments of its call: alphabet2kana('namba') is no call the passage shows
 )
 _QUOTED = re.compile(r"(?<![A-Za-z])'([^'\n]+)'(?![A-Za-z])|\"([^\"\n]+)\"|「([^」\n]+)」|『([^』\n]+)』|“([^”\n]+)”")
 """A quoted value; not the apostrophes of "Acme's and Tom's"."""
-_NAME_NUMBER = re.compile(r"(?<=[a-z])[\s-]+(?=\d)")
-"""The space or hyphen between a name and its number: "python 3.8", "python-2"."""
+_QUOTES = str.maketrans({'"': "'", "‘": "'", "’": "'", "“": "'", "”": "'"})
 
 MIN_CHARS = 5
 """Shorter values differ from many a passage word by one letter ("h2z" and "z2h" are both jaconv's)."""
@@ -35,11 +36,13 @@ otherwise: one letter in five."""
 
 
 def _normal(text: str) -> str:
-    return _NAME_NUMBER.sub("", unicodedata.normalize("NFKC", text).casefold())
+    """NFKC, lower case, one quote mark and no spaces: 'f("a", b)' is "f('a',b)", "Python 3.8" is "python3.8"."""
+    return "".join(unicodedata.normalize("NFKC", text).casefold().translate(_QUOTES).split())
 
 
 def literals(text: str) -> list[str]:
-    """The code names and quoted values of ``text``, normalised (NFKC, lower case), of ``MIN_CHARS`` or more."""
+    """The code names (with a call's arguments) and quoted values of ``text``, normalised, of ``MIN_CHARS`` or
+    more."""
     found = [m.group(1) or m.group() for m in _CODE.finditer(text)]
     found += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
     return [v for v in (_normal(f).strip() for f in found) if len(v) >= MIN_CHARS]
