@@ -20,7 +20,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   the passage tells in the past ("was the club's secretary"), said in the present, is neutral (``_former``), and so
   is a title without the qualifier the passage gives it ("director" for "acting director", 사장 for 부사장;
   ``_titles``), and so is a code name or a quoted value written nearly as the passage writes it, but not quite
-  (``_literals``), and so is a thing of a list put in the place the list gives another ("the Ashby warehouse is in
+  (``_literals``), and so is praise the passage never gives ("widely used", "powerful"; ``_praise``), and so is a
+  thing of a list put in the place the list gives another ("the Ashby warehouse is in
   Northamptonshire" against "the Kettering warehouse in Northamptonshire and the Ashby warehouse in
   Leicestershire"; ``_bindings``), and where it does put it, said with nothing more, is entailed; an amount
   the passage gives two things together, said of one of them, is neutral (``_totals``); a person given the title a
@@ -51,6 +52,7 @@ from ragkit.evaluation._people import said_of_another
 from ragkit.evaluation._periods import against_period
 from ragkit.evaluation._places import places_implied
 from ragkit.evaluation._polarity import denied, read, readings
+from ragkit.evaluation._praise import unsaid_praise
 from ragkit.evaluation._quantifiers import overstated
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
@@ -83,7 +85,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     denial = denied_again(passage, said)  # one reading for both its verdicts
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
             unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
-            title_of_another(passage, said) or written_otherwise(passage, said, asked) or denial == "neutral":
+            title_of_another(passage, said) or written_otherwise(passage, said, asked) or \
+            unsaid_praise(passage, said, asked) or denial == "neutral":
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
             denial == "entailed":

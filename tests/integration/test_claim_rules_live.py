@@ -88,3 +88,23 @@ def test_a_code_name_or_value_written_otherwise_is_unfaithful(live_settings: Set
         right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
         # checked alone, the judge called 6 of 9 such wrong claims entailed (bench/literal_probe.py, session 57)
         assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+
+
+PRAISE = [  # a passage, a question, its right answer, and one that praises with words the passage never uses
+    ("Typer builds command-line interfaces from Python type hints. It is easy to use and popular with FastAPI users.",
+     "What is Typer?", "Typer builds command-line interfaces from type hints and is popular with FastAPI users.",
+     "Typer offers an intuitive and user-friendly syntax."),
+    ("青禾OCR是一个中文文字识别工具，支持横排和竖排文字。", "青禾OCR是什么？",
+     "青禾OCR是中文文字识别工具，支持竖排文字。", "青禾OCR是一款功能强大、广泛使用的识别工具。"),
+]
+
+
+def test_praise_the_passage_never_gives_is_unfaithful(live_settings: Settings) -> None:
+    samples = [_sample(f"praise-{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, right, wrong) in enumerate(PRAISE)
+               for kind, answer in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(PRAISE)):
+        right, wrong = _value(result, f"praise-{i}-right"), _value(result, f"praise-{i}-wrong")
+        # the judge alone called such praise entailed at 0.55-0.87 (bench/praise_probe.py, session 57)
+        assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
