@@ -2,11 +2,11 @@
 against a README that says what Kss does, not how it is received.
 
 A small writer adds such words to answers and references, and the small judge reads the claim by its topic (the
-library, its use) and calls it entailed: 0.73 and 0.87 for the two claims above, and "consistent and intuitive
-syntax", "particularly useful for integrating with other Python libraries" were kept in references by hand labelled
-wrong (bench/README.md, session 57). A claim that praises its subject with a word the passage never uses ("widely
-used", "powerful", "广泛使用", "強力", "널리 사용") is neutral without a call: nothing in the passage says it. A word
-the question itself uses is the question's ("Why is Typer so popular?").
+library, its use) and calls it entailed: 0.73 and 0.87 for the two claims above; a reference with "consistent and
+intuitive syntax", in no context, was kept and labelled wrong by hand (bench/README.md, session 57). A claim that
+praises its subject with a word the passage never uses ("widely used", "powerful", "广泛使用", "強力", "널리 사용")
+is neutral without a call: nothing in the passage says it. A word the question itself uses is the question's ("Why
+is Typer so popular?").
 """
 
 from __future__ import annotations
