@@ -14,7 +14,8 @@ the kind of quote mark do not count ("Python 3.8" and "python3.8"). A call is re
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from ragkit.text import normalise
 
 _CODE = re.compile(
     r"`([^`\n]+)`|(?:"  # inline code, or a name:
@@ -36,8 +37,9 @@ otherwise: one letter in five."""
 
 
 def _normal(text: str) -> str:
-    """NFKC, lower case, one quote mark and no spaces: 'f("a", b)' is "f('a',b)", "Python 3.8" is "python3.8"."""
-    return "".join(unicodedata.normalize("NFKC", text).casefold().translate(_QUOTES).split())
+    """``normalise`` (NFKC, lower case) with one quote mark and no spaces: 'f("a", b)' is "f('a',b)", "Python 3.8"
+    is "python3.8"."""
+    return "".join(normalise(text).translate(_QUOTES).split())
 
 
 def literals(text: str) -> list[str]:
@@ -45,7 +47,7 @@ def literals(text: str) -> list[str]:
     more."""
     found = [m.group(1) or m.group() for m in _CODE.finditer(text)]
     found += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
-    return [v for v in (_normal(f).strip() for f in found) if len(v) >= MIN_CHARS]
+    return [v for v in map(_normal, found) if len(v) >= MIN_CHARS]
 
 
 def written_otherwise(passage: str, claim: str, asked: str = "") -> bool:
