@@ -37,6 +37,9 @@ def written_checks(sample: TestSample) -> Verdict:
                            f"and not in its contexts: {text[:80]!r}")
         if loops(text):
             return Verdict(False, "repeated_text", f"the {name} repeats itself: {text[:80]!r}")
+        mark = left_open(text)
+        if mark:
+            return Verdict(False, "cut_short", f"the {name} stops inside a {mark!r} it never closes: {text[-80:]!r}")
     if addresses(sample.question, sample.persona):
         return Verdict(False, "addresses_persona", f"the question speaks to its own asker, {sample.persona!r}: "
                        f"{sample.question[:80]!r}")
@@ -44,6 +47,19 @@ def written_checks(sample: TestSample) -> Verdict:
         return Verdict(False, "first_person_answer", f"the answer speaks as its source's author: "
                        f"{answer[:80]!r}")
     return Verdict(True)
+
+
+_PAIRS = ("()", "[]", "{}", "（）", "「」", "『』", "《》", "【】")
+
+
+def left_open(text: str) -> str | None:
+    """The mark that ``text`` opens and never closes: an odd backtick, or a bracket with no closing one. A writer
+    that means a quotation mark inside its JSON string ends the string there: "What is the name of the dictionary
+    used by the `dict=" was the whole question, and its reply went on to the answer (session 58). Counts only:
+    a closing mark with no opening one ("1) …, 2) …") is no cut."""
+    if text.count("`") % 2:
+        return "`"
+    return next((pair[0] for pair in _PAIRS if text.count(pair[0]) > text.count(pair[1])), None)
 
 
 _STATEMENT_ENDS = {

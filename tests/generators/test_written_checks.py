@@ -101,12 +101,29 @@ def _sample(kg, answer, lang="en"):
     ("The Leeds bakery opened in 2010. " + "It has ovens. " * 4, "repeated_text"),
     ("The Leeds bakery opened in 2010 on Kirkstall Road, the新店.", "wrong_language"),
     ("I opened my Leeds bakery in 2010 on Kirkstall Road.", "first_person_answer"),
+    ("The Leeds bakery opened in 2010 (on Kirkstall Road", "cut_short"),
 ])
 async def test_the_critic_drops_them_before_any_llm_call(bakery, embeddings, answer, reason):
     judge = ScriptedJudge([])  # any call would fail the test
     verdict = await Critic(bakery, judge, embeddings).review(_sample(bakery, answer))
     assert not verdict.ok and verdict.reason == reason
     assert judge.calls == []
+
+
+@pytest.mark.parametrize(("text", "mark"), [
+    ("What is the name of the dictionary used by the `dict=", "`"),  # a JSON string ended at the writer's quote
+    ("Call `Dictionary(dict=", "`"),
+    ("The CB-3 supports PROFINET (and Modbus TCP", "("),
+    ("「HS-5」は1996年に発売された「外装変速機", "「"),
+    ("青岚茶业的《员工手册", "《"),
+    ("Call `Dictionary(dict=\"full\")` to load sudachidict_full.", None),
+    ("Steps: 1) install, 2) run.", None),  # closing marks alone cut nothing
+    ("「HS-5」は1996年に発売された。", None),
+])
+def test_a_text_left_open(text, mark):
+    from ragkit.synthesis._written import left_open
+
+    assert left_open(text) == mark
 
 
 TITLES = ["Incident Report INC-2023-014 incident-report-INC-2023-014", "ACME ROBOTICS - INCIDENT REPORT "
