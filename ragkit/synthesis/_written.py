@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragkit.synthesis._checks import addresses, first_person, loops, stray_script
-from ragkit.text import CJK_CHAR, UNDETERMINED, language_matches, normalise_language
+from ragkit.text import CJK_CHAR, HAN, HANGUL, KANA, UNDETERMINED, language_matches, normalise_language
 from ragkit.types import TestSample
 
 
@@ -94,17 +94,24 @@ def written_forms(sample: TestSample) -> list[str]:
     return list(dict.fromkeys([sample.question, *before]))
 
 
+_NON_CJK_WORD = f"[^\\W{HAN}{KANA}{HANGUL}]"
+"""A word character of a script other than Chinese, Japanese or Korean: a Latin name ends where a Korean or Japanese
+particle begins ("HangulPy Developer는")."""
+
+
 def names_its_asker(sample: TestSample) -> str | None:
     """The persona's name, when a form of the question names its asker and no reference context does: the writer
     made the asker the question's subject ("What version of Python does the software engineer use?" from a
     changelog; "李四在什么情况下可以退款？", the persona call having named its personas 李四 and 王五). Nothing
     in the documents is about the asker, so no reference can answer it. A name in a CJK script is found anywhere
-    (a Korean particle follows it: "이은은"), any other as whole words, in any case."""
+    (a Korean particle follows it: "이은은"), any other as whole words, in any case, a CJK particle after it included
+    ("HangulPy Developer는 어떤 조사 형태를 구하는지?", session 58)."""
     name = " ".join((sample.persona or "").split())
     if not name:
         return None
     words = r"\s*".join(re.escape(w) for w in name.split())
-    pattern = re.compile(words if CJK_CHAR.search(name) else rf"(?<!\w){words}(?!\w)", re.IGNORECASE)
+    pattern = re.compile(words if CJK_CHAR.search(name) else rf"(?<!{_NON_CJK_WORD}){words}(?!{_NON_CJK_WORD})",
+                         re.IGNORECASE)
     if any(pattern.search(q) for q in written_forms(sample)) and \
             not any(pattern.search(r.text) for r in sample.reference_contexts):
         return name

@@ -207,6 +207,10 @@ def test_a_question_about_its_asker() -> None:
     assert names_its_asker(_asked("李四在什么情况下可以退款？", "李四", "购买该批次的顾客可凭包装退款。")) == "李四"
     korean = _asked("이은은 언제 원두를 받을 수 있을까요?", "이은", "다음 날 로스팅하여 발송합니다.")
     assert names_its_asker(korean) == "이은"
+    # a Latin name with a Korean particle after it (session 58)
+    latin = _asked("HangulPy Developer는 어떤 조사 형태를 구하는지?", "HangulPy Developer", "tossi.pick(word, morph)")
+    assert names_its_asker(latin) == "HangulPy Developer"
+    assert names_its_asker(_asked("Hangulpy는 무엇인가요?", "HangulPy Developer", "forked from Hangulpy")) is None
 
 
 def test_an_asker_the_contexts_speak_of_or_a_word_that_only_holds_its_name() -> None:

@@ -128,3 +128,51 @@ def test_the_critic_keeps_japanese_questions_on_a_package_readme(tmp_path: Path)
                             reference_contexts=context)
         verdict = asyncio.run(critic.review(sample))
         assert verdict.ok, (question, verdict.reason, verdict.detail)
+
+
+_README_KO = """# kotok
+
+kotok은 한국어 문장을 형태소 단위로 나누는 파이썬 라이브러리입니다.
+
+## 설치
+
+pip install kotok
+
+## 버전 안내
+
+- kotok v1.4.0부터는 tokenizers v0.15 이상이 필요합니다.
+- v1.2.0 이하 버전은 tokenizers v0.13에서만 동작합니다.
+- v1.3.2에서 사용자 사전 기능이 추가되었습니다.
+"""
+
+
+def test_the_critic_drops_a_korean_reference_with_another_version(tmp_path: Path) -> None:
+    """A reference that gives another version than the passage ("v0.13" where the judge reads "v0.15") disagrees
+    with the judge's answer: the number reader leaves "v0.15" alone, and the claim engine entailed such a reference
+    on a Korean README (session 58). The persona made the question's subject, a Latin name before a Korean particle,
+    is dropped before any call."""
+    import asyncio
+
+    from ragkit.llm import Embeddings, Judge
+    from ragkit.synthesis._critic import Critic
+    from ragkit.types import ContextRef
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "kotok.md").write_text(_README_KO, encoding="utf-8")
+    kg_path = tmp_path / "kg.json"
+    result = CliRunner().invoke(cli, ["kg", "build", str(docs), "-o", str(kg_path), "--extractor", "fast"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    kg = KnowledgeGraph.load(kg_path)
+    critic = Critic(kg, Judge(), Embeddings())
+    context = [ContextRef(chunk_id=c.id, text=c.text, source=c.source) for c in kg.chunks() if "v0.15" in c.text]
+    wrong = TestSample(id="ko-v", question="kotok v1.4.0을 쓰려면 tokenizers는 어떤 버전이 필요한가요?",
+                       reference_answer="kotok v1.4.0을 쓰려면 tokenizers v0.13이 필요합니다.", language="ko",
+                       reference_contexts=context)
+    verdict = asyncio.run(critic.review(wrong))
+    assert not verdict.ok and verdict.reason == "wrong_answer" and "codes differ" in verdict.detail, verdict
+    asker = wrong.model_copy(update={"id": "ko-a", "persona": "Kotok Developer",
+                                     "question": "Kotok Developer는 어떤 버전의 tokenizers를 쓰나요?"})
+    verdict = asyncio.run(critic.review(asker))
+    assert not verdict.ok and verdict.reason == "names_the_asker", verdict
