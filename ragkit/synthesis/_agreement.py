@@ -3,7 +3,6 @@ the overlap of the other words), and, where the words cannot tell, by where in t
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from ragkit.synthesis._checks import capitalised_names, found_in, informative
@@ -17,19 +16,6 @@ def new_numbers(text: str, question: str) -> set[str]:
     return {n for n, unit in quantities(text) if (n, unit) not in asked and (n, "") not in asked}
 
 
-_CODE = re.compile(r"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_.-]*\d)(?=[A-Za-z0-9_.-]*[A-Za-z])"
-                   r"[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*")
-"""A token of Latin letters and digits: a model name or a version ("K10", "HS-5", "v2.9.1"), which the number reader
-leaves alone (a letter before the digits) and ``capitalised_names`` too, when in lower case; a CJK particle after it
-is not part of it ("v2.7.0으로")."""
-
-
-def codes(text: str, question: str) -> set[str]:
-    """The model names and versions of ``text`` that the question does not write."""
-    asked = {c.lower() for c in _CODE.findall(question)}
-    return {c.lower() for c in _CODE.findall(text)} - asked
-
-
 Agreement = Literal["agree", "unsure", "disagree"]
 
 
@@ -41,10 +27,10 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that the
     reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10 years",
     does not count, but "10 days" in answer to it does), or names on both sides with none in common ("Paris" against
-    "London"), or model names and versions on both sides with none in common ("v0.5.1" against "v2.9.1"),
-    disagree; a number the judge gives where the reference states none ("two toy metrics" against a reference that
-    lists them) is left to the words. The judge's numbers all in a reference that states other
-    numbers too are unsure: "5" is in "4, as the list has 5 items", which does not answer 5. Otherwise the two agree
+    "London"), disagree (a version is a number: "v0.5.1" against "v2.9.1"); a number the judge gives where the
+    reference states none ("two toy metrics" against a reference that lists them) is left to the words. The judge's
+    numbers all in a reference that states other numbers too are unsure: "5" is in "4, as the list has 5 items",
+    which does not answer 5. Otherwise the two agree
     when half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens
     are mostly in the reference (it names one of the things the question compares); with little overlap, an
     embedding cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure
@@ -64,9 +50,6 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     own_names, ref_names = capitalised_names(own, question), capitalised_names(reference, question)
     if own_names and ref_names and not own_names & ref_names:
         return "disagree", f"names differ: {sorted(own_names)} vs {sorted(ref_names)}"
-    own_codes, ref_codes = codes(own, question), codes(reference, question)
-    if own_codes and ref_codes and not own_codes & ref_codes:
-        return "disagree", f"codes differ: {sorted(own_codes)} vs {sorted(ref_codes)}"
     if own_numbers:
         others = sorted(ref_numbers - own_numbers)
         return ("unsure", f"the reference also states {others}") if others else ("agree", "numbers agree")

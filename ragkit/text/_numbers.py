@@ -18,7 +18,9 @@ from ragkit.text._stopwords import FUNCTION_WORDS
 from ragkit.text._times import time_forms
 from ragkit.text._units import measure_at
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"(?:(?<=(?<![A-Za-z\d])[vV])(?=\d+\.\d)|(?<![A-Za-z\d.,]))\d+(?:[.,]\d+)*")
+"""Digits not glued to a letter ("K10" is a name), but for a version's "v": "v2.9.1" is 2.9.1, as "version 2.9.1" is
+("V8", with no dot, is a name)."""
 _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
 """A code of a letter, then hyphenated parts: "HM-1", "CB-3", "K2307-03", "INC-2023-014". Its digits are no
 number."""

@@ -148,7 +148,7 @@ pip install kotok
 
 def test_the_critic_drops_a_korean_reference_with_another_version(tmp_path: Path) -> None:
     """A reference that gives another version than the passage ("v0.13" where the judge reads "v0.15") disagrees
-    with the judge's answer: the number reader leaves "v0.15" alone, and the claim engine entailed such a reference
+    with the judge's answer: the number reader left "v0.15" alone, and the claim engine entailed such a reference
     on a Korean README (session 58). The persona made the question's subject, a Latin name before a Korean particle,
     is dropped before any call."""
     import asyncio
@@ -171,7 +171,7 @@ def test_the_critic_drops_a_korean_reference_with_another_version(tmp_path: Path
                        reference_answer="kotok v1.4.0을 쓰려면 tokenizers v0.13이 필요합니다.", language="ko",
                        reference_contexts=context)
     verdict = asyncio.run(critic.review(wrong))
-    assert not verdict.ok and verdict.reason == "wrong_answer" and "codes differ" in verdict.detail, verdict
+    assert not verdict.ok and verdict.reason == "wrong_answer" and "numbers differ" in verdict.detail, verdict
     asker = wrong.model_copy(update={"id": "ko-a", "persona": "Kotok Developer",
                                      "question": "Kotok Developer는 어떤 버전의 tokenizers를 쓰나요?"})
     verdict = asyncio.run(critic.review(asker))

@@ -26,6 +26,10 @@ from ragkit.text import (
     ("W300 costs 40 dollars", ["40"]),
     ("第3章、INC-2023-014", ["3"]),
     ("근속 5년이 되는 해에 100만 원", ["5", "100"]),
+    # a version is a number, whether written "v2.9.1" or "version 2.9.1"; "V8", with no dot, is a name
+    ("tokenizers v0.15 이상, v1.2.0 이하", ["0.15", "1.2.0"]),
+    ("version 2.9.1 and V8 engines, kv1.2", ["2.9.1"]),
+    ("从 v3.2.0 开始，默认模型改为 base-v2", ["3.2.0"]),
 ])
 def test_numbers_are_found_and_codes_are_not(text: str, expected: list[str]) -> None:
     assert numbers(text) == expected
