@@ -30,10 +30,10 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     "London"), disagree (a version is a number: "v0.5.1" against "v2.9.1"); a number the judge gives where the
     reference states none ("two toy metrics" against a reference that lists them) is left to the words. The judge's
     numbers all in a reference that states other numbers too are unsure: "5" is in "4, as the list has 5 items",
-    which does not answer 5. Otherwise the two agree
-    when half of one side's informative tokens (see ``informative``) are in the other, or when the judge's tokens
-    are mostly in the reference (it names one of the things the question compares); with little overlap, an
-    embedding cosine >= 0.8 (a paraphrase) is unsure, and below it they disagree. A bare "yes" or "no" is unsure
+    which does not answer 5. Otherwise the two agree when half of one side's informative tokens (see
+    ``informative``) are in the other, or when the judge's tokens are mostly in the reference (it names one of the
+    things the question compares); with little overlap, an embedding cosine >= 0.8 (a paraphrase) is unsure, and
+    below it they disagree. A bare "yes" or "no" is unsure
     when the question asks for one (it has no words to compare), and disagrees when the question asks for more.
     """
     if is_yes_or_no(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
