@@ -12,13 +12,11 @@ batch). The set was written before the rule. ``--rule-off`` runs it without.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 
-from ragkit.evaluation import ClaimStore
-from ragkit.llm import Judge
+from claim_probe import Case, probe, rule_off
 
-CASES: list[tuple[str, str, list[tuple[str, bool]]]] = [
+CASES: list[Case] = [
     ("Kss is a Korean string processing suite. It splits sentences, normalises spacing and converts Hanja to Hangul.",
      "What is Kss?",
      [("Kss splits sentences and normalises spacing.", True),
@@ -39,22 +37,15 @@ CASES: list[tuple[str, str, list[tuple[str, bool]]]] = [
 ]
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rule-off", action="store_true", help="without the rule")
-    if parser.parse_args().rule_off:
-        import ragkit.evaluation._settled as settled
+def _turn_off() -> None:
+    import ragkit.evaluation._settled as settled
 
-        setattr(settled, "unsaid_praise", lambda passage, claim, asked="": False)  # noqa: B010
-    store = ClaimStore(Judge())
-    counts = {"right not entailed": 0, "wrong entailed": 0}
-    for passage, question, labelled in CASES:
-        for claim, right in labelled:
-            verdict = (await store.check(passage, [claim], question=question))[0]
-            print(f"{'right' if right else 'wrong'}\t{verdict.label}\t{verdict.support:.3f}\t{claim}")
-            counts["right not entailed"] += right and verdict.label != "entailed"
-            counts["wrong entailed"] += not right and verdict.label == "entailed"
-    print(counts)
+    setattr(settled, "unsaid_praise", lambda passage, claim, asked="": False)  # noqa: B010
+
+
+async def main() -> None:
+    rule_off(__doc__.splitlines()[0], "without the rule", _turn_off)
+    await probe(CASES)
 
 
 if __name__ == "__main__":

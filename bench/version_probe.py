@@ -13,14 +13,12 @@ before, which reads no number after a letter.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import re
 
-from ragkit.evaluation import ClaimStore
-from ragkit.llm import Judge
+from claim_probe import Case, probe, rule_off
 
-CASES: list[tuple[str, str, list[tuple[str, bool]]]] = [
+CASES: list[Case] = [
     ("kotok v1.4.0 and later need tokenizers v0.15 or newer. Releases up to v1.2.0 work only with tokenizers v0.13. "
      "The user dictionary arrived in v1.3.2.", "Which tokenizers version does kotok v1.4.0 need?",
      [("kotok v1.4.0 needs tokenizers v0.15 or newer.", True),
@@ -47,22 +45,15 @@ CASES: list[tuple[str, str, list[tuple[str, bool]]]] = [
 ]
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rule-off", action="store_true", help="with the number reader of before")
-    if parser.parse_args().rule_off:
-        import ragkit.text._numbers as reader
+def _turn_off() -> None:
+    import ragkit.text._numbers as reader
 
-        setattr(reader, "_NUMBER", re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*"))  # noqa: B010
-    store = ClaimStore(Judge())
-    counts = {"right not entailed": 0, "wrong entailed": 0}
-    for passage, question, labelled in CASES:
-        for claim, right in labelled:  # each alone: the judge's verdict on one claim moves with its batch
-            verdict = (await store.check(passage, [claim], question=question))[0]
-            print(f"{'right' if right else 'wrong'}\t{verdict.label}\t{verdict.support:.3f}\t{claim}")
-            counts["right not entailed"] += right and verdict.label != "entailed"
-            counts["wrong entailed"] += not right and verdict.label == "entailed"
-    print(counts)
+    setattr(reader, "_NUMBER", re.compile(r"(?<![A-Za-z\d.,])\d+(?:[.,]\d+)*"))  # noqa: B010
+
+
+async def main() -> None:
+    rule_off(__doc__.splitlines()[0], "with the number reader of before", _turn_off)
+    await probe(CASES)
 
 
 if __name__ == "__main__":

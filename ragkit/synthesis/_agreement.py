@@ -33,8 +33,8 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     which does not answer 5. Otherwise the two agree when half of one side's informative tokens (see
     ``informative``) are in the other, or when the judge's tokens are mostly in the reference (it names one of the
     things the question compares); with little overlap, an embedding cosine >= 0.8 (a paraphrase) is unsure, and
-    below it they disagree. A bare "yes" or "no" is unsure
-    when the question asks for one (it has no words to compare), and disagrees when the question asks for more.
+    below it they disagree. A bare "yes" or "no" is unsure when the question asks for one (it has no words to
+    compare), and disagrees when the question asks for more.
     """
     if is_yes_or_no(own):  # "Yes" has no word in common with "네, 품질관리팀장이었습니다"
         if not asks_yes_or_no(question):  # "Yes" to "What is the maximum …?" answers nothing

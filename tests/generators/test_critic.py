@@ -425,7 +425,7 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("禾丰食品2023年的销售额是多少？", "3.6亿元", "约36000万元。", True),
     ("How much did the depot cost?", "1.2 million euros", "It cost 1,200,000 euros.", True),
     ("How much did the depot cost?", "1.3 million euros", "It cost 1,200,000 euros.", False),
-    # versions and model names are values too, though the number reader leaves a letter-led token alone
+    # a version is a number ("v2.9.1" as "version 2.9.1"); a model name is a name, in any case
     ("KoBERT-Transformers는 어떤 라이브러리로 Transformers를 제공하고, 이 라이브러리의 버전은 어떻게 변경되었는가?",
      "KoBERT-Transformers는 Transformers를 제공하고, 이 라이브러리의 버전은 v0.5.1 이상부터 transformers v3.0 "
      "이상으로 기본 설치합니다.", "KoBERT-Transformers는 Transformers를 제공하고, 이 라이브러리의 버전은 v2.9.1에서 "
