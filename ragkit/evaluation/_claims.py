@@ -87,12 +87,15 @@ from ragkit.evaluation._table_facts import placements
 from ragkit.evaluation._values import (
     ClozeInput,
     as_counted,
+    as_kind,
     blanked,
     cloze_prompt,
     combined,
+    dates_by_text,
     misread,
     options,
     stated_together,
+    stated_values,
     units_by_value,
 )
 from ragkit.evaluation._verdicts import Attribution, Verdict
@@ -104,7 +107,7 @@ T = TypeVar("T")
 SETTLED = 0.9
 """P(entailed) from the check above which a claim whose numbers the passage binds as it says gets no cloze."""
 
-ENGINE_VERSION = "8"
+ENGINE_VERSION = "9"
 """Bumped when a prompt or a verdict rule changes: part of every memo key, so old cached results are never mixed in."""
 
 
@@ -269,7 +272,7 @@ class ClaimStore:
         given = set(numbers(asked))
         ask = [v.label != "neutral" and not v.padded and not _settled(c, v, placed[i] | given)
                for i, (c, v) in enumerate(zip(claims, verdicts, strict=True))]
-        stated = numbers(passage)
+        stated = stated_values(passage)
         statements, holes = blanked(claims, ask, stated, asked)
         if not holes:
             return verdicts
@@ -278,12 +281,12 @@ class ClaimStore:
             cloze_prompt(len(holes), options(stated, holes)),
             ClozeInput(question=question, passage=in_digits(passage), statements="\n".join(statements)))
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
-        units = units_by_value(passage)  # read once for every blank of the group
+        units, dates = units_by_value(passage), dates_by_text(passage)  # read once for every blank of the group
         for k, hole in enumerate(holes):
             value = getattr(scored.output, f"c{k}", None)
             if value is None:  # a blank left out gives no evidence
                 continue
-            distribution = as_counted(_distribution(value, scored.label(str(k))), hole, units)
+            distribution = as_counted(as_kind(_distribution(value, scored.label(str(k))), hole, dates), hole, units)
             if misread(hole, max(distribution, key=distribution.__getitem__), placed[hole.claim]):
                 continue
             chosen.setdefault(hole.claim, []).append((distribution, hole.value))

@@ -21,6 +21,7 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   is a title without the qualifier the passage gives it ("director" for "acting director", 사장 for 부사장;
   ``_titles``), and so is a code name or a quoted value written nearly as the passage writes it, but not quite
   (``_literals``), and so is praise the passage never gives ("widely used", "powerful"; ``_praise``), and so is a
+  version it never writes ("v3.1.0" where it writes v3.0.5; ``_versions``), and so is a
   thing of a list put in the place the list gives another ("the Ashby warehouse is in
   Northamptonshire" against "the Kettering warehouse in Northamptonshire and the Ashby warehouse in
   Leicestershire"; ``_bindings``), and where it does put it, said with nothing more, is entailed; an amount
@@ -61,6 +62,7 @@ from ragkit.evaluation._table_facts import Placement, table_witnesses
 from ragkit.evaluation._titles import unqualified
 from ragkit.evaluation._totals import total_of_part
 from ragkit.evaluation._verdicts import Verdict
+from ragkit.evaluation._versions import unwritten_version
 from ragkit.text import cjk_language, normalise
 
 _ASKED = re.compile(r"^.*[?？]\s*(?=\S)", re.DOTALL)
@@ -86,7 +88,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
             unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
             title_of_another(passage, said) or written_otherwise(passage, said, asked) or \
-            unsaid_praise(passage, said, asked) or denial == "neutral":
+            unsaid_praise(passage, said, asked) or unwritten_version(passage, said) or denial == "neutral":
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
             denial == "entailed":

@@ -32,8 +32,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from ragkit.evaluation._verdicts import Label, Verdict
+from ragkit.evaluation._versions import same_version
 from ragkit.llm import Prompt, numbered_labels
-from ragkit.text import number_spans, number_value, numbers, search_terms, split_sentences, unit_after
+from ragkit.text import date_forms, number_spans, number_value, numbers, search_terms, split_sentences, unit_after
 
 NONE = "none"
 MAX_BLANKS = 2
@@ -84,6 +85,8 @@ class Blank:
     """The blanked number, in ``number_value`` form."""
     unit: str = ""
     """What counts it in the claim (``unit_after``): "℃" of "高约8℃", "kg", "명"; "" for nothing."""
+    date: bool = False
+    """Whether it is a whole date, as written ("2024.09.02")."""
 
 
 _CLAUSE_END = re.compile(r"(?<!\d)[.,]|[.,](?!\d)|[，、;；。!?！？\n]|(?<=[고며])\s")
@@ -156,21 +159,81 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
     statements: list[str] = []
     holes: list[Blank] = []
     for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
-        chosen = [(a, b) for a, b in number_spans(claim) if number_value(claim[a:b]) not in given]
-        own = {number_value(claim[a:b]) for a, b in chosen}
+        chosen = [blank for blank in _blankable(claim) if blank[2] not in given]
+        own = {value for _, _, value, _ in chosen}
         if not wanted or not chosen or len(chosen) > MAX_BLANKS or set(stated) <= own:
             continue
         text, end = "", 0
         marks: dict[str, int] = {}
-        for a, b in chosen:
-            value = number_value(claim[a:b])
+        for a, b, value, date in chosen:
             if value not in marks:  # a value stated twice is one blank: "清明（[2]月[2]日）"
                 marks[value] = len(holes)
-                holes.append(Blank(i, value, unit_after(claim, b)))
+                holes.append(Blank(i, value, "" if date else unit_after(claim, b), date))  # a date counts nothing
             text += claim[end:a] + mark(marks[value])
             end = b
         statements.append(text + claim[end:])
     return statements, holes
+
+
+def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:
+    """The claim's values to blank as (start, end, value, whether a date): its numbers, but a whole date as one
+    ("2024.09.02", "April 15, 2019"). As three numbers it is more blanks than a claim may have, so a date that
+    ``as_written_in`` wrote as the passage writes another thing's date was left to the check, which called it the
+    claim's (bench/README.md, session 59)."""
+    dates = [(f.start, f.end) for f in date_forms(claim)]
+    out: list[tuple[int, int, str, bool]] = []
+    for a, b in number_spans(claim):
+        date = next(((x, y) for x, y in dates if x <= a and b <= y), None)
+        if date is None:
+            out.append((a, b, number_value(claim[a:b]), False))
+        elif not out or out[-1][:2] != date:
+            out.append((*date, claim[date[0]:date[1]], True))
+    return out
+
+
+def stated_values(passage: str) -> list[str]:
+    """The passage's values a blank may take, in order: its ``numbers``, and each whole date as written."""
+    found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)]
+    found += [(f.start, passage[f.start:f.end]) for f in date_forms(passage)]
+    return list(dict.fromkeys(value for _, value in sorted(found, key=lambda f: f[0])))
+
+
+def dates_by_text(passage: str) -> dict[str, set[int]]:
+    """The passage's whole dates as written, each with its year, month and day."""
+    return {passage[f.start:f.end]: {f.day.year, f.day.month, f.day.day} for f in date_forms(passage)}
+
+
+def _version(value: str, dates: dict[str, set[int]]) -> bool:
+    """Whether a value reads as a version: two dots or more ("2.0.3"), and no date ("2024.03.18")."""
+    return value.count(".") >= 2 and value not in dates
+
+
+def as_kind(distribution: dict[str, float], hole: Blank, dates: dict[str, set[int]]) -> dict[str, float]:
+    """The cloze's ``distribution`` for ``hole`` with each pick of a whole date of the passage (``dates``:
+    ``dates_by_text``) read for what it says of the blank: for a year, a month or a day, the date's own
+    ("2022.10.15" for the year of "in October [0]" is 2022); for a version, nothing, as a version for a date is.
+    Offered a whole date beside "2.0.3", the small judge filled "Patch [0] fixed the leak" with the date, and "in
+    October [0]" too, and so contradicted right claims (bench/README.md, session 59)."""
+    out: dict[str, float] = {}
+    for pick, p in distribution.items():
+        read = _read(pick, hole, dates)
+        out[read] = out.get(read, 0.0) + p
+    return out
+
+
+def _read(pick: str, hole: Blank, dates: dict[str, set[int]]) -> str:
+    """What the cloze's ``pick`` for ``hole`` says its value is (``as_kind``)."""
+    if pick in (NONE, hole.value):
+        return pick
+    if same_version(pick, hole.value):  # "3.9" for "3.9.0"
+        return hole.value
+    if hole.date:
+        return NONE if _version(pick, dates) else pick
+    if pick not in dates:
+        return pick
+    if _version(hole.value, dates):
+        return NONE
+    return hole.value if hole.value.isdigit() and int(hole.value) in dates[pick] else pick
 
 
 def misread(hole: Blank, pick: str, placed: Set[str]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragkit.text._dates import date_forms
 from ragkit.text._language import (
     CJK,
     UNDETERMINED,
@@ -84,6 +85,7 @@ __all__ = [
     "count_tokens",
     "counter_after",
     "counts_text",
+    "date_forms",
     "detect_language",
     "in_digits",
     "is_noun",

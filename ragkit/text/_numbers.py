@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ragkit.text._dates import date_forms
 from ragkit.text._numerals import NUMERAL_START, numeral_spans, numeral_value
 from ragkit.text._stopwords import FUNCTION_WORDS
 from ragkit.text._times import time_forms
@@ -24,6 +25,10 @@ _NUMBER = re.compile(r"(?:(?<=(?<![A-Za-z\d])[vV])(?=\d+\.\d)|(?<![A-Za-z\d.,]))
 _CODE = re.compile(r"(?<![A-Za-z\d])[A-Za-z][A-Za-z\d]*(?:-[A-Za-z\d]+)+")
 """A code of a letter, then hyphenated parts: "HM-1", "CB-3", "K2307-03", "INC-2023-014". Its digits are no
 number."""
+_DATE = re.compile(r"(?:19|20)\d\d\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01])"
+                   r"|(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:19|20)\d\d")
+"""A date written with dots ("2024.03.18", "18.03.2024"): three numbers, as "2024-03-18", "2024/03/18" and "2024년 3월
+18일" are, not one."""
 _AFTER = re.compile(r"\s*([A-Za-z]+|\S)")
 """What follows a number: an English word, or one other character ("개", "片", the "-" of "three-hour")."""
 
@@ -32,7 +37,18 @@ def number_spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) offsets of the numbers of ``text``, in order: digits, and numerals that count something
     (``_numerals``: Chinese, Japanese or Korean ones before a counter, English number words)."""
     blanked = _CODE.sub(lambda m: " " * len(m.group()), text)
-    return sorted([m.span() for m in _NUMBER.finditer(blanked)] + numeral_spans(text))
+    return sorted([span for m in _NUMBER.finditer(blanked) for span in _parts(m)] + numeral_spans(text))
+
+
+def _parts(number: re.Match[str]) -> list[tuple[int, int]]:
+    """The span of a number as read, or of each of a dotted date's three numbers."""
+    if not _DATE.fullmatch(number.group()):
+        return [number.span()]
+    start, spans = number.start(), []
+    for piece in number.group().split("."):
+        spans.append((start, start + len(piece)))
+        start += len(piece) + 1
+    return spans
 
 
 def number_value(number: str) -> str:
@@ -96,12 +112,14 @@ def number_forms(text: str) -> list[NumberForm]:
 
 
 def _forms(text: str) -> list[tuple[int, int, object]]:
-    """The values of ``text`` as (start, end, value): its clock times (``time_forms``), then its quantities outside
-    them."""
-    times = [(f.start, f.end, ("time", f.minute)) for f in time_forms(text)]
-    numbers_ = [_measured(text, f) for f in number_forms(text)
-                if not any(a < f.end and f.start < b for a, b, _ in times)]
-    return sorted([*times, *numbers_], key=lambda f: f[0])
+    """The values of ``text`` as (start, end, value): its whole dates (``date_forms``), its clock times
+    (``time_forms``) outside them, then its quantities outside both."""
+    found: list[tuple[int, int, object]] = [(f.start, f.end, ("date", f.day)) for f in date_forms(text)]
+    for start, end, value in [(f.start, f.end, ("time", f.minute)) for f in time_forms(text)] + \
+            [_measured(text, f) for f in number_forms(text)]:
+        if not any(a < end and start < b for a, b, _ in found):
+            found.append((start, end, value))
+    return sorted(found, key=lambda f: f[0])
 
 
 def _measured(text: str, form: NumberForm) -> tuple[int, int, object]:

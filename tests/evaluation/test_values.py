@@ -12,11 +12,14 @@ from ragkit.evaluation._values import (
     NONE,
     Blank,
     as_counted,
+    as_kind,
     blanked,
     cloze_prompt,
     combined,
+    dates_by_text,
     options,
     stated_together,
+    stated_values,
     units_by_value,
 )
 from ragkit.llm import CallInfo
@@ -251,3 +254,40 @@ async def test_a_claim_whose_numbers_the_passage_binds_as_it_says_and_the_check_
     judge = ScriptedJudge(_check_says_supported)
     (verdict,) = await ClaimStore(judge).check(PROFILE, ["2023年营业收入约1.2亿元。"])
     assert verdict.label == "entailed" and [c.prompt_name for c in judge.calls] == ["claims.check"]
+
+
+RELEASES = "한빛 분석기 2.0은 2024.03.18에 출시되었고, 2.1은 2024.09.02에 출시되었다. 2.0.3 패치가 뒤따랐다."
+
+
+def test_a_whole_date_is_one_blank_and_one_option() -> None:
+    stated = stated_values(RELEASES)
+    assert stated == ["2.0", "2024", "2024.03.18", "03", "18", "2.1", "2024.09.02", "09", "02", "2.0.3"]
+    statements, holes = blanked(["2.0은 2024.09.02에 출시되었다.", "The hall opened on April 15, 2019."], [True, True],
+                                stated, asked="한빛 분석기 2.0은 언제 출시되었나요?")
+    assert statements == ["2.0은 [0]에 출시되었다.", "The hall opened on [1]."]
+    assert holes == [Blank(0, "2024.09.02", "", True), Blank(1, "April 15, 2019", "", True)]
+
+
+def test_a_pick_of_a_whole_date_is_read_for_what_it_says_of_the_blank() -> None:
+    dates = dates_by_text(RELEASES)
+    # the year of "in [0]": a date of that year says it, another date does not
+    assert as_kind({"2024.03.18": 0.8, NONE: 0.2}, Blank(0, "2024"), dates) == {"2024": 0.8, NONE: 0.2}
+    assert as_kind({"2024.03.18": 0.8, NONE: 0.2}, Blank(0, "2023"), dates) == {"2024.03.18": 0.8, NONE: 0.2}
+    # a date says nothing of a version, nor a version of a date; a version is one with or without trailing zeros
+    assert as_kind({"2024.03.18": 0.7, "2.0.3": 0.3}, Blank(0, "2.0.3"), dates) == \
+        pytest.approx({NONE: 0.7, "2.0.3": 0.3})
+    assert as_kind({"2.0.3": 0.6, "2024.03.18": 0.4}, Blank(0, "2024.09.02", date=True), dates) == \
+        pytest.approx({NONE: 0.6, "2024.03.18": 0.4})
+    assert as_kind({"3.9": 1.0}, Blank(0, "3.9.0"), dates) == {"3.9.0": 1.0}
+
+
+async def test_a_date_of_another_release_is_contradicted_by_the_cloze() -> None:
+    def reply(call: CallInfo) -> dict[str, str]:
+        if call.prompt_name == "claims.check":
+            return {"0": "supported"}  # the check reads the claim by its topic
+        assert call.data.statements == "한빛 분석기 2.0은 [0]에 출시되었다."  # type: ignore[union-attr]
+        return {"0": "2024.03.18"}
+
+    verdict, = await ClaimStore(ScriptedJudge(reply)).check(
+        RELEASES, ["한빛 분석기 2.0은 2024년 9월 2일에 출시되었다."], question="한빛 분석기 2.0은 언제 출시되었나요?")
+    assert verdict.label == "contradicted"

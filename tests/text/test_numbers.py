@@ -30,6 +30,11 @@ from ragkit.text import (
     ("tokenizers v0.15 이상, v1.2.0 이하", ["0.15", "1.2.0"]),
     ("version 2.9.1 and V8 engines, kv1.2", ["2.9.1"]),
     ("从 v3.2.0 开始，默认模型改为 base-v2", ["3.2.0"]),
+    # a date written with dots is three numbers, as with hyphens; a version is not a date
+    ("2024.03.18에 배포된 2.0.3 패치", ["2024", "03", "18", "2.0.3"]),
+    ("Stand: 18.3.2024", ["18", "3", "2024"]),
+    ("2024-03-18", ["2024", "03", "18"]),
+    ("release 2019.12.40 and 1.12.2", ["2019.12.40", "1.12.2"]),
 ])
 def test_numbers_are_found_and_codes_are_not(text: str, expected: list[str]) -> None:
     assert numbers(text) == expected

@@ -1,0 +1,47 @@
+"""Whole calendar dates as written (``_dates``), and claims rewritten in the passage's form of them."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from ragkit.text import as_written_in
+from ragkit.text._dates import date_forms
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("released 2024.03.18", (2024, 3, 18)),
+    ("released 2024-03-18", (2024, 3, 18)),
+    ("2024. 3. 18. 출시", (2024, 3, 18)),
+    ("am 18.03.2024 eröffnet", (2024, 3, 18)),
+    ("2024年3月18日发布", (2024, 3, 18)),
+    ("2024년 3월 18일에", (2024, 3, 18)),
+    ("on March 18th, 2024", (2024, 3, 18)),
+    ("on 18 March 2024", (2024, 3, 18)),
+    ("on Sept. 2, 2021", (2021, 9, 2)),
+])
+def test_a_whole_date_is_read_in_any_form(text: str, day: tuple[int, int, int]) -> None:
+    assert [f.day for f in date_forms(text)] == [datetime.date(*day)]
+
+
+@pytest.mark.parametrize("text", [
+    "03/04/2024",  # a day or a month first, by country
+    "2024.13.40",  # no such day
+    "version 2.0.3, March 2024",  # a version; no day
+    "2024-03-18-01",  # a code
+    "in 2024, 3 of 18 passed",
+])
+def test_what_is_no_whole_date_is_left_alone(text: str) -> None:
+    assert date_forms(text) == []
+
+
+@pytest.mark.parametrize(("passage", "claim", "written"), [
+    ("The warehouse opened on 2019.04.01.", "It opened on April 1, 2019.", "It opened on 2019.04.01."),
+    ("한빛 분석기 2.0은 2024.03.18에 출시되었다.", "2024년 3월 18일에 출시되었다.", "2024.03.18에 출시되었다."),
+    ("Released March 18, 2024.", "Released on 2024-03-18.", "Released on March 18, 2024."),
+    # another day keeps its form: the cloze reads it
+    ("The warehouse opened on 2019.04.01.", "It opened on April 15, 2019.", "It opened on April 15, 2019."),
+])
+def test_a_claims_date_is_written_as_the_passage_writes_it(passage: str, claim: str, written: str) -> None:
+    assert as_written_in(passage, claim) == written
