@@ -100,6 +100,7 @@ def _check_llm(report: _Report, settings: Any) -> None:
                             lambda p: f"{p} ({p.stat().st_size / 1e6:.0f} MB, sha256 verified on assembly)"
                             if MODELS[name].sha256 else str(p))
         report.data["weights_path"] = str(path)
+        report.timed("native_check", "llama.cpp on this CPU", lambda: _runs_here(path))
         report.timed("model_load", "model load", lambda: LocalModel.get(
             name, model_dir=settings.model_dir, threads=settings.threads, context_size=settings.context_size,
             prompt_cache_mb=settings.prompt_cache_mb))
@@ -115,6 +116,34 @@ def _check_llm(report: _Report, settings: Any) -> None:
     report.data["structured_result"] = place.model_dump()
     usage = judge.usage.total
     report.data["call_tokens"] = {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens}
+
+
+_EVAL = """\
+import sys
+from llama_cpp import Llama
+model = Llama(sys.argv[1], n_ctx=512, n_threads=2, n_batch=512, verbose=False)
+model.eval(model.tokenize(b"a b c d " * 4))
+"""
+NATIVE_HINT = ("reinstall llama-cpp-python built for the instructions every x86-64 CPU of the last decade has: "
+               "CMAKE_ARGS='-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON' "
+               "pip install --force-reinstall --no-deps --no-cache-dir -c constraints.txt llama-cpp-python")
+
+
+def _runs_here(path: Any) -> None:
+    """Evaluate a batch of prompt tokens in a child process. A build for the machine it was built on can use
+    instructions that the CPU lists but the virtual machine refuses (seen here: AMX on a 2-core VM): llama.cpp
+    then dies with SIGILL on the first batch, taking the process and every result with it, and ragkit could
+    never say why."""
+    import signal
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _EVAL, str(path)], capture_output=True, text=True, check=False)
+    if done.returncode == -signal.SIGILL:
+        raise _Missing(f"llama.cpp stopped on an instruction this CPU refuses (SIGILL): {NATIVE_HINT}")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise _Missing(f"llama.cpp failed to evaluate a prompt (exit {done.returncode}): {last}")
 
 
 def _check_embeddings(report: _Report, settings: Any) -> None:

@@ -72,3 +72,24 @@ def test_version_and_help() -> None:
     assert result.exit_code == 0 and result.output.startswith("ragkit, version ")
     result = runner.invoke(cli, ["doctor", "--help"])
     assert result.exit_code == 0 and "--json" in result.output
+
+
+def test_a_runtime_that_dies_on_an_instruction_the_cpu_refuses_is_named_with_the_fix(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the child process really dies by SIGILL, as a llama.cpp built for another CPU did on a VM refusing AMX
+    from ragkit.cli import doctor
+
+    monkeypatch.setattr(doctor, "_EVAL", "import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n")
+    result = CliRunner().invoke(cli, ["doctor", "--model", "local/smollm2-135m"])
+    assert result.exit_code == 1
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: llama.cpp stopped on an instruction this CPU refuses (SIGILL): reinstall")
+    assert "-DGGML_NATIVE=OFF" in last
+
+
+def test_the_runtime_check_evaluates_a_real_batch_on_the_smoke_model() -> None:
+    from ragkit.cli.doctor import _runs_here
+    from ragkit.llm import model_path
+    from ragkit.settings import Settings
+
+    _runs_here(model_path("smollm2-135m", Settings().model_dir))  # raises on any failure of the child
