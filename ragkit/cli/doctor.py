@@ -131,16 +131,18 @@ NATIVE_HINT = ("reinstall llama-cpp-python built for the instructions every x86-
 
 def _runs_here(path: Any) -> None:
     """Evaluate a batch of prompt tokens in a child process. A build for the machine it was built on can use
-    instructions that the CPU lists but the virtual machine refuses (seen here: AMX on a 2-core VM): llama.cpp
-    then dies with SIGILL on the first batch, taking the process and every result with it, and ragkit could
-    never say why."""
+    instructions that the CPU lists but the virtual machine refuses (seen here: AMX tile instructions on a 2-core
+    VM, in llama.cpp's AMX matrix product): llama.cpp then dies on the first batch, by SIGILL on one machine and
+    SIGSEGV on another, taking the process and every result with it, and ragkit could never say why."""
     import signal
     import subprocess
     import sys
 
     done = subprocess.run([sys.executable, "-c", _EVAL, str(path)], capture_output=True, text=True, check=False)
-    if done.returncode == -signal.SIGILL:
-        raise _Missing(f"llama.cpp stopped on an instruction this CPU refuses (SIGILL): {NATIVE_HINT}")
+    if done.returncode < 0:
+        name = signal.Signals(-done.returncode).name
+        raise _Missing(f"llama.cpp died ({name}) on its first prompt, as a build for instructions this CPU lists "
+                       f"but refuses does: {NATIVE_HINT}")
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise _Missing(f"llama.cpp failed to evaluate a prompt (exit {done.returncode}): {last}")
