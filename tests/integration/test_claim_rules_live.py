@@ -108,3 +108,26 @@ def test_praise_the_passage_never_gives_is_unfaithful(live_settings: Settings) -
         right, wrong = _value(result, f"praise-{i}-right"), _value(result, f"praise-{i}-wrong")
         # the judge alone called such praise entailed at 0.55-0.87 (bench/praise_probe.py, session 57)
         assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+
+
+DATES_AND_VERSIONS = [  # a passage, a question, an answer in another form, and one with another thing's value
+    ("한빛 분석기 2.0은 2024.03.18에 출시되었고, 2.1은 2024.09.02에 출시되었다.",
+     "한빛 분석기 2.0은 언제 출시되었나요?",
+     "한빛 분석기 2.0은 2024년 3월 18일에 출시되었다.", "한빛 분석기 2.0은 2024년 9월 2일에 출시되었다."),
+    ("The warehouse opened on 2019.04.01. Its second hall followed on 2022.10.15.", "When did the warehouse open?",
+     "The warehouse opened on April 1, 2019.", "The warehouse opened on October 15, 2022."),
+    ("The API was frozen in release 2.0. Patch 2.0.3 fixed the memory leak reported on 2024.03.18.",
+     "Which patch fixed the memory leak?", "Patch 2.0.3 fixed the memory leak.", "Patch 2.0.4 fixed the memory leak."),
+]
+
+
+def test_a_date_or_version_is_read_whatever_its_form(live_settings: Settings) -> None:
+    samples = [_sample(f"dv-{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, right, wrong) in enumerate(DATES_AND_VERSIONS)
+               for kind, answer in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(DATES_AND_VERSIONS)):
+        right, wrong = _value(result, f"dv-{i}-right"), _value(result, f"dv-{i}-wrong")
+        # before session 59, the dotted date was one number the cloze offered for the year's and the day's blanks,
+        # and "Patch [0]" was filled with the date (bench/dotted_date_probe.py, bench/unwritten_version_probe.py)
+        assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
