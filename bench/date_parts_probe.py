@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""A claim that gives part of a date (session 60): is "The second hall opened in October 2022" entailed by a passage
-that writes "2022.10.15"?
+"""A claim that gives part of a date (session 60): is "The bridge reopened in February 2023" entailed by a passage
+that writes "2023.02.14", and "in July 2023" not?
 
-Session 59's dotted-date probe left that claim contradicted: the value cloze offered the date's parts ("2022", "10",
-"15") beside the whole date, and the small judge filled the year of "in October [0]" with the month, 10. Here a
-date's parts are no options of their own; a pick of the whole date is read for its year, month or day. Each case is
-a passage with two dates and often a plain number that is also a date's part ("14 million", "12 个展厅"), its
-question, and claims labelled right (True) or wrong (False) that give a year, a month and year, or the plain number;
-each claim is checked alone. The set was written before the change. ``--rule-off`` offers the parts again.
+Session 59's dotted-date probe lost one right claim, "The second hall opened in October 2022": the value cloze
+offers a date's parts ("2022", "10", "15") beside the whole date, and the small judge filled the year of "in
+October [0]" with the month, 10. Each case is a passage with two dates and often a plain number that is also a
+date's part ("14 million", "12 个展厅"), its question, and claims labelled right (True) or wrong (False) that give a
+year, a month and year, or the plain number; each claim is checked alone. The set was written before the trial.
+``--whole-dates-only`` runs the trial of session 60, tried and not kept: a date's parts offered as no options of
+their own, only the whole date (bench/README.md, "Dates and versions in another form").
 
-    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/date_parts_probe.py [--rule-off]
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/date_parts_probe.py [--whole-dates-only]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 
-from claim_probe import Case, probe, rule_off
+from claim_probe import Case, probe
 
 CASES: list[Case] = [
     ("The bridge was closed on 2021.07.09 and reopened on 2023.02.14. Repairs cost 14 million dollars.",
@@ -50,20 +52,25 @@ CASES: list[Case] = [
 ]
 
 
-def _turn_off() -> None:
+def _whole_dates_only() -> None:
     import ragkit.evaluation._claims as claims
     from ragkit.text import date_forms, number_spans, number_value
 
-    def with_parts(passage: str) -> list[str]:  # session 59's options: every number, the date's parts too
-        found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)]
-        found += [(f.start, passage[f.start:f.end]) for f in date_forms(passage)]
+    def whole_dates(passage: str) -> list[str]:  # the passage's numbers outside its dates, and each whole date
+        dates = [(f.start, f.end) for f in date_forms(passage)]
+        found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)
+                 if not any(x <= a and b <= y for x, y in dates)]
+        found += [(x, passage[x:y]) for x, y in dates]
         return list(dict.fromkeys(value for _, value in sorted(found, key=lambda f: f[0])))
 
-    setattr(claims, "stated_values", with_parts)  # noqa: B010
+    setattr(claims, "stated_values", whole_dates)  # noqa: B010
 
 
 async def main() -> None:
-    rule_off(__doc__.splitlines()[0], "offer a date's parts as options again", _turn_off)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--whole-dates-only", action="store_true", help="session 60's trial: no date parts offered")
+    if parser.parse_args().whole_dates_only:
+        _whole_dates_only()
     await probe(CASES)
 
 

@@ -107,7 +107,7 @@ T = TypeVar("T")
 SETTLED = 0.9
 """P(entailed) from the check above which a claim whose numbers the passage binds as it says gets no cloze."""
 
-ENGINE_VERSION = "10"
+ENGINE_VERSION = "9"
 """Bumped when a prompt or a verdict rule changes: part of every memo key, so old cached results are never mixed in."""
 
 

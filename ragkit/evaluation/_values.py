@@ -192,14 +192,9 @@ def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:
 
 
 def stated_values(passage: str) -> list[str]:
-    """The passage's values a blank may take, in order: its ``numbers`` outside its whole dates, and each whole date
-    as written. A date's parts are no values of their own (``as_kind`` reads a date for its year, month or day):
-    offered "2022", "10" and "15" beside "2022.10.15", the small judge filled the year of "in October [0]" with
-    the month, 10 (bench/README.md, session 60)."""
-    dates = [(f.start, f.end) for f in date_forms(passage)]
-    found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)
-             if not any(x <= a and b <= y for x, y in dates)]
-    found += [(x, passage[x:y]) for x, y in dates]
+    """The passage's values a blank may take, in order: its ``numbers``, and each whole date as written."""
+    found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)]
+    found += [(f.start, passage[f.start:f.end]) for f in date_forms(passage)]
     return list(dict.fromkeys(value for _, value in sorted(found, key=lambda f: f[0])))
 
 
