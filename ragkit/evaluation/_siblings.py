@@ -85,6 +85,15 @@ def siblings(passage: str) -> dict[str, set[str]]:
     return {head: mods for head, mods in by_head.items() if len(mods) >= 2}
 
 
+def _after(text: str, names: set[str]) -> set[str]:
+    """The words ``text`` writes right after one of ``names``: "scanner" of "the Kestrel K1 scanner". Written after
+    the claim's own name and a sibling's, it is the kind of thing both are, no fact of the sibling: the split wrote
+    the question's "scanner" into "The Kestrel K2 scanner was released on 2023-02-09", a passage wrote "the Kestrel
+    K1 scanner shipped …", and the reference was called neutral (bench/README.md, session 60)."""
+    low = text.lower()
+    return {w for n in names for w in re.findall(rf"(?<![\w-]){re.escape(n)}\s+([^\W\d_][\w-]*)", low)}
+
+
 @lru_cache(maxsize=64)
 def _read(passage: str) -> tuple[dict[str, set[str]], list[str], list[set[str]]]:
     """The passage's sibling families, its clauses (normalised, as names are compared) and each clause's terms:
@@ -111,7 +120,8 @@ def said_of_sibling(passage: str, claim: str) -> str | None:
         # the claim may name a sibling beside its own thing ("Kelby Island is 3 km from Tarn"): that is no fact
         # of the sibling said of it
         parts = (name.modifier, name.head, *others)
-        own = {*parts} | {t for part in parts for t in search_terms(part)}
+        own = {*parts} | {t for part in parts for t in search_terms(part)} | \
+            (_after(claim, {name.modifier}) & _after(passage, others))
         for word in sorted(words - own):
             where = [c for c, ts in zip(clauses, terms, strict=True) if word in ts]
             if where and all(name.modifier not in c and any(o in c for o in others) for c in where):

@@ -63,3 +63,15 @@ def test_a_japanese_ending_is_no_word_of_a_sibling() -> None:
     passage = ("1996年に外装変速機「HS-5」を発売し、完成部品メーカーになりました。\n"
                "- 2023年：8段変速機「HS-8」を発売。")
     assert said_of_sibling(passage, "2023年、8段変速機「HS-8」を発売しました。") is None
+
+
+SCANNERS = ("Release history: the Kestrel K1 scanner shipped on 2021-06-14. "
+            "The Kestrel K2 followed on 2023-02-09 with a faster sensor.")
+
+
+def test_the_kind_both_siblings_are_is_no_fact_of_one() -> None:
+    # "scanner" follows the K2 in the claim and the K1 in the passage: what both are, not what the K1 did
+    assert said_of_sibling(SCANNERS, "The Kestrel K2 scanner was released on 2023-02-09.") is None
+    assert said_of_sibling(SCANNERS, "The Kestrel K2 shipped with a faster sensor.") is not None  # the K1's verb
+    # a word after a sibling's code that the claim writes elsewhere is still the sibling's
+    assert said_of_sibling(CONTROLLERS, "The CB-3 supports EtherNet/IP.") is not None
