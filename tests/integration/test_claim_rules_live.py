@@ -131,3 +131,16 @@ def test_a_date_or_version_is_read_whatever_its_form(live_settings: Settings) ->
         # before session 59, the dotted date was one number the cloze offered for the year's and the day's blanks,
         # and "Patch [0]" was filled with the date (bench/dotted_date_probe.py, bench/unwritten_version_probe.py)
         assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+
+
+def test_the_kind_two_siblings_share_is_no_fact_of_one(live_settings: Settings) -> None:
+    passages = ["Release history: the Kestrel K1 scanner shipped on 2021-06-14. The Kestrel K2 followed on 2023-02-09 "
+                "with a faster sensor.", "Kestrel scanners are assembled in Tallinn and tested in Riga."]
+    question = "When was the Kestrel K2 scanner released?"
+    samples = [_sample("kind-right", question, "The Kestrel K2 was released on 2023-02-09.", passages),
+               _sample("kind-wrong", question, "The Kestrel K2 was released on 2021-06-14.", passages)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    right, wrong = _value(result, "kind-right"), _value(result, "kind-wrong")
+    # the split writes the question's "scanner" into the claim; before session 60 the sibling rule read it as said
+    # of the K1 and every answer scored 0.00 (bench/README.md, "Dates and versions in another form")
+    assert right >= 0.5 and wrong < 0.5, (right, wrong)
