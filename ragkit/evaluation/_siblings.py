@@ -85,27 +85,29 @@ def siblings(passage: str) -> dict[str, set[str]]:
     return {head: mods for head, mods in by_head.items() if len(mods) >= 2}
 
 
-def _after(text: str, names: set[str]) -> set[str]:
-    """The words ``text`` writes right after one of ``names``: "scanner" of "the Kestrel K1 scanner". Written after
+def _after(text: str, name: str) -> set[str]:
+    """The words ``text`` writes right after ``name``: "scanner" after "k1" in "the Kestrel K1 scanner". Written after
     the claim's own name and a sibling's, it is the kind of thing both are, no fact of the sibling: the split wrote
     the question's "scanner" into "The Kestrel K2 scanner was released on 2023-02-09", a passage wrote "the Kestrel
     K1 scanner shipped …", and the reference was called neutral (bench/README.md, session 60)."""
-    low = text.lower()
-    return {w for n in names for w in re.findall(rf"(?<![\w-]){re.escape(n)}\s+([^\W\d_][\w-]*)", low)}
+    return set(re.findall(rf"(?<![\w-]){re.escape(name)}\s+([^\W\d_][\w-]*)", text.lower()))
 
 
 @lru_cache(maxsize=64)
-def _read(passage: str) -> tuple[dict[str, set[str]], list[str], list[set[str]]]:
-    """The passage's sibling families, its clauses (normalised, as names are compared) and each clause's terms:
-    read once for all the claims checked against it (tagging a long passage takes tens of milliseconds)."""
+def _read(passage: str) -> tuple[dict[str, set[str]], list[str], list[set[str]], dict[str, set[str]]]:
+    """The passage's sibling families, its clauses (normalised, as names are compared), each clause's terms, and
+    the words it writes right after each sibling (``_after``): read once for all the claims checked against it
+    (tagging a long passage takes tens of milliseconds)."""
+    family = siblings(passage)
     clauses = [c for s in split_sentences(passage) for c in _CLAUSE_END.split(s) if c.strip()]
-    return siblings(passage), [normalise(c) for c in clauses], [set(search_terms(c)) for c in clauses]
+    after = {m: _after(passage, m) for mods in family.values() for m in mods}
+    return family, [normalise(c) for c in clauses], [set(search_terms(c)) for c in clauses], after
 
 
 def said_of_sibling(passage: str, claim: str) -> str | None:
     """The word of ``claim`` that ``passage`` writes only of a sibling of the thing the claim names (see the
     module docstring), or None."""
-    family, clauses, terms = _read(passage)
+    family, clauses, terms, after = _read(passage)
     if not family:
         return None
     named = [n for n in _pairs(claim) if n.modifier in family.get(n.head, ())]
@@ -121,7 +123,7 @@ def said_of_sibling(passage: str, claim: str) -> str | None:
         # of the sibling said of it
         parts = (name.modifier, name.head, *others)
         own = {*parts} | {t for part in parts for t in search_terms(part)} | \
-            (_after(claim, {name.modifier}) & _after(passage, others))
+            (_after(claim, name.modifier) & {w for o in others for w in after[o]})
         for word in sorted(words - own):
             where = [c for c, ts in zip(clauses, terms, strict=True) if word in ts]
             if where and all(name.modifier not in c and any(o in c for o in others) for c in where):
