@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -181,6 +182,10 @@ def report(started: float, ended: float) -> dict[str, Any]:
         figures["embed_s"] = round(embed[name][0], 1)
         figures["outside_model_and_embedding_s"] = round(b - a - figures["model_s"] - embed[name][0], 1)
         out["stages"][name] = figures
+    out["calls"] = [{"stage": _stage_of(c["asked"]), "prompt": c["prompt"], "prompt_tokens": c.get("prompt_tokens", 0),
+                     "reused_tokens": c.get("reused_tokens", 0), "generated_tokens": c.get("generated_tokens", 0),
+                     "prompt_eval_s": round(c.get("first_token", c["done"]) - c.get("got_model", c["asked"]), 2),
+                     "generate_s": round(c["done"] - c.get("first_token", c["done"]), 2)} for c in done]
     for key in sorted({(_stage_of(c["asked"]), c["prompt"]) for c in done}):
         out["prompts"][" / ".join(key)] = _figures(_totals(
             [c for c in done if (_stage_of(c["asked"]), c["prompt"]) == key]))
@@ -190,6 +195,7 @@ def report(started: float, ended: float) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--keep", type=Path, help="copy the run's directory (samples, results, report) here")
     parser.add_argument("extra", nargs="*", help="more benchmark options (after --)")
     args = parser.parse_args()
     instrument()
@@ -206,6 +212,8 @@ def main() -> None:
             if exc.code not in (0, 3, 4, None):
                 raise
         result = report(started, time.monotonic())
+        if args.keep:  # to tell, between two profiles, which samples the calls went to
+            shutil.copytree(f"{tmp}/run", args.keep, dirs_exist_ok=True)
     sys.path.insert(0, str(REPO / "bench"))
     from validity import raw_call_seconds
 
