@@ -2,14 +2,16 @@
 """A value the passage gives another fact (session 61): is "pycorrector 1.1.2 版本新增了 MacBERT" entailed by a
 passage that says "1.0.4 版本新增了 MacBERT 纠错模型，1.1.2 版本加入了 ChatGLM 微调"?
 
-On the validity case zh-version-model, the wrong answer scored 0.87 and the right one 0.71: the check read the
-claim by its topic, and the cloze, asked to fill "pycorrector [0] 版本新增了 MacBERT 纠错模型" from 1.0.4 and 1.1.2,
-answered "none" for both answers. Each case is a passage, its question, and claims labelled right (True) or wrong
-(False): two facts of one passage, each with a value of the same kind, and claims that give one fact the other's
-value, in en, zh, ja, ko and de; and facts that change over time, where an older value stands in a clause that
-holds the claim's words. The set was written before the rule. ``--rule-off`` runs it without the rule.
+On the validity case zh-version-model, faithfulness scored the wrong answer 0.87 and the right one 0.71: the check
+read the claim by its topic, and the cloze, asked to fill "pycorrector [0] 版本新增了 MacBERT 纠错模型" from 1.0.4 and
+1.1.2, answered "none" for both answers. Each case is a passage, its question, and claims labelled right (True) or
+wrong (False): two facts of one passage, each with a value of the same kind, and claims that give one fact the
+other's value, in en, zh, ja, ko and de; and facts that change over time, where an older value stands beside the
+claim's words. The set was written before any change. With ``--no-question`` each claim is checked as faithfulness
+checks an answer's claims against the retrieved contexts, with no question to read the passage by: that is where
+the cloze answered "none", because the question section read "(none)".
 
-    RAGKIT_CACHE_DIR=cache PYTHONPATH=.. ../.venv/bin/python bound_value_probe.py [--rule-off]
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=.. ../.venv/bin/python bound_value_probe.py [--no-question]
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ CASES: list[Case] = [
       ("The Harlow line opened in 1951.", False),
       ("The Bexley branch opened in 1951.", True),
       ("The Bexley branch opened in 1932.", False)]),
-    ("2019년에 부산 공장이 가동을 시작했고, 2021년에 광주 연구소가 문을 열었습니다.", "부산 공장은 언제 가동을 시작했나요?",
+    ("2019년에 부산 공장이 가동을 시작했고, 2021년에 광주 연구소가 문을 열었습니다.",
+     "부산 공장은 언제 가동을 시작했나요?",
      [("부산 공장은 2019년에 가동을 시작했습니다.", True),
       ("부산 공장은 2021년에 가동을 시작했습니다.", False),
       ("광주 연구소는 2021년에 문을 열었습니다.", True),

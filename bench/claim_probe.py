@@ -24,13 +24,16 @@ def rule_off(description: str, help_text: str, turn_off: Callable[[], None]) -> 
         turn_off()
 
 
-async def probe(cases: list[Case]) -> dict[str, int]:
-    """Print each claim's verdict; return how many right claims were not entailed and wrong ones were."""
+async def probe(cases: list[Case], *, with_question: bool = True) -> dict[str, int]:
+    """Print each claim's verdict; return how many right claims were not entailed and wrong ones were. Without
+    ``with_question``, a claim is checked as faithfulness checks an answer's claims against the retrieved contexts:
+    with no question to read the passage by, the question's numbers only kept out of the cloze."""
     store = ClaimStore(Judge())
     counts = {"right not entailed": 0, "wrong entailed": 0}
     for passage, question, labelled in cases:
         for claim, right in labelled:
-            verdict = (await store.check(passage, [claim], question=question))[0]
+            verdict = (await (store.check(passage, [claim], question=question) if with_question
+                              else store.check(passage, [claim], asked=question)))[0]
             print(f"{'right' if right else 'wrong'}\t{verdict.label}\t{verdict.support:.3f}\t{claim}")
             counts["right not entailed"] += right and verdict.label != "entailed"
             counts["wrong entailed"] += not right and verdict.label == "entailed"

@@ -26,22 +26,7 @@ memoised by content hash for the whole run in an asyncio-safe memo: concurrent r
 task, so faithfulness, context recall, noise sensitivity and the RAGChecker family on one sample split each text
 once and check each claim list once.
 
-``SampleClaims`` (in ``_metric_context``) is the per-sample view the metrics read: the claims of the response and
-of the reference, and the four claim checks (named after what is checked against what):
-
-==========================  ===============  ==================================  ====================
-check                       claims           checked against                     RAGChecker name
-==========================  ===============  ==================================  ====================
-``response_vs_contexts``    response claims  the retrieved contexts (attribution)  retrieved2response
-``reference_vs_contexts``   reference claims the retrieved contexts (attribution)  retrieved2answer
-``response_vs_reference``   response claims  the reference answer                  answer2response
-``reference_vs_response``   reference claims the response                          response2answer
-==========================  ===============  ==================================  ====================
-
-By default the response claims and the reference claims are attributed separately, so that a verdict on a
-reference claim never depends on the answer being scored: retrieval metrics (context recall, claim recall,
-context precision) are then identical for two systems that retrieved the same contexts, and shared across their
-runs by the memo and the cache. ``ClaimStore(joint_contexts=True)`` attributes both lists in one call instead.
+``SampleClaims`` (in ``_metric_context``) is the per-sample view the metrics read, with its four claim checks.
 
 The verdict types and the ``Score.details["claims"]`` payload live in ``_verdicts``, the prompts in
 ``_claim_prompts``.
@@ -85,6 +70,7 @@ from ragkit.evaluation._claim_text import (
 from ragkit.evaluation._settled import as_said_in, settled, witnesses
 from ragkit.evaluation._table_facts import placements
 from ragkit.evaluation._values import (
+    ClozeAloneInput,
     ClozeInput,
     as_counted,
     as_kind,
@@ -211,7 +197,7 @@ class ClaimStore:
         return (await self.split_full(text, question)).entities
 
     async def check(self, passage: str, claims: Sequence[str], *, question: str | None = None,
-                    known: Sequence[str] = (), asked: str | None = None) -> list[Verdict]:
+                    known: Sequence[str] = (), asked: str | None = None, valued: str | None = None) -> list[Verdict]:
         """A verdict per claim against ``passage``, read as an answer to ``question``.
 
         A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim the
@@ -219,7 +205,8 @@ class ClaimStore:
         ``known``, its own claims; a table's value in its place or out of it; a comparison; a bound turned round; a
         negation dropped or added, or "all" for "most"; a sibling's fact); the others go to the judge in groups of
         ≤ ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
-        (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default).
+        (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default), in
+        ``valued`` (the passage by default).
         """
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
@@ -229,8 +216,8 @@ class ClaimStore:
         verdicts = [settled(passage, c, same, t, asked)
                     for c, t in zip(claims, placements(passage, claims), strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
-        results = await asyncio.gather(*(self._check_group(passage.strip(), question or "(none)", g, asked)
-                                         for g in self._groups(ask)))
+        results = await asyncio.gather(*(self._check_group(passage.strip(), question or None, g, asked,
+                                                           (valued or passage).strip()) for g in self._groups(ask)))
         judged = iter(v for part in results for v in part)
         return [v if v is not None else next(judged) for v in verdicts]
 
@@ -244,23 +231,25 @@ class ClaimStore:
         """``claims`` in consecutive groups of ≤ ``group_size``: one judge call each."""
         return [claims[i : i + self.group_size] for i in range(0, len(claims), self.group_size)]
 
-    async def _check_group(self, passage: str, question: str, claims: list[str], asked: str) -> list[Verdict]:
-        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims, asked)
+    async def _check_group(self, passage: str, question: str | None, claims: list[str], asked: str,
+                           valued: str) -> list[Verdict]:
+        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question or "(none)", claims, asked,
+                          valued)
 
         async def run() -> list[Verdict]:
             self.stats.check_calls += 1
             scored = await self.judge.structured_scored(
-                check_prompt(len(claims)), CheckInput(question=question, passage=passage, claims=claims))
+                check_prompt(len(claims)), CheckInput(question=question or "(none)", passage=passage, claims=claims))
             values = [getattr(scored.output, f"c{i}", None) for i in range(len(claims))]
             probs = [scored.label(str(i)) for i in range(len(claims))]
             verdicts = [self._verdict(v, p) for v, p in zip(values, probs, strict=True)]
             labels = [_distribution(v, p) for v, p in zip(values, probs, strict=True)]
-            return await self._values(passage, question, claims, verdicts, labels, asked)
+            return await self._values(passage, question, claims, verdicts, labels, asked, valued)
 
         return await self._once(key, run)
 
-    async def _values(self, passage: str, question: str, claims: list[str], verdicts: list[Verdict],
-                      labels: list[dict[str, float]], asked: str) -> list[Verdict]:
+    async def _values(self, passage: str, question: str | None, claims: list[str], verdicts: list[Verdict],
+                      labels: list[dict[str, float]], asked: str, valued: str) -> list[Verdict]:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
         of their numbers (``_values``): one call for the group. A choice that tells nothing (``misread``) is set
         aside: another number for a value that a table puts where the claim's names point (``placements``) or
@@ -277,9 +266,11 @@ class ClaimStore:
         if not holes:
             return verdicts
         self.stats.value_calls += 1
+        text, blanks = in_digits(valued), "\n".join(statements)
         scored = await self.judge.structured_scored(
-            cloze_prompt(len(holes), options(stated, holes)),
-            ClozeInput(question=question, passage=in_digits(passage), statements="\n".join(statements)))
+            cloze_prompt(len(holes), options(stated, holes), asked=question is not None),
+            ClozeInput(question=question, passage=text, statements=blanks) if question is not None
+            else ClozeAloneInput(passage=text, statements=blanks))
         chosen: dict[int, list[tuple[dict[str, float], str]]] = {}
         units, dates = units_by_value(passage), dates_by_text(passage)  # read once for every blank of the group
         for k, hole in enumerate(holes):
@@ -339,8 +330,10 @@ class ClaimStore:
         """Each claim checked against the passages joined into one text (per window; the best window wins)."""
         if not claims:
             return []
-        per_window = await asyncio.gather(*(self.check("\n\n".join(passages[k] for k in w), claims, asked=asked)
-                                            for w in windows))
+        # the cloze reads only passages with a value: one without, after the value's, made it answer "none" (session 61)
+        per_window = await asyncio.gather(*(self.check(
+            "\n\n".join(passages[k] for k in w), claims, asked=asked,
+            valued="\n\n".join(passages[k] for k in w if stated_values(passages[k]))) for w in windows))
         return [max((got[i] for got in per_window), key=_strength) for i in range(len(claims))]
 
     async def _name(self, passages: list[str], windows: list[list[int]], claims: list[str],

@@ -1,4 +1,22 @@
-"""What metrics receive: the per-sample view of the claim store (``SampleClaims``) and the ``MetricContext``."""
+"""What metrics receive: the per-sample view of the claim store (``SampleClaims``) and the ``MetricContext``.
+
+``SampleClaims`` is the per-sample view of the claim store (``_claims``) that the metrics read: the claims of the
+response and of the reference, and the four claim checks (named after what is checked against what):
+
+==========================  ===============  ==================================  ====================
+check                       claims           checked against                     RAGChecker name
+==========================  ===============  ==================================  ====================
+``response_vs_contexts``    response claims  the retrieved contexts (attribution)  retrieved2response
+``reference_vs_contexts``   reference claims the retrieved contexts (attribution)  retrieved2answer
+``response_vs_reference``   response claims  the reference answer                  answer2response
+``reference_vs_response``   reference claims the response                          response2answer
+==========================  ===============  ==================================  ====================
+
+By default the response claims and the reference claims are attributed separately, so that a verdict on a
+reference claim never depends on the answer being scored: retrieval metrics (context recall, claim recall,
+context precision) are then identical for two systems that retrieved the same contexts, and shared across their
+runs by the memo and the cache. ``ClaimStore(joint_contexts=True)`` attributes both lists in one call instead.
+"""
 
 from __future__ import annotations
 

@@ -34,7 +34,17 @@ from pydantic import BaseModel
 from ragkit.evaluation._verdicts import Label, Verdict
 from ragkit.evaluation._versions import same_version
 from ragkit.llm import Prompt, numbered_labels
-from ragkit.text import date_forms, number_spans, number_value, numbers, search_terms, split_sentences, unit_after
+from ragkit.text import (
+    date_forms,
+    month_forms,
+    number_spans,
+    number_value,
+    numbers,
+    search_terms,
+    split_sentences,
+    unit_after,
+    year_and_month,
+)
 
 NONE = "none"
 MAX_BLANKS = 2
@@ -57,19 +67,32 @@ class ClozeInput(BaseModel):
     statements: str
 
 
+class ClozeAloneInput(BaseModel):
+    """A cloze with no question to read the passage by (an answer's claims against the retrieved contexts)."""
+
+    passage: str
+    statements: str
+
+
 _CLOZE_INSTRUCTION = """\
 Each statement has numbered blanks: [0], [1], and so on. For each blank number, choose the value that the passage \
-gives for that blank, from the values allowed. Choose "none" when the passage does not state that fact. Read the \
-passage together with its question. Use only the passage; ignore what you know."""
+gives for that blank, from the values allowed. Choose "none" when the passage does not state that fact.{asked} Use \
+only the passage; ignore what you know."""
+_ASKED = " Read the passage together with its question."
 
 
-def cloze_prompt(n: int, options: Sequence[str]) -> Prompt[ClozeInput, Any]:
-    """The cloze prompt for ``n`` blanks, each filled with one of ``options``."""
+def cloze_prompt(n: int, options: Sequence[str], *, asked: bool = True) -> Prompt[Any, Any]:
+    """The cloze prompt for ``n`` blanks, each filled with one of ``options``; without ``asked``, for a passage
+    read by no question (``ClozeAloneInput``), with no question section. Shown one that read "(none)", the 1.5B
+    judge took that word for its answer: on validity's zh-version-model it filled "pycorrector [0] 版本新增了
+    MacBERT 纠错模型" with "none" (p = 1.0) for the right answer and the wrong one alike, so faithfulness let the
+    wrong one's 1.1.2, the passage's value of another fact, through on the check's 0.87; with no question section
+    it chose 1.0.4 (bench/README.md, session 61)."""
     values = enum.Enum("Value", [(f"v{i}", v) for i, v in enumerate(options)], type=str)  # type: ignore[misc]
     return Prompt(
         name="claims.values",
-        instruction=_CLOZE_INSTRUCTION,
-        input=ClozeInput,
+        instruction=_CLOZE_INSTRUCTION.format(asked=_ASKED if asked else ""),
+        input=ClozeInput if asked else ClozeAloneInput,
         output=numbered_labels(f"Values{n}", n, values, prefix="c", optional=True, bare_labels=True),
         max_tokens=16 + 14 * n,
     )
@@ -177,10 +200,12 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
 
 def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:
     """The claim's values to blank as (start, end, value, whether a date): its numbers, but a whole date as one
-    ("2024.09.02", "April 15, 2019"). As three numbers it is more blanks than a claim may have, so a date that
-    ``as_written_in`` wrote as the passage writes another thing's date was left to the check, which called it the
-    claim's (bench/README.md, session 59)."""
-    dates = [(f.start, f.end) for f in date_forms(claim)]
+    ("2024.09.02", "April 15, 2019"), and a month of a year as one ("February 2023", "2023年2月", "2023년 3월"). As
+    three numbers a date is more blanks than a claim may have, so a date that ``as_written_in`` wrote as the passage
+    writes another thing's date was left to the check, which called it the claim's (bench/README.md, session 59).
+    As a year alone, "July [0]" against a passage's "2023.02.14" was confirmed by the date's year, and as a year and
+    a month, the month's blank was filled with another number (session 61)."""
+    dates = [(f.start, f.end) for f in date_forms(claim)] + [(f.start, f.end) for f in month_forms(claim)]
     out: list[tuple[int, int, str, bool]] = []
     for a, b in number_spans(claim):
         date = next(((x, y) for x, y in dates if x <= a and b <= y), None)
@@ -192,15 +217,22 @@ def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:
 
 
 def stated_values(passage: str) -> list[str]:
-    """The passage's values a blank may take, in order: its ``numbers``, and each whole date as written."""
-    found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)]
-    found += [(f.start, passage[f.start:f.end]) for f in date_forms(passage)]
+    """The passage's values a blank may take, in order: each whole date and each month of a year as written, and its
+    other ``numbers``. A date's parts are no options of their own: offered "2023" beside "2023. 3. 2", the small judge
+    filled the blank of "2023년 9월" with the year, which tells nothing of the month, and the parts of a date are
+    read from the whole date when it is picked for a year's blank (``as_kind``; bench/README.md, session 61)."""
+    spans = [(f.start, f.end) for f in date_forms(passage)] + [(f.start, f.end) for f in month_forms(passage)]
+    found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)
+             if not any(x <= a and b <= y for x, y in spans)]
+    found += [(a, passage[a:b]) for a, b in spans]
     return list(dict.fromkeys(value for _, value in sorted(found, key=lambda f: f[0])))
 
 
 def dates_by_text(passage: str) -> dict[str, set[int]]:
-    """The passage's whole dates as written, each with its year, month and day."""
-    return {passage[f.start:f.end]: {f.day.year, f.day.month, f.day.day} for f in date_forms(passage)}
+    """The passage's whole dates as written, each with its year, month and day, and its months of a year, each
+    with its year and month."""
+    out = {passage[f.start:f.end]: {f.day.year, f.day.month, f.day.day} for f in date_forms(passage)}
+    return out | {passage[f.start:f.end]: {f.year, f.month} for f in month_forms(passage)}
 
 
 def _version(value: str, dates: dict[str, set[int]]) -> bool:
@@ -211,9 +243,10 @@ def _version(value: str, dates: dict[str, set[int]]) -> bool:
 def as_kind(distribution: dict[str, float], hole: Blank, dates: dict[str, set[int]]) -> dict[str, float]:
     """The cloze's ``distribution`` for ``hole`` with each pick of a whole date of the passage (``dates``:
     ``dates_by_text``) read for what it says of the blank: for a year, a month or a day, the date's own
-    ("2022.10.15" for the year of "in October [0]" is 2022); for a version, nothing, as a version for a date is.
-    Offered a whole date beside "2.0.3", the small judge filled "Patch [0] fixed the leak" with the date, and "in
-    October [0]" too, and so contradicted right claims (bench/README.md, session 59)."""
+    ("2022.10.15" for the year of "in [0]" is 2022); for a version or any value not a whole number, nothing, as a
+    version for a date is. Offered a whole date beside "2.0.3", the small judge filled "Patch [0] fixed the leak"
+    with the date (bench/README.md, session 59), and "한빛 분석기 [0]" (2.1) too (session 61), and so contradicted
+    right claims."""
     out: dict[str, float] = {}
     for pick, p in distribution.items():
         read = _read(pick, hole, dates)
@@ -228,12 +261,35 @@ def _read(pick: str, hole: Blank, dates: dict[str, set[int]]) -> str:
     if same_version(pick, hole.value):  # "3.9" for "3.9.0"
         return hole.value
     if hole.date:
-        return NONE if _version(pick, dates) else pick
+        return _read_date(pick, hole, dates)
     if pick not in dates:
         return pick
-    if _version(hole.value, dates):
+    if not hole.value.isdigit() or hole.unit not in _DATE_UNITS:  # a version, an amount, a count: another kind
         return NONE
-    return hole.value if hole.value.isdigit() and int(hole.value) in dates[pick] else pick
+    return hole.value if int(hole.value) in dates[pick] else pick
+
+
+_DATE_UNITS = frozenset(["", *"年月日년월일"])
+"""What may count a year, a month or a day: nothing ("in 2023"), or 年, 月, 日 and 년, 월, 일."""
+
+
+def _read_date(pick: str, hole: Blank, dates: dict[str, set[int]]) -> str:
+    """What a pick for the blank of a date or of a month of a year says: a version, nothing; a value of another year
+    and month, another value. One of the same month confirms a claim that gives no day ("February 2023" for the
+    passage's "2023.02.14"), and the same day confirms a whole date; a month of the passage tells nothing of a
+    claim's day, nor a plain number ("2023") of a claim's month."""
+    if _version(pick, dates):
+        return NONE
+    own, picked = year_and_month(hole.value), year_and_month(pick)
+    whole = date_forms(hole.value)
+    if own is None or picked is None:
+        return pick if whole or own is None else NONE
+    if own != picked:
+        return pick
+    if not whole:
+        return hole.value
+    theirs = date_forms(pick)
+    return (hole.value if theirs[0].day == whole[0].day else pick) if theirs else NONE
 
 
 def misread(hole: Blank, pick: str, placed: Set[str]) -> bool:
@@ -295,8 +351,13 @@ def as_counted(distribution: dict[str, float], hole: Blank, units: dict[str, set
 
 def options(stated: Sequence[str], holes: Sequence[Blank]) -> list[str]:
     """The values a blank can take: the passage's numbers ``stated`` (the first ``MAX_OPTIONS``), the claims' own,
-    "none"."""
-    return list(dict.fromkeys([*stated[:MAX_OPTIONS], *(h.value for h in holes), NONE]))
+    "none". A claim's own date is no option where the passage writes dates: those are read in every form they are
+    written in, so the passage's own form of the claim's date is offered and read as it (``as_kind``), and the
+    claim's form only lured the small judge: it filled "새 열람실은 [0]에 열었다" with the claim's "2023년 9월" against
+    a passage of 2023. 3. 2 (bench/README.md, session 61)."""
+    dated = any(year_and_month(v) is not None for v in stated)
+    own = [h.value for h in holes if not (h.date and dated)]
+    return list(dict.fromkeys([*stated[:MAX_OPTIONS], *own, NONE]))
 
 
 def speaks_of(distribution: dict[str, float]) -> float:

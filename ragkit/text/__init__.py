@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragkit.text._dates import date_forms
+from ragkit.text._dates import date_forms, month_forms, year_and_month
 from ragkit.text._language import (
     CJK,
     UNDETERMINED,
@@ -94,6 +94,7 @@ __all__ = [
     "language_matches",
     "language_name",
     "leading_particles",
+    "month_forms",
     "morphemes",
     "normalise",
     "normalise_language",
@@ -117,4 +118,5 @@ __all__ = [
     "unspaced",
     "whole_sentences",
     "word_bounds",
+    "year_and_month",
 ]

@@ -58,3 +58,49 @@ def date_forms(text: str) -> list[DateForm]:
             if (day := _day(m)) is not None:
                 found.append(DateForm(m.start(), m.end(), day))
     return sorted(found, key=lambda f: f.start)
+
+
+@dataclass(frozen=True)
+class MonthForm:
+    """A month of a year as written, with no day ("February 2023", "2023年2月", "2023년 3월")."""
+
+    start: int
+    end: int
+    year: int
+    month: int
+
+
+_NAMED = r"(?P<name>" + "|".join(sorted((m.capitalize() for m in _MONTHS), key=len, reverse=True)) + r")\.?"
+"""A month's name as a month-and-year writes it, capitalised: "it may 2023" names no month."""
+_MONTH_PATTERNS = [
+    re.compile(rf"\b{_NAMED}\s(?:of\s)?{_YEAR}\b"),
+    re.compile(rf"{_YEAR}\s?[年년]\s?{_M}\s?[月월](?!\s?\d)"),
+]
+
+
+def month_forms(text: str) -> list[MonthForm]:
+    """The months of a year that ``text`` writes with no day, in order; none inside a whole date."""
+    taken = [(f.start, f.end) for f in date_forms(text)]
+    found: list[MonthForm] = []
+    for pattern in _MONTH_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            groups = m.groupdict()
+            month = _MONTHS[groups["name"].lower()] if groups.get("name") else int(groups["m"])
+            if 1 <= month <= 12:
+                found.append(MonthForm(m.start(), m.end(), int(groups["y"]), month))
+                taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda f: f.start)
+
+
+def year_and_month(value: str) -> tuple[int, int] | None:
+    """The year and month a value written as one whole date or one month of a year names, else None."""
+    days = date_forms(value)
+    if len(days) == 1 and (days[0].start, days[0].end) == (0, len(value)):
+        return days[0].day.year, days[0].day.month
+    months = month_forms(value)
+    if len(months) == 1 and (months[0].start, months[0].end) == (0, len(value)):
+        return months[0].year, months[0].month
+    return None
+

@@ -24,7 +24,7 @@ from ragkit.evaluation._values import (
 )
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge, WithLogprobs, claim_reply
-from ragkit.text import numbers
+from ragkit.text import numbers, year_and_month
 
 HISTORY = "The HS-5 derailleur came out in 1996.\n- 2004: the HB-100 disc brake came out."
 
@@ -45,10 +45,31 @@ def test_a_claim_is_blanked_only_when_the_passage_states_another_number() -> Non
 
 
 def test_the_blanks_of_a_claim_stand_together_and_a_claim_of_three_numbers_is_left_to_the_check() -> None:
-    claims = ["山田恵子は2019年4月から社長。", "Codes 1, 2 and 3 are used.", "Code 7 is used."]
+    claims = ["2019年の社員は40名。", "Codes 1, 2 and 3 are used.", "Code 7 is used."]
     statements, holes = blanked(claims, [True, True, True], ["5"])
-    assert statements == ["山田恵子は[0]年[1]月から社長。", "Code [2] is used."]
-    assert [(h.claim, h.value) for h in holes] == [(0, "2019"), (0, "4"), (2, "7")]
+    assert statements == ["[0]年の社員は[1]名。", "Code [2] is used."]
+    assert [(h.claim, h.value) for h in holes] == [(0, "2019"), (0, "40"), (2, "7")]
+
+
+@pytest.mark.parametrize("claim", ["The bridge reopened in February 2023.", "第二ラインは2024年4月に加わった。",
+                                   "새 열람실은 2023년 3월에 열었다.", "山田恵子は2019年4月から社長。"])
+def test_a_month_of_a_year_is_one_blank(claim: str) -> None:
+    (statement,), (hole,) = blanked([claim], [True], ["2021.07.09", "2023.02.14", "14"])
+    assert statement.count("[0]") == 1 and not re.search(r"\d", statement.replace("[0]", ""))
+    assert hole.date and hole.value in claim and year_and_month(hole.value) is not None
+
+
+def test_a_month_of_a_year_is_read_against_a_whole_dates_year_and_month() -> None:
+    dates = dates_by_text("Closed on 2021.07.09, reopened on 2023.02.14, for 14 million.")
+    february, july, day = Blank(0, "February 2023", date=True), Blank(0, "July 2023", date=True), \
+        Blank(0, "2023.02.15", date=True)
+    assert as_kind({"2023.02.14": 0.9, "2021.07.09": 0.1}, february, dates) == {"February 2023": 0.9,
+                                                                                 "2021.07.09": 0.1}
+    assert as_kind({"2023.02.14": 1.0}, july, dates) == {"2023.02.14": 1.0}
+    assert as_kind({"2023": 0.7, "14": 0.3}, july, dates) == {NONE: 1.0}  # a plain number names no month
+    assert as_kind({"February 2023": 1.0}, day, dates) == {NONE: 1.0}  # nor a month a day
+    assert as_kind({"2023.02.14": 1.0}, day, dates) == {"2023.02.14": 1.0}
+    assert as_kind({"February 14, 2023": 1.0}, Blank(0, "2023.02.14", date=True), dates) == {"2023.02.14": 1.0}
 
 
 def test_options_are_the_passages_numbers_then_the_claims_own_then_none() -> None:
@@ -141,6 +162,31 @@ async def test_the_store_corrects_a_neighbouring_lines_year_with_one_more_call()
     statements = "The HS-5 came out in [0].\nThe HS-5 came out in [1]."
     assert judge.calls[1].data.statements == statements  # type: ignore[union-attr]
     assert store.stats.value_calls == 1
+
+
+async def test_a_claim_checked_with_no_question_is_asked_in_a_cloze_with_no_question_section() -> None:
+    """Shown a question section that read "(none)", the 1.5B judge took that word for its answer (session 61)."""
+    judge = ScriptedJudge(_check_says_supported)
+    store = ClaimStore(judge)
+    (alone,) = await store.check(HISTORY, ["The HS-5 came out in 2004."], asked="When did the HS-5 come out?")
+    (asked,) = await store.check(HISTORY, ["The HS-5 came out in 2004."], question="When did the HS-5 come out?")
+    assert alone.label == asked.label == "contradicted"
+    check, cloze, _, cloze_asked = judge.calls
+    assert check.data.question == "(none)"  # type: ignore[union-attr]
+    assert [type(c.data).__name__ for c in (cloze, cloze_asked)] == ["ClozeAloneInput", "ClozeInput"]
+    system, user = cloze.messages
+    assert "question" not in system["content"] and "## question" not in user["content"]
+    assert "(none)" not in user["content"] and "its question" in cloze_asked.messages[0]["content"]
+
+
+async def test_the_cloze_of_an_attribution_reads_only_the_passages_that_state_a_value() -> None:
+    """After the passage that gave the value, one that gave none made the small judge answer "none" (session 61)."""
+    judge = ScriptedJudge(_check_says_supported)
+    other = "The HS-5 is sold in Europe."
+    (attribution,) = await ClaimStore(judge).attribute([HISTORY, other], ["The HS-5 came out in 2004."])
+    check, cloze = judge.calls
+    assert other in check.data.passage and cloze.data.passage == HISTORY  # type: ignore[union-attr]
+    assert attribution.verdict.label == "contradicted"
 
 
 async def test_claims_the_passage_does_not_speak_of_get_no_cloze() -> None:
@@ -259,9 +305,10 @@ async def test_a_claim_whose_numbers_the_passage_binds_as_it_says_and_the_check_
 RELEASES = "한빛 분석기 2.0은 2024.03.18에 출시되었고, 2.1은 2024.09.02에 출시되었다. 2.0.3 패치가 뒤따랐다."
 
 
-def test_a_whole_date_is_one_blank_and_one_option() -> None:
+def test_a_whole_date_is_one_blank_and_one_option_and_its_parts_none() -> None:
     stated = stated_values(RELEASES)
-    assert stated == ["2.0", "2024", "2024.03.18", "03", "18", "2.1", "2024.09.02", "09", "02", "2.0.3"]
+    assert stated == ["2.0", "2024.03.18", "2.1", "2024.09.02", "2.0.3"]
+    assert stated_values("2023年2月，销量为2万台；2022年为1.5万台。") == ["2023年2月", "2", "2022", "1.5"]
     statements, holes = blanked(["2.0은 2024.09.02에 출시되었다.", "The hall opened on April 15, 2019."], [True, True],
                                 stated, asked="한빛 분석기 2.0은 언제 출시되었나요?")
     assert statements == ["2.0은 [0]에 출시되었다.", "The hall opened on [1]."]
@@ -279,6 +326,18 @@ def test_a_pick_of_a_whole_date_is_read_for_what_it_says_of_the_blank() -> None:
     assert as_kind({"2.0.3": 0.6, "2024.03.18": 0.4}, Blank(0, "2024.09.02", date=True), dates) == \
         pytest.approx({NONE: 0.6, "2024.03.18": 0.4})
     assert as_kind({"3.9": 1.0}, Blank(0, "3.9.0"), dates) == {"3.9.0": 1.0}
+    # nor of a value that is no whole number: a version with one dot, an amount
+    assert as_kind({"2024.09.02": 1.0}, Blank(0, "2.1"), dates) == {NONE: 1.0}
+    assert as_kind({"2024.09.02": 1.0}, Blank(0, "3.6", "亿元"), dates) == {NONE: 1.0}
+    # nor of a count ("2号烘干机"), though the date holds the number
+    assert as_kind({"2024.09.02": 1.0}, Blank(0, "2", "号"), dates) == {NONE: 1.0}
+    assert as_kind({"2024.09.02": 1.0}, Blank(0, "9", "月"), dates) == {"9": 1.0}
+
+
+def test_a_claims_own_date_is_no_option_where_the_passage_writes_dates() -> None:
+    month, count = Blank(0, "2023년 9월", date=True), Blank(1, "120", "석")
+    assert options(stated_values("2023. 3. 2.에 새 열람실을 열었다."), [month, count]) == ["2023. 3. 2", "120", NONE]
+    assert options(stated_values("열람실 좌석은 90석이다."), [month]) == ["90", "2023년 9월", NONE]
 
 
 async def test_a_date_of_another_release_is_contradicted_by_the_cloze() -> None:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent / "generators"))  # kg_builder: the hand-buil
 from kg_builder import BAKERY, TEA_ZH, build_graph, default_script  # noqa: E402
 
 from ragkit import ContextRef, Conversation, EvalSample, RagResponse, TestSample, Turn, evaluate  # noqa: E402
-from ragkit.evaluation._values import ClozeInput, cloze_prompt  # noqa: E402
+from ragkit.evaluation._values import ClozeAloneInput, ClozeInput, cloze_prompt  # noqa: E402
 from ragkit.kg._reading import CONDENSE_PROMPT, DocumentText, SectionSummaries, reading_prompt  # noqa: E402
 from ragkit.llm._embeddings import Embeddings  # noqa: E402
 from ragkit.metrics.answer_relevancy import WHETHER, DirectInput, ReverseInput, reverse_prompt  # noqa: E402
@@ -151,7 +151,9 @@ async def render_all(embeddings: Embeddings) -> dict[str, list[str]]:
              (WHETHER, DirectInput(question="Did Ada Lovelace write a program?", answer="She did, in 1843.")),
              (cloze_prompt(2, ["2016", "2018", "none"]),
               ClozeInput(question="When did the plants open?", passage="Porto opened in 2016, Leeds in 2018.",
-                         statements="The Porto plant opened in [0].\nThe Leeds plant opened in [1].")))
+                         statements="The Porto plant opened in [0].\nThe Leeds plant opened in [1].")),
+             (cloze_prompt(1, ["2016", "2018", "none"], asked=False),
+              ClozeAloneInput(passage="Porto opened in 2016, Leeds in 2018.", statements="Leeds opened in [0].")))
     for prompt, data in fixed:
         blob = json.dumps(prompt.render(data), ensure_ascii=False, sort_keys=True).encode()
         rec.hashes[prompt.name].append(hashlib.sha256(blob).hexdigest())

@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from ragkit.text import as_written_in
+from ragkit.text import as_written_in, month_forms, year_and_month
 from ragkit.text._dates import date_forms
 
 
@@ -45,3 +45,23 @@ def test_what_is_no_whole_date_is_left_alone(text: str) -> None:
 ])
 def test_a_claims_date_is_written_as_the_passage_writes_it(passage: str, claim: str, written: str) -> None:
     assert as_written_in(passage, claim) == written
+
+
+@pytest.mark.parametrize(("text", "written", "year_month"), [
+    ("The bridge reopened in February 2023.", "February 2023", (2023, 2)),
+    ("It opened in Sept. 2020 and again in May of 2021.", "Sept. 2020", (2020, 9)),
+    ("该馆于2022年12月扩建。", "2022年12月", (2022, 12)),
+    ("第二ラインは2024年4月に加わった。", "2024年4月", (2024, 4)),
+    ("새 열람실은 2023년 3월에 열었다.", "2023년 3월", (2023, 3)),
+])
+def test_a_month_of_a_year_is_read_with_its_year_and_month(text: str, written: str,
+                                                           year_month: tuple[int, int]) -> None:
+    first = month_forms(text)[0]
+    assert text[first.start:first.end] == written and (first.year, first.month) == year_month
+    assert year_and_month(written) == year_month
+
+
+@pytest.mark.parametrize("text", ["reopened on 2023.02.14", "on 14 February 2023", "2023年2月14日", "2023년 2월 14일",
+                                  "it may 2023 be", "in 2023 and 2024", "2023年13月"])
+def test_a_whole_date_a_lower_case_word_or_a_year_alone_is_no_month_of_a_year(text: str) -> None:
+    assert month_forms(text) == []
