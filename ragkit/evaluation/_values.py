@@ -178,11 +178,11 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
     A value the claim states twice is one blank at both places. Given "清明（[2]月[3]日）" and a passage saying
     "清明（4月4日）", the small judge filled [2] with 4 and [3] with 28, another of the options, as if no option
     could be chosen twice, and so contradicted a claim the passage states word for word."""
-    given = set(numbers(asked))
+    given = _given(asked)
     statements: list[str] = []
     holes: list[Blank] = []
     for i, (claim, wanted) in enumerate(zip(claims, ask, strict=True)):
-        chosen = [blank for blank in _blankable(claim) if blank[2] not in given]
+        chosen = [blank for blank in _blankable(claim) if _when(blank[2]) not in given]
         own = {value for _, _, value, _ in chosen}
         if not wanted or not chosen or len(chosen) > MAX_BLANKS or set(stated) <= own:
             continue
@@ -196,6 +196,21 @@ def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],
             end = b
         statements.append(text + claim[end:])
     return statements, holes
+
+
+def _given(asked: str) -> set[object]:
+    """What the question states: its numbers, and the day of each whole date and the year and month of each month
+    of a year it writes, however written (``_when``). The question's "in March 2023" says what is asked about."""
+    days: list[object] = [f.day for f in date_forms(asked)]
+    return {*numbers(asked), *days, *((f.year, f.month) for f in month_forms(asked))}
+
+
+def _when(value: str) -> object:
+    """A blank's value as ``_given`` holds it: a whole date's day, a month of a year's (year, month), else itself."""
+    days = date_forms(value)
+    if days and (days[0].start, days[0].end) == (0, len(value)):
+        return days[0].day
+    return year_and_month(value) or value
 
 
 def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:

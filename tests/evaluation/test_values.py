@@ -59,6 +59,16 @@ def test_a_month_of_a_year_is_one_blank(claim: str) -> None:
     assert hole.date and hole.value in claim and year_and_month(hole.value) is not None
 
 
+def test_a_date_or_month_the_question_states_is_no_blank_however_written() -> None:
+    stated = ["1.0", "June 2019", "3.4.1", "March 2023", "2024.03.18"]
+    statements, _ = blanked(["Version 3.4.1 was introduced in March 2023.", "Version 4.0 shipped on 2024.03.18.",
+                             "It was fixed in March 2023."], [True] * 3, stated,
+                            asked="Which version came in March 2023, and which on March 18, 2024?")
+    assert statements == ["Version [0] was introduced in March 2023.", "Version [1] shipped on 2024.03.18."]
+    assert blanked(["Version 3.4.1 was introduced in March 2023."], [True], stated, asked="What came in 2023?")[0] \
+        == ["Version [0] was introduced in [1]."]
+
+
 def test_a_month_of_a_year_is_read_against_a_whole_dates_year_and_month() -> None:
     dates = dates_by_text("Closed on 2021.07.09, reopened on 2023.02.14, for 14 million.")
     february, july, day = Blank(0, "February 2023", date=True), Blank(0, "July 2023", date=True), \
