@@ -105,7 +105,7 @@ def test_any_reply_to_a_claim_prompt_validates_or_is_refused(raw: str, n: int, m
         assert parsed is None or isinstance(parsed, prompt.output)
 
 
-NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月万亿億만억조제第 millionthousand"
+NUMBERISH = st.text(st.sampled_from(list("0123456789.,| -\n年月日월万亿億만억조제第 millionthousandMarch"
                                          "kmg米克分钟시간時間")), max_size=60) | TEXT
 
 
@@ -125,11 +125,15 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._status import ended
     from ragkit.evaluation._table_facts import placements
-    from ragkit.evaluation._values import stated_together
-    from ragkit.text import as_written_in, number_forms
+    from ragkit.evaluation._values import blanked, stated_together, stated_values
+    from ragkit.text import as_written_in, month_forms, number_forms, year_and_month
 
     for form in number_forms(passage):
         assert 0 <= form.start < form.end <= len(passage)
+    for month in month_forms(passage):
+        assert year_and_month(passage[month.start:month.end]) == (month.year, month.month)
+    statements, holes = blanked([claim], [True], stated_values(passage), asked=passage)
+    assert len(statements) <= 1 and all(h.value for h in holes)
     assert isinstance(as_written_in(passage, claim), str)
     assert isinstance(keep_numbers([claim], passage), list)
     assert isinstance(stated_together(claim, passage), bool)
