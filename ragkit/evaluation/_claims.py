@@ -233,8 +233,7 @@ class ClaimStore:
 
     async def _check_group(self, passage: str, question: str | None, claims: list[str], asked: str,
                            valued: str) -> list[Verdict]:
-        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question or "(none)", claims, asked,
-                          valued)
+        key = content_key("check", ENGINE_VERSION, self.judge.model, passage, question, claims, asked, valued)
 
         async def run() -> list[Verdict]:
             self.stats.check_calls += 1

@@ -36,6 +36,7 @@ from ragkit.evaluation._versions import same_version
 from ragkit.llm import Prompt, numbered_labels
 from ragkit.text import (
     date_forms,
+    date_of,
     month_forms,
     number_spans,
     number_value,
@@ -207,10 +208,12 @@ def _given(asked: str) -> set[object]:
 
 def _when(value: str) -> object:
     """A blank's value as ``_given`` holds it: a whole date's day, a month of a year's (year, month), else itself."""
-    days = date_forms(value)
-    if days and (days[0].start, days[0].end) == (0, len(value)):
-        return days[0].day
-    return year_and_month(value) or value
+    return date_of(value) or year_and_month(value) or value
+
+
+def _date_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a whole date or a month of a year: each is one value, not its numbers."""
+    return [(f.start, f.end) for f in date_forms(text)] + [(f.start, f.end) for f in month_forms(text)]
 
 
 def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:
@@ -220,7 +223,7 @@ def _blankable(claim: str) -> list[tuple[int, int, str, bool]]:
     writes another thing's date was left to the check, which called it the claim's (bench/README.md, session 59).
     As a year alone, "July [0]" against a passage's "2023.02.14" was confirmed by the date's year, and as a year and
     a month, the month's blank was filled with another number (session 61)."""
-    dates = [(f.start, f.end) for f in date_forms(claim)] + [(f.start, f.end) for f in month_forms(claim)]
+    dates = _date_spans(claim)
     out: list[tuple[int, int, str, bool]] = []
     for a, b in number_spans(claim):
         date = next(((x, y) for x, y in dates if x <= a and b <= y), None)
@@ -236,7 +239,7 @@ def stated_values(passage: str) -> list[str]:
     other ``numbers``. A date's parts are no options of their own: offered "2023" beside "2023. 3. 2", the small judge
     filled the blank of "2023년 9월" with the year, which tells nothing of the month, and the parts of a date are
     read from the whole date when it is picked for a year's blank (``as_kind``; bench/README.md, session 61)."""
-    spans = [(f.start, f.end) for f in date_forms(passage)] + [(f.start, f.end) for f in month_forms(passage)]
+    spans = _date_spans(passage)
     found = [(a, number_value(passage[a:b])) for a, b in number_spans(passage)
              if not any(x <= a and b <= y for x, y in spans)]
     found += [(a, passage[a:b]) for a, b in spans]
@@ -295,16 +298,17 @@ def _read_date(pick: str, hole: Blank, dates: dict[str, set[int]]) -> str:
     claim's day, nor a plain number ("2023") of a claim's month."""
     if _version(pick, dates):
         return NONE
-    own, picked = year_and_month(hole.value), year_and_month(pick)
-    whole = date_forms(hole.value)
-    if own is None or picked is None:
-        return pick if whole or own is None else NONE
+    own, picked, day = year_and_month(hole.value), year_and_month(pick), date_of(hole.value)
+    if own is None or picked is None:  # a plain number: another value for a whole date, nothing for a month
+        return pick if day is not None or own is None else NONE
     if own != picked:
         return pick
-    if not whole:
+    if day is None:  # the claim gives a month of a year, and the pick is of that month
         return hole.value
-    theirs = date_forms(pick)
-    return (hole.value if theirs[0].day == whole[0].day else pick) if theirs else NONE
+    theirs = date_of(pick)
+    if theirs is None:  # the passage gives that month, not the claim's day
+        return NONE
+    return hole.value if theirs == day else pick
 
 
 def misread(hole: Blank, pick: str, placed: Set[str]) -> bool:

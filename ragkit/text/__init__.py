@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragkit.text._dates import date_forms, month_forms, year_and_month
+from ragkit.text._dates import date_forms, date_of, month_forms, year_and_month
 from ragkit.text._language import (
     CJK,
     UNDETERMINED,
@@ -86,6 +86,7 @@ __all__ = [
     "counter_after",
     "counts_text",
     "date_forms",
+    "date_of",
     "detect_language",
     "in_digits",
     "is_noun",

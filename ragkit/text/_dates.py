@@ -94,13 +94,17 @@ def month_forms(text: str) -> list[MonthForm]:
     return sorted(found, key=lambda f: f.start)
 
 
+def date_of(value: str) -> datetime.date | None:
+    """The day ``value`` names when it is written as one whole date, and nothing else, else None."""
+    days = date_forms(value)
+    return days[0].day if len(days) == 1 and (days[0].start, days[0].end) == (0, len(value)) else None
+
+
 def year_and_month(value: str) -> tuple[int, int] | None:
     """The year and month a value written as one whole date or one month of a year names, else None."""
-    days = date_forms(value)
-    if len(days) == 1 and (days[0].start, days[0].end) == (0, len(value)):
-        return days[0].day.year, days[0].day.month
+    if (day := date_of(value)) is not None:
+        return day.year, day.month
     months = month_forms(value)
     if len(months) == 1 and (months[0].start, months[0].end) == (0, len(value)):
         return months[0].year, months[0].month
     return None
-

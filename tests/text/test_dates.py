@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from ragkit.text import as_written_in, month_forms, year_and_month
+from ragkit.text import as_written_in, date_of, month_forms, year_and_month
 from ragkit.text._dates import date_forms
 
 
@@ -65,3 +65,8 @@ def test_a_month_of_a_year_is_read_with_its_year_and_month(text: str, written: s
                                   "it may 2023 be", "in 2023 and 2024", "2023年13月"])
 def test_a_whole_date_a_lower_case_word_or_a_year_alone_is_no_month_of_a_year(text: str) -> None:
     assert month_forms(text) == []
+
+
+def test_a_value_is_one_whole_date_only_when_the_date_is_all_of_it() -> None:
+    assert date_of("2024.03.18") == datetime.date(2024, 3, 18)
+    assert date_of("on 2024.03.18") is None and date_of("March 2024") is None and date_of("2024") is None
