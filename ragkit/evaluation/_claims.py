@@ -213,7 +213,7 @@ class ClaimStore:
         claims = [as_written_in(passage, c) for c in claims]
         same = equal_forms(passage, known)
         asked = (asked if asked is not None else question) or ""
-        verdicts = [settled(passage, c, same, t, asked)
+        verdicts = [settled(passage, c, same, t, asked, question or "")
                     for c, t in zip(claims, placements(passage, claims), strict=True)]
         ask = [c for c, v in zip(claims, verdicts, strict=True) if v is None]
         results = await asyncio.gather(*(self._check_group(passage.strip(), question or None, g, asked,

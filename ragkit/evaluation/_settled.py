@@ -69,10 +69,11 @@ _ASKED = re.compile(r"^.*[?？]\s*(?=\S)", re.DOTALL)
 """A short answer's claim is its question and the answer ("Who does Nadia report to? Omar Kline reports to …")."""
 
 
-def settled(passage: str, claim: str, same: set[str], placed: Placement | None, asked: str = "") -> Verdict | None:
+def settled(passage: str, claim: str, same: set[str], placed: Placement | None, asked: str = "",
+            question: str = "") -> Verdict | None:
     """The verdict on ``claim`` that ``passage`` settles by its words, or None for the judge. ``same`` holds the
     normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables; ``asked`` is
-    the question the claim answers."""
+    the question the claim answers; ``question`` the one the passage answers, if it is an answer."""
     if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned) or \
             places_implied(passage, claim):
         return Verdict(label="entailed")
@@ -88,7 +89,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
             unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
             title_of_another(passage, said) or written_otherwise(passage, said, asked) or \
-            unsaid_praise(passage, said, asked) or unwritten_version(passage, said) or denial == "neutral":
+            unsaid_praise(passage, said, asked) or unwritten_version(passage, said, question) or denial == "neutral":
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
             denial == "entailed":

@@ -61,7 +61,11 @@ def same_version(value: str, other: str) -> bool:
     return (parts := _parts(value)) is not None and parts == _parts(other)
 
 
-def unwritten_version(passage: str, claim: str) -> bool:
-    """Whether ``claim`` writes a version that ``passage`` never writes."""
+def unwritten_version(passage: str, claim: str, question: str = "") -> bool:
+    """Whether ``claim`` writes a version that ``passage`` never writes, nor the ``question`` it answers. An answer
+    is read with its question: "It needs Python 3.9.0 or later." to "Which Python version does fastparse 2.1.0
+    need?" says what fastparse 2.1.0 needs, and the reference's claim of it was neutral (validity's en-version-needs,
+    whose right answer then scored below its wrong one on factual correctness; session 61). Retrieved contexts are
+    read with no question, and there a version only the question writes stays unwritten."""
     wanted = versions(claim)
-    return bool(wanted) and not wanted <= written(passage)
+    return bool(wanted) and not wanted <= written(passage) | written(question)

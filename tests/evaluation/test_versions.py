@@ -39,3 +39,10 @@ def test_a_version_after_a_full_width_comma_is_read() -> None:
     passage = "pycorrector 1.0.4 版本新增了 MacBERT 纠错模型，1.1.2 版本加入了 ChatGLM 微调。"
     assert not unwritten_version(passage, "1.1.2 版本加入了 ChatGLM 微调。")
     assert unwritten_version(passage, "1.2.0 版本加入了 ChatGLM 微调。")
+
+
+def test_a_version_the_question_of_an_answer_writes_is_written() -> None:
+    claim, answer = "fastparse 2.1.0 requires Python 3.9 or newer.", "It needs Python 3.9.0 or later."
+    assert unwritten_version(answer, claim)  # a retrieved context is read with no question
+    assert not unwritten_version(answer, claim, "Which Python version does fastparse 2.1.0 need?")
+    assert unwritten_version(answer, claim, "Which Python version does fastparse 2.2.0 need?")
