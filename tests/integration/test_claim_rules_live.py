@@ -165,3 +165,22 @@ def test_a_value_the_passage_gives_another_fact_is_unfaithful(live_settings: Set
         # written "(none)" and answered "none", so the check's topic-level 0.8-0.99 stood for the wrong version
         # (bench/bound_value_probe.py --no-question)
         assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+
+
+def test_a_version_the_question_names_is_read_in_the_answer(live_settings: Settings) -> None:
+    passage = "tidyjson 4.2.0 needs Node 18 or newer. Releases up to 3.9.1 still run on Node 14."
+    question = "Which Node version does tidyjson 4.2.0 need?"
+    reference = "tidyjson 4.2.0 needs Node 18 or newer."
+    answers = {"right": "It needs Node 18 or later.", "wrong": "tidyjson 4.2.0 runs on Node 14."}
+    context = ContextRef(chunk_id="vq:0", text=passage)
+    samples = [EvalSample(test=TestSample(id=f"vq-{kind}", question=question, reference_answer=reference,
+                                          reference_contexts=[context]),
+                          response=RagResponse(answer=answer, retrieved_contexts=[context]))
+               for kind, answer in answers.items()]
+    result = asyncio.run(evaluate(samples, ["factual_correctness"], judge=Judge(settings=live_settings),
+                                  progress=False))
+    right, wrong = (next(s for s in result.samples if s.sample_id == f"vq-{k}").scores["factual_correctness"].value
+                    for k in ("right", "wrong"))
+    # before session 61 the reference's "tidyjson 4.2.0 …" was neutral against the right answer, which names no
+    # version, though its question does, and the right answer's recall was 0 (bench/README.md, "The value cloze")
+    assert right is not None and wrong is not None and right >= 0.5 and wrong < right, (right, wrong)
