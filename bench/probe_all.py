@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Every claim probe that lists labelled cases (``CASES``), in one run: the two counts per probe, and each claim's
+verdict and support in ``--out``. With ``--no-question`` each claim is checked as faithfulness checks it, with no
+question to read the passage by (``claim_probe.probe(with_question=False)``).
+
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=.. ../.venv/bin/python probe_all.py [--no-question] [--out verdicts.tsv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import io
+import json
+from pathlib import Path
+
+from claim_probe import probe
+
+PROBES = ("bound_value_probe", "date_parts_probe", "dotted_date_probe", "literal_probe", "praise_probe",
+          "unwritten_version_probe", "version_probe", "year_probe")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--no-question", action="store_true", help="check each claim with no question")
+    parser.add_argument("--out", type=Path, help="write each claim's verdict here, a probe name before each line")
+    args = parser.parse_args()
+    counts, lines = {}, []
+    for name in PROBES:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            counts[name] = asyncio.run(probe(importlib.import_module(name).CASES,
+                                             with_question=not args.no_question))
+        lines += [f"{name}\t{line}" for line in printed.getvalue().splitlines() if "\t" in line]
+        print(name, counts[name], flush=True)
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(json.dumps(counts))
+
+
+if __name__ == "__main__":
+    main()
