@@ -69,6 +69,7 @@ from ragkit.evaluation._claim_text import (
 )
 from ragkit.evaluation._settled import as_said_in, settled, witnesses
 from ragkit.evaluation._table_facts import placements
+from ragkit.evaluation._together import stated_together
 from ragkit.evaluation._values import (
     ClozeAloneInput,
     ClozeInput,
@@ -80,7 +81,6 @@ from ragkit.evaluation._values import (
     dates_by_text,
     misread,
     options,
-    stated_together,
     stated_values,
     units_by_value,
 )

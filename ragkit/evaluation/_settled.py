@@ -10,7 +10,9 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - a comparison of two things is entailed or contradicted by the passage's numbers of each (``_comparisons``);
 - a value bounded the other way round from the passage ("at least 10 kg" against "up to 10 kg") is contradicted
   (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``),
-  and a claim of several amounts one of which the passage counts only with other values (``_amounts``);
+  and a claim of several amounts one of which the passage counts only with other values (``_amounts``), and an
+  amount put in a year the passage states it with nowhere ("2005年…销售额约3.6亿元" where 2005 is the founding year;
+  ``_together``);
 - what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``; not a denial
   under another condition than the claim's, nor one of a need: ``_hedges``), and what it denies,
   denied again whole of the same thing, is entailed (``_denials``); what it says of "most", said of "all", is
@@ -60,6 +62,7 @@ from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import arrived, ended
 from ragkit.evaluation._table_facts import Placement, table_witnesses
 from ragkit.evaluation._titles import unqualified
+from ragkit.evaluation._together import bound_to_another_year
 from ragkit.evaluation._totals import total_of_part
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.evaluation._versions import unwritten_version
@@ -83,7 +86,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
         return Verdict(label=by_numbers)
     said = _ASKED.sub("", claim)  # what a short answer's claim says, without its question
     if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
-            denied(passage, said) or swapped(passage, said) or ended(passage, said, asked):
+            denied(passage, said) or swapped(passage, said) or ended(passage, said, asked) or \
+            bound_to_another_year(passage, said, asked):
         return Verdict(label="contradicted")
     denial = denied_again(passage, said)  # one reading for both its verdicts
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \

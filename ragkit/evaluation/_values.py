@@ -41,8 +41,6 @@ from ragkit.text import (
     number_spans,
     number_value,
     numbers,
-    search_terms,
-    split_sentences,
     unit_after,
     year_and_month,
 )
@@ -111,55 +109,6 @@ class Blank:
     """What counts it in the claim (``unit_after``): "℃" of "高约8℃", "kg", "명"; "" for nothing."""
     date: bool = False
     """Whether it is a whole date, as written ("2024.09.02")."""
-
-
-_CLAUSE_END = re.compile(r"(?<!\d)[.,]|[.,](?!\d)|[，、;；。!?！？\n]|(?<=[고며])\s")
-"""Where a clause ends: punctuation (not the point or comma of 52.3, 1,200) or a Korean connective ending
-("…원이고 직원은", "…창업했으며 2023년"), which joins clauses without a comma."""
-_OPENING_CHARS = 4
-
-
-def stated_together(claim: str, passage: str) -> bool:
-    """Whether the claim's two or more numbers are the numbers of one clause of the passage, and that clause has no
-    other: "2023年营业收入约1.2亿元" in "…于2009年创立，2023年营业收入约1.2亿元，…". Such a claim states the values as
-    the passage binds them, and the cloze cannot overrule them: asked about a year and an amount, the small judge
-    filled the year's blank with the amount, in every language (bench/README.md, session 43)."""
-    own = set(numbers(claim))
-    if len(own) < 2:
-        return False
-    return any(set(numbers(clause)) == own for clause in _clauses(passage)) or _adjacent(claim, passage)
-
-
-def _adjacent(claim: str, passage: str) -> bool:
-    """Whether the claim's two numbers stand next to each other in a sentence of the passage, in its order, with
-    words between them that the claim mostly shares: "2023년 매출은 약 212억 원" in "2023년 매출은 약 212억 원으로
-    2022년의 187억 원보다". In "from 47.9 million in 2022 to 52.3 million in 2023", 2022 and 52.3 are next to each
-    other, but "to" is not what the claim "in 2022 revenue was 52.3 million" says between them."""
-    spans = number_spans(claim)
-    if len(spans) != 2:
-        return False
-    (a, b), (c, d) = spans
-    first, second, between = number_value(claim[a:b]), number_value(claim[c:d]), set(search_terms(claim[b:c]))
-    for sentence in split_sentences(passage):
-        found = [(number_value(sentence[x:y]), x, y) for x, y in number_spans(sentence)]
-        for (v, _, y), (w, x, _) in zip(found, found[1:], strict=False):
-            theirs = set(search_terms(sentence[y:x]))
-            if (v, w) == (first, second) and theirs and 2 * len(theirs & between) >= len(theirs):
-                return True
-    return False
-
-
-def _clauses(passage: str) -> list[str]:
-    """The passage's clauses; one that is only a number and a word or two ("2023年，", "In 2023,") opens the next."""
-    out: list[str] = []
-    opening = ""
-    for clause in _CLAUSE_END.split(passage):
-        if numbers(clause) and len(re.sub(r"[\d\s.,]", "", clause)) <= _OPENING_CHARS:
-            opening += clause + " "
-            continue
-        out.append(opening + clause)
-        opening = ""
-    return out
 
 
 def blanked(claims: Sequence[str], ask: Sequence[bool], stated: Sequence[str],

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from ragkit.evaluation import ClaimStore
+from ragkit.evaluation._together import stated_together
 from ragkit.evaluation._values import (
     NONE,
     Blank,
@@ -18,7 +19,6 @@ from ragkit.evaluation._values import (
     combined,
     dates_by_text,
     options,
-    stated_together,
     stated_values,
     units_by_value,
 )

@@ -125,7 +125,8 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._status import ended
     from ragkit.evaluation._table_facts import placements
-    from ragkit.evaluation._values import blanked, stated_together, stated_values
+    from ragkit.evaluation._together import bound_to_another_year, stated_together
+    from ragkit.evaluation._values import blanked, stated_values
     from ragkit.text import as_written_in, month_forms, number_forms, year_and_month
 
     for form in number_forms(passage):
@@ -137,6 +138,7 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert isinstance(as_written_in(passage, claim), str)
     assert isinstance(keep_numbers([claim], passage), list)
     assert isinstance(stated_together(claim, passage), bool)
+    assert isinstance(bound_to_another_year(passage, claim, passage), bool)
     assert len(placements(passage, [claim])) == 1
     word = said_of_sibling(passage, claim)
     assert word is None or bool(word.strip())

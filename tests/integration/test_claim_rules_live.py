@@ -184,3 +184,23 @@ def test_a_version_the_question_names_is_read_in_the_answer(live_settings: Setti
     # before session 61 the reference's "tidyjson 4.2.0 …" was neutral against the right answer, which names no
     # version, though its question does, and the right answer's recall was 0 (bench/README.md, "The value cloze")
     assert right is not None and wrong is not None and right >= 0.5 and wrong < right, (right, wrong)
+
+
+YEARS_AND_AMOUNTS = [  # a passage of a year and an amount beside another year, its question, a right and a wrong answer
+    ("青山茶业于2011年在杭州成立。2022年，公司营业收入约2.4亿元，较2021年的1.9亿元增长约26%，员工约260人。",
+     "青山茶业的营业收入是多少？", "2022年青山茶业的营业收入约2.4亿元。", "2011年青山茶业的营业收入约2.4亿元。"),
+    ("2020년에 문을 연 이 도서관은 2023년 방문객이 약 12만 명이었다.", "도서관 방문객은 몇 명인가요?",
+     "2023년 도서관 방문객은 약 12만 명이었다.", "2020년 도서관 방문객은 약 12만 명이었다."),
+]
+
+
+def test_an_amount_put_in_another_year_of_the_passage_is_unfaithful(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, *answers) in enumerate(YEARS_AND_AMOUNTS)
+               for kind, answer in zip(("right", "wrong"), answers, strict=True)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(YEARS_AND_AMOUNTS)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # on the native llama.cpp build the value cloze filled the year's blank with the founding (opening) year,
+        # and the check, which reads the claim's topic, said supported (bench/year_amount_probe.py)
+        assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
