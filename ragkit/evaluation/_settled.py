@@ -12,7 +12,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   (``_bounds``), and so is a value counted over another period ("400 orders a week" against "a day"; ``_periods``),
   and a claim of several amounts one of which the passage counts only with other values (``_amounts``), and an
   amount put in a year the passage states it with nowhere ("2005年…销售额约3.6亿元" where 2005 is the founding year;
-  ``_together``);
+  ``_together``), and a clause of the passage said again with one of its values changed ("4호 매장을 열었다" against
+  "2018년에 2호 매장을 열었다"; ``_restated``);
 - what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``; not a denial
   under another condition than the claim's, nor one of a need: ``_hedges``), and what it denies,
   denied again whole of the same thing, is entailed (``_denials``); what it says of "most", said of "all", is
@@ -57,6 +58,7 @@ from ragkit.evaluation._places import places_implied
 from ragkit.evaluation._polarity import denied, read, readings
 from ragkit.evaluation._praise import unsaid_praise
 from ragkit.evaluation._quantifiers import overstated
+from ragkit.evaluation._restated import other_value
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
 from ragkit.evaluation._status import arrived, ended
@@ -87,7 +89,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     said = _ASKED.sub("", claim)  # what a short answer's claim says, without its question
     if against_bound(passage, claim) or against_period(passage, claim) or amount_differs(passage, claim, asked) or \
             denied(passage, said) or swapped(passage, said) or ended(passage, said, asked) or \
-            bound_to_another_year(passage, said, asked):
+            bound_to_another_year(passage, said, asked) or other_value(passage, said):
         return Verdict(label="contradicted")
     denial = denied_again(passage, said)  # one reading for both its verdicts
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \

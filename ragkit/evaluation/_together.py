@@ -114,7 +114,7 @@ def _year_and_amount(claim: str) -> tuple[str, str, str, str, bool] | None:
     spans = number_spans(claim)
     if len(spans) != 2 or not any(len(numbers(c)) == 2 for c in clauses(claim)):
         return None
-    years = [_is_year(claim, a, b) for a, b in spans]
+    years = [year_at(claim, a, b) for a, b in spans]
     if years.count(True) != 1:
         return None
     (a, b), (c, d) = spans
@@ -122,7 +122,7 @@ def _year_and_amount(claim: str) -> tuple[str, str, str, str, bool] | None:
     return number_value(claim[ya:yb]), number_value(claim[xa:xb]), counter_after(claim, xb), claim[b:c], years[0]
 
 
-def _is_year(text: str, start: int, end: int) -> bool:
+def year_at(text: str, start: int, end: int) -> bool:
     """Whether the number at ``start:end`` is a year: four digits, 1800–2100, with 年 or 년 after it or, written
     alone, a word of time before it and no counter after it."""
     digits = text[start:end]
@@ -144,7 +144,7 @@ def _states(clause: str, amount: str, counter: str) -> bool:
 def _bound_elsewhere(clause: str, year: str, amount: str, between: str, year_first: bool) -> bool:
     """Whether ``clause`` binds ``amount`` to a year other than ``year``: the one year it states, or the year beside
     the amount with the claim's words ``between``, where the clause's own mention of ``year`` is no range with it."""
-    found = [(number_value(clause[a:b]), a, b) for a, b in number_spans(clause) if _is_year(clause, a, b)]
+    found = [(number_value(clause[a:b]), a, b) for a, b in number_spans(clause) if year_at(clause, a, b)]
     years = {v for v, _, _ in found}
     if len(years) == 1 and year not in years:
         return True

@@ -121,6 +121,7 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     from ragkit.evaluation._periods import against_period
     from ragkit.evaluation._polarity import denied
     from ragkit.evaluation._quantifiers import overstated
+    from ragkit.evaluation._restated import other_value
     from ragkit.evaluation._roles import swapped
     from ragkit.evaluation._siblings import said_of_sibling
     from ragkit.evaluation._status import ended
@@ -139,6 +140,7 @@ def test_the_claim_engines_text_rules_take_any_text(passage: str, claim: str) ->
     assert isinstance(keep_numbers([claim], passage), list)
     assert isinstance(stated_together(claim, passage), bool)
     assert isinstance(bound_to_another_year(passage, claim, passage), bool)
+    assert isinstance(other_value(passage, claim), bool)
     assert len(placements(passage, [claim])) == 1
     word = said_of_sibling(passage, claim)
     assert word is None or bool(word.strip())

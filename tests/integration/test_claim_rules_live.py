@@ -204,3 +204,28 @@ def test_an_amount_put_in_another_year_of_the_passage_is_unfaithful(live_setting
         # on the native llama.cpp build the value cloze filled the year's blank with the founding (opening) year,
         # and the check, which reads the claim's topic, said supported (bench/year_amount_probe.py)
         assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+
+
+RESTATED = [  # a passage, its question, a right answer and the passage's clause with one value changed
+    ("fastparse v2.1.0 では Python 3.9 以上が必要です。v1.8.3 までは Python 3.7 でも動作します。",
+     "Python 3.7 で動作するのはどのバージョンまでですか？",
+     "v1.8.3 までは Python 3.7 でも動作します。", "v2.1.0 までは Python 3.7 でも動作します。"),
+    ("从 v3.2.0 开始，默认模型改为 base-v2；v3.0.5 及更早版本使用 base-v1。", "默认模型从哪个版本开始是 base-v2？",
+     "从 v3.2.0 开始，默认模型改为 base-v2。", "从 v3.0.5 开始，默认模型改为 base-v2。"),
+    ("한결베이커리는 2018년에 2호 매장을 열었다. 2020년에는 직원이 45명이 되었다.",
+     "한결베이커리는 2018년에 몇 호 매장을 열었나요?",
+     "한결베이커리는 2018년에 2호 매장을 열었다.", "한결베이커리는 2018년에 4호 매장을 열었다."),
+]
+
+
+def test_a_clause_said_again_with_another_value_is_unfaithful(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, *answers) in enumerate(RESTATED)
+               for kind, answer in zip(("right", "wrong"), answers, strict=True)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(RESTATED)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # the check reads such a claim by the clause's topic, and the value cloze does not always pick the clause's
+        # value: on cfbdc3e the Chinese wrong answer scored 0.61 (bench/version_probe.py). The Japanese right
+        # answer's claim, split as "Python 3.7 で動作するのは v1.8.3 まではです", is the judge's (0.53)
+        assert wrong < 0.5 and right > wrong, (i, right, wrong)
