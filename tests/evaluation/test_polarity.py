@@ -65,6 +65,9 @@ def test_an_exception_covers_only_the_thing_excepted() -> None:
     (ZH, "K10支持Modbus TCP。", False),
     (ZH, "司机每年有25天年假。", True),
     (ZH, "渡轮停靠4号码头。", True),  # "不再"
+    # denied of the thing excepted, it says what the passage says: no opposite (session 63; they were contradicted)
+    (EN, "Drivers do not get 25 days of leave a year.", False),
+    (ZH, "司机每年没有25天年假。", False),
 ])
 def test_a_claim_that_drops_a_negation_or_an_exception_is_denied(passage: str, claim: str, against: bool) -> None:
     assert denied(passage, claim) is against
@@ -82,6 +85,8 @@ def test_a_claim_that_drops_a_negation_or_an_exception_is_denied(passage: str, c
     (JA, "K10ロボットはModbus TCPに対応しています。", False),
     (JA, "運転手は年25日の休暇を取得します。", True),
     (JA, "出発後の乗車券は払い戻しできる。", True),  # "払い戻し" a noun here, a verb there
+    (KO, "운전기사는 연 25일의 휴가를 받지 않는다.", False),  # the thing excepted, denied: what the passage says
+    (JA, "運転手は年25日の休暇を取得しません。", False),
 ])
 def test_a_korean_or_japanese_claim_that_drops_a_negation_is_denied(passage: str, claim: str, against: bool) -> None:
     assert denied(passage, claim) is against
