@@ -85,6 +85,7 @@ from ragkit.evaluation._values import (
     units_by_value,
 )
 from ragkit.evaluation._verdicts import Attribution, Verdict
+from ragkit.evaluation._versions import versions_as_written
 from ragkit.llm import Judge, content_key
 from ragkit.text import as_written_in, in_digits, normalise, numbers
 
@@ -200,17 +201,18 @@ class ClaimStore:
                     known: Sequence[str] = (), asked: str | None = None, valued: str | None = None) -> list[Verdict]:
         """A verdict per claim against ``passage``, read as an answer to ``question``.
 
-        A claim's numbers are first written as the passage writes the same values (``as_written_in``). A claim the
-        passage's words settle is given its verdict without a call (``_settled``: a sentence of the passage or one of
-        ``known``, its own claims; a table's value in its place or out of it; a comparison; a bound turned round; a
-        negation dropped or added, or "all" for "most"; a sibling's fact); the others go to the judge in groups of
-        ≤ ``group_size``, memoised. The numbers of a claim the passage speaks of are checked again by a cloze
-        (``_values``), but for those of ``asked``, the question the claims answer (``question`` by default), in
-        ``valued`` (the passage by default).
+        A claim's numbers and versions are first written as the passage writes the same values
+        (``as_written_in``, ``versions_as_written``). A claim the passage's words settle is given its verdict
+        without a call (``_settled``: a sentence of the passage or one of ``known``, its own claims; a table's
+        value in its place or out of it; a comparison; a bound turned round; a negation dropped or added, or
+        "all" for "most"; a sibling's fact); the others go to the judge in groups of ≤ ``group_size``, memoised.
+        The numbers of a claim the passage speaks of are checked again by a cloze (``_values``), but for those
+        of ``asked``, the question the claims answer (``question`` by default), in ``valued`` (the passage by
+        default).
         """
         if not passage.strip():
             return [Verdict(label="neutral") for _ in claims]
-        claims = [as_written_in(passage, c) for c in claims]
+        claims = [versions_as_written(passage, as_written_in(passage, c)) for c in claims]
         same = equal_forms(passage, known)
         asked = (asked if asked is not None else question) or ""
         verdicts = [settled(passage, c, same, t, asked, question or "")

@@ -61,6 +61,32 @@ def same_version(value: str, other: str) -> bool:
     return (parts := _parts(value)) is not None and parts == _parts(other)
 
 
+def versions_as_written(passage: str, claim: str) -> str:
+    """``claim`` with each version written as ``passage`` writes the same version ("release 2.0.0" as the passage's
+    "release 2.0", "Python 3.9.0" as "3.9"), as ``as_written_in`` writes other values: the judge read "The API was
+    frozen in release 2.0.0" against "…in release 2.0" as not mentioned (0.02; bench/README.md, session 63). One of
+    the two must be a version (two dots, or a "v"), and the passage must write that version one way only."""
+    forms: dict[tuple[int, ...], set[tuple[str, bool]]] = {}
+    theirs = passage.translate(_WIDE)
+    for a, b in number_spans(theirs):
+        if "." in theirs[a:b] and (parts := _parts(number_value(theirs[a:b]))) is not None:
+            forms.setdefault(parts, set()).add((theirs[a:b], _is_version(theirs, a, b)))
+    out, end = "", 0
+    for a, b in number_spans(claim):
+        value = claim[a:b]
+        found = forms.get(_parts(number_value(value.translate(_WIDE))) or (), set())
+        if "." in value and len(found) == 1 and (form := next(iter(found)))[0] != value and \
+                (form[1] or _is_version(claim, a, b)):
+            out, end = out + claim[end:a] + form[0], b
+    return out + claim[end:]
+
+
+def _is_version(text: str, start: int, end: int) -> bool:
+    """Whether the dotted value at ``start:end`` is written as a version: two dots or more, or after a "v"."""
+    dots = text[start:end].count(".")
+    return dots >= 2 or (dots == 1 and start > 0 and text[start - 1] in _V)
+
+
 def unwritten_version(passage: str, claim: str, question: str = "") -> bool:
     """Whether ``claim`` writes a version that ``passage`` never writes, nor the ``question`` it answers. An answer
     is read with its question: "It needs Python 3.9.0 or later." to "Which Python version does fastparse 2.1.0

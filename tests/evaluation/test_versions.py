@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragkit.evaluation._versions import unwritten_version, versions
+from ragkit.evaluation._versions import unwritten_version, versions, versions_as_written
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -46,3 +46,18 @@ def test_a_version_the_question_of_an_answer_writes_is_written() -> None:
     assert unwritten_version(answer, claim)  # a retrieved context is read with no question
     assert not unwritten_version(answer, claim, "Which Python version does fastparse 2.1.0 need?")
     assert unwritten_version(answer, claim, "Which Python version does fastparse 2.2.0 need?")
+
+
+@pytest.mark.parametrize(("passage", "claim", "written"), [
+    ("The API was frozen in release 2.0. Patch 2.0.3 fixed it.", "The API was frozen in release 2.0.0.",
+     "The API was frozen in release 2.0."),
+    ("fastparse 2.1.0 requires Python 3.9 or newer.", "It needs Python 3.9.0 or later.",
+     "It needs Python 3.9 or later."),
+    ("hgtk v0.2 부터 josa 모듈을 지원합니다.", "josa 모듈은 0.2.0 버전부터 지원됩니다.",
+     "josa 모듈은 0.2 버전부터 지원됩니다."),
+    # a plain number is no version: "1.5" hours stays; and a version the passage writes two ways is left as it is
+    ("It takes 1.5 hours.", "It takes 1.50 hours.", "It takes 1.50 hours."),
+    ("Version 2.0 is also called 2.0.0.", "Version 2.0.0 ships.", "Version 2.0.0 ships."),
+])
+def test_a_version_is_written_as_the_passage_writes_it(passage: str, claim: str, written: str) -> None:
+    assert versions_as_written(passage, claim) == written
