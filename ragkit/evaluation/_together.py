@@ -117,9 +117,9 @@ def _year_and_amount(claim: str) -> tuple[str, str, str, str, bool] | None:
     years = [year_at(claim, a, b) for a, b in spans]
     if years.count(True) != 1:
         return None
-    (a, b), (c, d) = spans
-    (ya, yb), (xa, xb) = (spans[0], spans[1]) if years[0] else (spans[1], spans[0])
-    return number_value(claim[ya:yb]), number_value(claim[xa:xb]), counter_after(claim, xb), claim[b:c], years[0]
+    (ya, yb), (xa, xb) = spans if years[0] else spans[::-1]
+    between = claim[spans[0][1]:spans[1][0]]
+    return number_value(claim[ya:yb]), number_value(claim[xa:xb]), counter_after(claim, xb), between, years[0]
 
 
 def year_at(text: str, start: int, end: int) -> bool:
