@@ -57,7 +57,7 @@ def old_reading() -> None:
     """``_opposed`` as before session 63: a claim's negation of the thing excepted counts as opposed."""
     import ragkit.evaluation._polarity as polarity
 
-    setattr(polarity, "_denies_the_excepted", lambda claim, sentence: False)  # noqa: B010 (the name _opposed calls)
+    setattr(polarity, "denies_the_excepted", lambda claim, sentence: False)  # noqa: B010 (the name _opposed calls)
 
 
 if __name__ == "__main__":

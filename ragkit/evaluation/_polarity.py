@@ -343,7 +343,7 @@ def _opposed(claim: Reading, sentence: Reading) -> bool:
     """Whether the sentence denies, under one negation, words the claim all asserts, or asserts in one clause every
     word of one of the claim's negations (and denies none of them). A claim that denies of a thing what the sentence
     says of all but that thing says what the sentence says, not its opposite."""
-    if _denies_the_excepted(claim, sentence):
+    if denies_the_excepted(claim, sentence):
         return False
     denied_by_claim, denied_by_sentence = claim.denied(), sentence.denied()
     asserted = [w for w in claim.words if not has_word(denied_by_claim, w)]
@@ -353,7 +353,7 @@ def _opposed(claim: Reading, sentence: Reading) -> bool:
                any(all(has_word(clause, w) for w in scope) for clause in sentence.plain) for scope in claim.scopes)
 
 
-def _denies_the_excepted(claim: Reading, sentence: Reading) -> bool:
+def denies_the_excepted(claim: Reading, sentence: Reading) -> bool:
     """Whether a negation of the claim is said of the thing an exception of the sentence names ("Drivers do not get
     25 days" against "everyone except drivers gets 25 days"; bench/README.md, session 63)."""
     negated = [n.scope for n in sentence.negations]

@@ -16,7 +16,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
   "2018년에 2호 매장을 열었다"; ``_restated``);
 - what the passage denies, said as true, or what it says, denied, is contradicted (``_polarity``; not a denial
   under another condition than the claim's, nor one of a need: ``_hedges``), and what it denies,
-  denied again whole of the same thing, is entailed (``_denials``); what it says of "most", said of "all", is
+  denied again whole of the same thing, is entailed (``_denials``), and so is the whole fact a sentence says of a
+  group, denied of the thing its exception names (``_exceptions``); what it says of "most", said of "all", is
   neutral (``_quantifiers``);
 - what the passage says moved away or ended ("moved from X to Y", "until 2019"), said in the present, is
   contradicted, and where it moved to, or who came after, said in the present, is entailed (``_status``); a state
@@ -48,6 +49,7 @@ from ragkit.evaluation._bounds import against_bound
 from ragkit.evaluation._claim_text import conjunct_of
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
 from ragkit.evaluation._denials import denied_again
+from ragkit.evaluation._exceptions import excepted_again
 from ragkit.evaluation._former import formerly
 from ragkit.evaluation._holders import holds_title, title_of_another
 from ragkit.evaluation._literals import written_otherwise
@@ -98,7 +100,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
             unsaid_praise(passage, said, asked) or unwritten_version(passage, said, question) or denial == "neutral":
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
-            denial == "entailed":
+            denial == "entailed" or excepted_again(passage, said):
         # before the sibling and people rules, which read the passage's other side or other thing
         return Verdict(label="entailed")
     if said_of_sibling(passage, claim) or said_of_another(passage, said):
