@@ -18,7 +18,7 @@ or topic) holds that sentence's words too. Antonyms ("closed" against "open") ar
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -122,7 +122,7 @@ def _stem(word: str) -> str:
     return word
 
 
-def has_word(words: list[str] | set[str], word: str) -> bool:
+def has_word(words: Collection[str], word: str) -> bool:
     return any(_same(word, w) for w in words)
 
 

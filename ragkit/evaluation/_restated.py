@@ -18,6 +18,8 @@ to the judge.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 from ragkit.evaluation._bounds import Bound, bound_at
 from ragkit.evaluation._claim_text import goes_on, rule_language
@@ -53,10 +55,9 @@ def other_value(passage: str, claim: str) -> bool:
     if not own or len(words) < _MIN_WORDS or reading.scopes or goes_on(claim):  # "It costs 5 euros": of what?
         return False
     rounded, changed = _rounded(claim), False
-    for clause in clauses(passage):
-        if not all(has_word(_words(read(clause, language)), w) for w in words):
+    for held, theirs in _read_clauses(passage, language):
+        if not all(has_word(held, w) for w in words):
             continue
-        theirs = _values(clause)
         missing = [v for v in own if not any(_same(v, t) for t in theirs)]
         if not missing:
             return False  # a clause with the claim's words states its values
@@ -65,7 +66,14 @@ def other_value(passage: str, claim: str) -> bool:
     return changed
 
 
-def _in_its_place(value: Value, own: list[Value], theirs: list[Value]) -> bool:
+@lru_cache(maxsize=64)
+def _read_clauses(passage: str, language: str) -> tuple[tuple[tuple[str, ...], tuple[Value, ...]], ...]:
+    """Each clause of the passage as compared here, its words and its values: read once per passage (with MeCab, in
+    Japanese and Korean), not again for every claim."""
+    return tuple((tuple(_words(read(c, language))), tuple(_values(c))) for c in clauses(passage))
+
+
+def _in_its_place(value: Value, own: list[Value], theirs: Sequence[Value]) -> bool:
     """Whether the clause's values ``theirs`` hold another value where the claim states ``value``: the claim's other
     values and one more, or a value of the same kind that the claim does not state."""
     unmatched = [t for t in theirs if not any(_same(o, t) for o in own)]
@@ -96,7 +104,7 @@ def _rounded(claim: str) -> bool:
     return any(_ROUNDED.search(claim[:a]) or _ROUNDED_AFTER.match(claim[b:]) for a, b in number_spans(claim))
 
 
-def _near(value: Value, theirs: list[Value]) -> bool:
+def _near(value: Value, theirs: Sequence[Value]) -> bool:
     """Whether a value of the clause is within a tenth of ``value``, which a rounded claim may say it is."""
     try:
         own = float(value[0])

@@ -11,6 +11,7 @@ and 63), so the cloze cannot be relied on to tell.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._polarity import has_word, read
@@ -67,8 +68,10 @@ def _beside(text: str, first: str, second: str, between: str) -> bool:
     return False
 
 
-def clauses(passage: str) -> list[str]:
-    """The passage's clauses; one that is only a number and a word or two ("2023年，", "In 2023,") opens the next."""
+@lru_cache(maxsize=256)
+def clauses(passage: str) -> tuple[str, ...]:
+    """The passage's clauses; one that is only a number and a word or two ("2023年，", "In 2023,") opens the next.
+    Read once per passage: every claim checked against it asks."""
     out: list[str] = []
     opening = ""
     for clause in _CLAUSE_END.split(passage):
@@ -77,7 +80,7 @@ def clauses(passage: str) -> list[str]:
             continue
         out.append(opening + clause)
         opening = ""
-    return out
+    return tuple(out)
 
 
 _YEAR_BEFORE = re.compile(r"\b(?:in|since|until|from|during|fiscal|FY|year)\s+$", re.IGNORECASE)

@@ -37,11 +37,8 @@ def versions(text: str) -> set[tuple[int, ...]]:
     found = set()
     text = text.translate(_WIDE)
     for start, end in number_spans(text):
-        value = number_value(text[start:end])
-        dots, parts = value.count("."), _parts(value)
-        if parts is None:
-            continue
-        if dots >= 2 or (dots == 1 and start > 0 and text[start - 1] in _V):
+        parts = _parts(number_value(text[start:end]))
+        if parts is not None and _is_version(text, start, end):
             found.add(parts)
     return found
 
