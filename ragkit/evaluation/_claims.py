@@ -39,8 +39,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ragkit.evaluation._appositions import with_appositions
-from ragkit.evaluation._asides import without_asides
 from ragkit.evaluation._claim_prompts import (
     LABEL,
     SPLIT,
@@ -51,23 +49,9 @@ from ragkit.evaluation._claim_prompts import (
     attribute_prompt,
     check_prompt,
 )
-from ragkit.evaluation._claim_text import (
-    conjunct_of,
-    equal_forms,
-    holding,
-    is_short_answer,
-    keep_numbers,
-    of_the_text,
-    prompt_windows,
-    repair_copies,
-    restate,
-    term_sets,
-    tidy,
-    untranslated,
-    whole_at_quotes,
-    without_cut_short,
-)
-from ragkit.evaluation._settled import as_said_in, settled, witnesses
+from ragkit.evaluation._claim_text import conjunct_of, equal_forms, holding, prompt_windows, restate, term_sets, tidy
+from ragkit.evaluation._settled import settled, witnesses
+from ragkit.evaluation._split_repairs import repaired
 from ragkit.evaluation._table_facts import placements
 from ragkit.evaluation._together import stated_together
 from ragkit.evaluation._values import (
@@ -179,13 +163,7 @@ class ClaimStore:
         async def run() -> Split:
             self.stats.split_calls += 1
             out = await self.judge.structured(SPLIT, SplitInput(question=question or "(none)", text=text.strip()))
-            claims = repair_copies(whole_at_quotes(out.claims, text), text, question)
-            claims = without_cut_short(tidy(as_said_in(text, keep_numbers(claims, text))))
-            claims = without_asides(of_the_text(untranslated(claims, text, question), text, question))
-            claims = with_appositions(text, claims)[: self.max_claims]
-            if claims and question and is_short_answer(text):
-                claims = [restate(question, text)]
-            return Split(claims, tidy(out.entities))
+            return Split(repaired(out.claims, text, question, self.max_claims), tidy(out.entities))
 
         return await self._once(key, run)
 

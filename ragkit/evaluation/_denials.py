@@ -35,8 +35,8 @@ from typing import Literal, NamedTuple
 
 from ragkit.evaluation._claim_text import rule_language
 from ragkit.evaluation._hedges import hedged, no_need
-from ragkit.evaluation._polarity import Negation, has_word, holds, read, readings
-from ragkit.text import joins_items, morphemes
+from ragkit.evaluation._polarity import Negation, holds, read, readings
+from ragkit.text import has_word, joins_items, morphemes
 
 _JOINS = {
     "en": re.compile(r"\b(?:or|and|nor|either|both)\b|&", re.IGNORECASE),

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from ragkit.evaluation._claim_text import rule_language
-from ragkit.evaluation._polarity import denies_the_excepted, has_word, holds, read, readings
+from ragkit.evaluation._polarity import denies_the_excepted, holds, read, readings
+from ragkit.text import has_word
 
 _GROUP = {
     "en": re.compile(r"\b(?:every|all|each|any)\s+(?:[\w-]+\s+){0,2}", re.IGNORECASE),

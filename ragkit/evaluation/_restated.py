@@ -23,10 +23,10 @@ from functools import lru_cache
 
 from ragkit.evaluation._bounds import Bound, bound_at
 from ragkit.evaluation._claim_text import goes_on, rule_language
-from ragkit.evaluation._polarity import Reading, has_word, read
+from ragkit.evaluation._polarity import Reading, read
 from ragkit.evaluation._together import clauses, year_at
 from ragkit.evaluation._versions import same_version
-from ragkit.text import number_spans, number_value, unit_after
+from ragkit.text import has_word, number_spans, number_value, unit_after
 
 _ROUNDED = re.compile(
     r"\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|circa|c\.)\s*$|"

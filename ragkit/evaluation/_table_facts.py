@@ -24,10 +24,8 @@ from dataclasses import dataclass
 from ragkit.evaluation._values import alike
 from ragkit.text import (
     CJK_CHAR,
-    HAN,
-    HANGUL,
     IDEOGRAPHIC,
-    KANA,
+    SPACED_LETTER,
     Table,
     normalise,
     numbers,
@@ -36,7 +34,6 @@ from ragkit.text import (
 )
 
 _ITEM_SEP = re.compile(r"\s*(?:[、，;；/]|,(?!\d{3}))\s*")  # not the comma of "16,000"
-_LATIN = f"[^\\W_{HAN}{KANA}{HANGUL}]"  # a letter or digit of a script that spaces its words
 _DIGIT = re.compile(r"\d")
 _MIN_CHARS = 2
 _MIN_CJK_HEAD = 3
@@ -50,7 +47,8 @@ def _spans(text: str, phrase: str) -> list[tuple[int, int]]:
         return []
     if CJK_CHAR.search(phrase):
         return [(m.start(), m.end()) for m in re.finditer(re.escape(phrase), text)]
-    return [(m.start(), m.end()) for m in re.finditer(rf"(?<!{_LATIN}){re.escape(phrase)}(?!{_LATIN})", text)]
+    bounded = rf"(?<!{SPACED_LETTER}){re.escape(phrase)}(?!{SPACED_LETTER})"  # a whole word: "K10", not "K100"
+    return [(m.start(), m.end()) for m in re.finditer(bounded, text)]
 
 
 def _heads(label: str, others: Sequence[str]) -> list[str]:

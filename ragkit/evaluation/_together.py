@@ -14,10 +14,11 @@ import re
 from functools import lru_cache
 
 from ragkit.evaluation._claim_text import rule_language
-from ragkit.evaluation._polarity import has_word, read
+from ragkit.evaluation._polarity import read
 from ragkit.text import (
     FUNCTION_WORDS,
     counter_after,
+    has_word,
     number_spans,
     number_value,
     numbers,

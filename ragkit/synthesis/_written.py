@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragkit.synthesis._checks import addresses, first_person, loops, stray_script
-from ragkit.text import CJK_CHAR, HAN, HANGUL, KANA, UNDETERMINED, language_matches, normalise_language
+from ragkit.text import CJK_CHAR, SPACED_LETTER, UNDETERMINED, language_matches, normalise_language
 from ragkit.types import TestSample
 
 
@@ -94,11 +94,6 @@ def written_forms(sample: TestSample) -> list[str]:
     return list(dict.fromkeys([sample.question, *before]))
 
 
-_NON_CJK_WORD = f"[^\\W{HAN}{KANA}{HANGUL}]"
-"""A word character of a script other than Chinese, Japanese or Korean: a Latin name ends where a Korean or Japanese
-particle begins ("HangulPy Developer는")."""
-
-
 def names_its_asker(sample: TestSample) -> str | None:
     """The persona's name, when a form of the question names its asker and no reference context does: the writer
     made the asker the question's subject ("What version of Python does the software engineer use?" from a
@@ -110,7 +105,7 @@ def names_its_asker(sample: TestSample) -> str | None:
     if not name:
         return None
     words = r"\s*".join(re.escape(w) for w in name.split())
-    pattern = re.compile(words if CJK_CHAR.search(name) else rf"(?<!{_NON_CJK_WORD}){words}(?!{_NON_CJK_WORD})",
+    pattern = re.compile(words if CJK_CHAR.search(name) else rf"(?<!{SPACED_LETTER}){words}(?!{SPACED_LETTER})",
                          re.IGNORECASE)
     if any(pattern.search(q) for q in written_forms(sample)) and \
             not any(pattern.search(r.text) for r in sample.reference_contexts):

@@ -40,7 +40,7 @@ from ragkit.text._numbers import (
     unit_after,
 )
 from ragkit.text._printable import counts_text, printable, size_text
-from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA
+from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, KANA, KATAKANA, SPACED_LETTER
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
 from ragkit.text._tables import Table, tables
 from ragkit.text._tokens import (
@@ -55,6 +55,7 @@ from ragkit.text._tokens import (
     units,
     whole_sentences,
 )
+from ragkit.text._word_forms import has_word, same_word
 
 __all__ = [
     "CJK",
@@ -72,6 +73,7 @@ __all__ = [
     "NumberForm",
     "QUESTION_MARKS",
     "SENTENCE_END",
+    "SPACED_LETTER",
     "Table",
     "UNDETERMINED",
     "as_written_in",
@@ -88,6 +90,7 @@ __all__ = [
     "date_forms",
     "date_of",
     "detect_language",
+    "has_word",
     "in_digits",
     "is_noun",
     "is_yes_or_no",
@@ -107,6 +110,7 @@ __all__ = [
     "printable",
     "quantities",
     "rouge_l",
+    "same_word",
     "search_terms",
     "size_text",
     "split_sentences",

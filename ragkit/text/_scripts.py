@@ -19,5 +19,8 @@ HANGUL = r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 
 CJK_CHAR = re.compile(f"[{HAN}{KANA}{HANGUL}]")
 """One character of a CJK script (Han, kana or Hangul)."""
+SPACED_LETTER = f"[^\\W_{HAN}{KANA}{HANGUL}]"
+"""A regex class of one letter or digit of a script that spaces its words (not Chinese, Japanese or Korean): a Latin
+name or table value ends where a CJK character begins ("HangulPy Developer는", "K10的规格")."""
 IDEOGRAPHIC = re.compile(f"[{HAN}{KANA}]")
 """One Han or kana character: scripts written without spaces between words (Korean separates its words)."""
