@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from ragkit.evaluation._amounts import amount_differs
 from ragkit.evaluation._bindings import in_own_place, misplaced
 from ragkit.evaluation._bounds import against_bound
-from ragkit.evaluation._claim_text import conjunct_of
+from ragkit.evaluation._claim_text import conjunct_of, rule_language
 from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_witnesses
 from ragkit.evaluation._denials import denied_again
 from ragkit.evaluation._exceptions import excepted_again
@@ -70,7 +70,7 @@ from ragkit.evaluation._together import bound_to_another_year
 from ragkit.evaluation._totals import total_of_part
 from ragkit.evaluation._verdicts import Verdict
 from ragkit.evaluation._versions import unwritten_version
-from ragkit.text import cjk_language, normalise
+from ragkit.text import cjk_language, has_word, normalise
 
 _ASKED = re.compile(r"^.*[?？]\s*(?=\S)", re.DOTALL)
 """A short answer's claim is its question and the answer ("Who does Nadia report to? Omar Kline reports to …")."""
@@ -81,8 +81,9 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     """The verdict on ``claim`` that ``passage`` settles by its words, or None for the judge. ``same`` holds the
     normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables; ``asked`` is
     the question the claim answers; ``question`` the one the passage answers, if it is an answer."""
+    in_row = placed is not None and placed.in_row and _row_says(passage, claim, asked)
     if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned) or \
-            places_implied(passage, claim):
+            places_implied(passage, claim) or in_row:
         return Verdict(label="entailed")
     if placed is not None and placed.misplaced:
         return Verdict(label="contradicted")
@@ -106,6 +107,17 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     if said_of_sibling(passage, claim) or said_of_another(passage, said):
         return Verdict(label="neutral")
     return None
+
+
+def _row_says(passage: str, claim: str, asked: str) -> bool:
+    """Whether a claim whose values stand in the one row it names (``Placement.in_row``) says no more than that row:
+    it denies nothing, and every word of it is the passage's or its question's ("해든 베이커리의 소금빵은
+    2,900원이에요." of a menu table under "대표 메뉴", asked "해든 베이커리의 소금빵은 얼마인가요?"). The judge gave
+    such right claims 0.6-0.7 (bench/README.md, session 64)."""
+    language = rule_language(passage, claim)
+    said = read(claim, language)
+    known = {w for text in (passage, asked) for w in read(text, language).words}
+    return not said.scopes and all(has_word(known, w) for w in said.words)
 
 
 def as_said_in(text: str, claims: Sequence[str]) -> list[str]:

@@ -108,6 +108,11 @@ class Placement:
     pinned: bool = False
     """Every value the claim states stands in the one cell its row and its column name (the column may go unnamed
     in a table of one value column): the table states the claim."""
+    in_row: bool = False
+    """The claim names one row and no column, states no number the table does not place, and its values stand in one
+    cell of that row, the same for all ("소금빵은 2,900원" of a menu whose row 소금빵 holds 2,900원 under 가격; not
+    "龙井茶的主要品种是龙井43、群体种和白叶一号" of a row 主要品种 whose two cells are two gardens'): the row states the
+    claim, if its other words are the passage's (``_settled``)."""
 
 
 def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
@@ -155,7 +160,11 @@ def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int,
         placed |= {_numbers(normalise(f"{table.rows[r][0]} {table.header[c]}")) & stated
                    for where in fits.values() for r, c in where}
     pinned = not misplaced and bool(rows) and (bool(cols) or len(table.header) == 2) and all(fits.values())
-    return Placement(misplaced, frozenset().union(*placed), any(fits.values()), pinned)
+    placed_numbers: frozenset[str] = frozenset().union(*placed)
+    cells = {cell for fit in fits.values() for cell in fit}
+    in_row = not misplaced and len(rows) == 1 and not cols and len(cells) == 1 and all(fits.values()) and \
+        _numbers(claim) <= placed_numbers
+    return Placement(misplaced, placed_numbers, any(fits.values()), pinned, in_row)
 
 
 def _holds_kind(table: Table, column: int, value: str) -> bool:
@@ -177,7 +186,8 @@ def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
                 if (p := _place(text, t, rows[k], any(bool(r[0]) for j, r in enumerate(rows) if j != k))) is not None]
         misplaced = any(p.misplaced for p in said)
         out.append(Placement(misplaced, frozenset().union(*(p.placed for p in said)), any(p.stands for p in said),
-                             not misplaced and any(p.pinned for p in said)) if said else None)
+                             not misplaced and any(p.pinned for p in said),
+                             not misplaced and any(p.in_row for p in said)) if said else None)
     return out
 
 

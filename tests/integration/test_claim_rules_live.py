@@ -252,3 +252,26 @@ def test_the_thing_an_exception_names_denied_is_faithful(live_settings: Settings
         # until session 63 the exception rule contradicted the right answer without a call (0.00, as the wrong
         # one); the judge alone read it as not mentioned or barely entailed (0.39, 0.10: bench/exception_probe.py)
         assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+
+
+TABLE_ROWS = [  # a table under a heading that names no company, its question (which does), a right and wrong answer
+    ("가격표\n\n메뉴 | 종류 | 가격\n바게트 | 식사빵 | 4,500원\n마들렌 | 구움과자 | 2,200원\n"
+     "치아바타 | 식사빵 | 3,900원",
+     "오븐집 베이커리의 마들렌은 얼마인가요?", "오븐집 베이커리의 마들렌은 2,200원이에요.",
+     "오븐집 베이커리의 마들렌은 3,900원이에요."),
+    ("门店一览\n\n门店 | 城市 | 开业年份 | 员工\n滨江店 | 杭州 | 2014 | 21人\n望京店 | 北京 | 2018 | 16人\n"
+     "天河店 | 广州 | 2020 | 11人", "拾光书店的望京店是哪一年开业的？", "拾光书店的望京店于2018年开业。",
+     "拾光书店的望京店于2014年开业。"),
+]
+
+
+def test_a_value_in_the_row_the_answer_names_is_faithful(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, *answers) in enumerate(TABLE_ROWS)
+               for kind, answer in zip(("right", "wrong"), answers, strict=True)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(TABLE_ROWS)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # the judge reads a row's value, with the question's company that the table never names, as only
+        # likely (validity's ko-menu: 0.67, bench/README.md, session 64)
+        assert right >= 0.95 and wrong < 0.5, (i, right, wrong)
