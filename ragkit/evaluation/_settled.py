@@ -81,9 +81,9 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     """The verdict on ``claim`` that ``passage`` settles by its words, or None for the judge. ``same`` holds the
     normalised sentences and claims of the passage; ``placed`` is the claim's placement in its tables; ``asked`` is
     the question the claim answers; ``question`` the one the passage answers, if it is an answer."""
-    in_row = placed is not None and placed.in_row and _row_says(passage, claim, asked)
+    in_line = placed is not None and placed.in_line and _line_says(passage, claim, asked)
     if normalise(claim) in same or conjunct_of(passage, claim) or (placed is not None and placed.pinned) or \
-            places_implied(passage, claim) or in_row:
+            places_implied(passage, claim) or in_line:
         return Verdict(label="entailed")
     if placed is not None and placed.misplaced:
         return Verdict(label="contradicted")
@@ -109,8 +109,8 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     return None
 
 
-def _row_says(passage: str, claim: str, asked: str) -> bool:
-    """Whether a claim whose values stand in the one row it names (``Placement.in_row``) says no more than that row:
+def _line_says(passage: str, claim: str, asked: str) -> bool:
+    """Whether a claim whose values stand in the one row or column it names (``Placement.in_line``) says no more:
     it denies nothing, and every word of it is the passage's or its question's ("해든 베이커리의 소금빵은
     2,900원이에요." of a menu table under "대표 메뉴", asked "해든 베이커리의 소금빵은 얼마인가요?"). The judge gave
     such right claims 0.6-0.7 (bench/README.md, session 64)."""

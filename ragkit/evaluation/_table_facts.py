@@ -108,11 +108,13 @@ class Placement:
     pinned: bool = False
     """Every value the claim states stands in the one cell its row and its column name (the column may go unnamed
     in a table of one value column): the table states the claim."""
-    in_row: bool = False
-    """The claim names one row and no column, states no number the table does not place, and its values stand in one
-    cell of that row, the same for all ("소금빵은 2,900원" of a menu whose row 소금빵 holds 2,900원 under 가격; not
-    "龙井茶的主要品种是龙井43、群体种和白叶一号" of a row 主要品种 whose two cells are two gardens'): the row states the
-    claim, if its other words are the passage's (``_settled``)."""
+    in_line: bool = False
+    """The claim names one row and no column, or one column and no row (a table whose columns are its
+    subjects, "项目 | 青石农场 | 白沙农场"); it states no number the table does not place, and its values stand in
+    one cell of that line, the same for all: "소금빵은 2,900원" of a menu whose row 소금빵 holds 2,900원 under
+    가격; "罗建明负责青石农场" of a column 青石农场 that holds 罗建明 in its row 负责人; not
+    "龙井茶的主要品种是龙井43、群体种和白叶一号" of a row 主要品种 whose two cells are two gardens'. The line
+    states the claim, if its other words are the passage's (``_settled``)."""
 
 
 def _values(text: str, table: Table) -> dict[str, set[tuple[int, int]]]:
@@ -162,9 +164,9 @@ def _place(claim: str, table: Table, named_rows: tuple[set[int], list[tuple[int,
     pinned = not misplaced and bool(rows) and (bool(cols) or len(table.header) == 2) and all(fits.values())
     placed_numbers: frozenset[str] = frozenset().union(*placed)
     cells = {cell for fit in fits.values() for cell in fit}
-    in_row = not misplaced and len(rows) == 1 and not cols and len(cells) == 1 and all(fits.values()) and \
+    in_line = not misplaced and len(rows) + len(cols) == 1 and len(cells) == 1 and all(fits.values()) and \
         _numbers(claim) <= placed_numbers
-    return Placement(misplaced, placed_numbers, any(fits.values()), pinned, in_row)
+    return Placement(misplaced, placed_numbers, any(fits.values()), pinned, in_line)
 
 
 def _holds_kind(table: Table, column: int, value: str) -> bool:
@@ -187,7 +189,7 @@ def placements(passage: str, claims: Sequence[str]) -> list[Placement | None]:
         misplaced = any(p.misplaced for p in said)
         out.append(Placement(misplaced, frozenset().union(*(p.placed for p in said)), any(p.stands for p in said),
                              not misplaced and any(p.pinned for p in said),
-                             not misplaced and any(p.in_row for p in said)) if said else None)
+                             not misplaced and any(p.in_line for p in said)) if said else None)
     return out
 
 

@@ -18,10 +18,10 @@ GARDENS = ("项目 | 东山茶园 | 西岭基地\n所在地 | 苏州市吴中区
 SITES = "Site | City | Opened\nFoundry House (HQ) | Bristol, UK | 2011\nYard Two | Bath, UK | 2019"
 
 
-def _placed(*numbers: str, pinned: bool = False, in_row: bool = False) -> Placement:
+def _placed(*numbers: str, pinned: bool = False, in_line: bool = False) -> Placement:
     """A placement where some value stands where the claim's names point, with these numbers placed; ``pinned``:
-    in the one cell its row and column name; ``in_row``: in one cell of the one row it names, no column named."""
-    return Placement(False, frozenset(numbers), stands=True, pinned=pinned, in_row=in_row)
+    in the one cell its row and column name; ``in_line``: in one cell of the one row it names, no column named."""
+    return Placement(False, frozenset(numbers), stands=True, pinned=pinned, in_line=in_line)
 
 
 def _one(passage: str, claim: str) -> Placement | None:
@@ -48,7 +48,7 @@ def test_a_table_whose_columns_are_its_subjects() -> None:
 def test_a_leading_part_of_a_row_names_it_and_particles_do_not_hide_a_name() -> None:
     assert _one(PRODUCTS, "The Gull G2 shipped 1,100 units in 2023.").misplaced  # type: ignore[union-attr]
     # the column "Units 2023" is not named, but its year stands beside the placed value
-    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2023.") == _placed("980", "2023", in_row=True)
+    assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2023.") == _placed("980", "2023", in_line=True)
     assert _one(PRODUCTS, "The Gull G2 shipped 980 units in 2022.") == _placed("980")
     menu = "메뉴 | 가격\n소금빵 | 2,900원\n크루아상 | 3,800원"
     assert _one(menu, "소금빵은 3,800원입니다.").misplaced  # type: ignore[union-attr]
@@ -107,7 +107,7 @@ async def test_the_clozes_pick_of_another_cell_for_a_placed_value_is_set_aside_b
 def test_a_one_word_item_of_a_list_cell_is_no_value() -> None:
     fields = "field | uses\nrequires | sample fields\nuses | llm, embeddings, or claim matrices"
     assert _one(fields, "The requires field is checked before the first LLM call.") is None
-    assert _one(fields, "The requires field is read from sample fields.") == _placed(pinned=True, in_row=True)
+    assert _one(fields, "The requires field is read from sample fields.") == _placed(pinned=True, in_line=True)
 
 
 async def test_the_passage_whose_table_holds_a_value_is_named_though_another_names_the_subject() -> None:
@@ -161,7 +161,7 @@ def test_a_claim_its_named_row_states_in_one_cell_is_entailed_when_it_says_nothi
 
     asked = "오븐집 베이커리의 마들렌은 얼마인가요?"
     # the row, its one cell of the claim's value, and the question's subject: the row states it
-    assert _one(menu, "오븐집 베이커리의 마들렌은 2,200원이에요.").in_row  # type: ignore[union-attr]
+    assert _one(menu, "오븐집 베이커리의 마들렌은 2,200원이에요.").in_line  # type: ignore[union-attr]
     assert verdict(menu, "오븐집 베이커리의 마들렌은 2,200원이에요.", asked) == "entailed"
     assert verdict(menu, "마들렌은 구움과자입니다.") == "entailed"
     # another row's price is misplaced; a denial, or a word neither the passage nor the question has, is the judge's
@@ -169,11 +169,14 @@ def test_a_claim_its_named_row_states_in_one_cell_is_entailed_when_it_says_nothi
     assert verdict(menu, "마들렌은 2,200원 할인됩니다.", asked) is None
     assert verdict(menu, "오븐집 베이커리의 마들렌은 2,200원이에요.") is None  # 오븐집 is only the question's
     # a number the table does not place, or values of two cells, leave the row to the judge
-    assert not _one(menu, "마들렌은 2025년부터 2,200원이에요.").in_row  # type: ignore[union-attr]
-    assert not _one(GARDENS, "碧螺春和紫笋是主要品种。").in_row  # type: ignore[union-attr]
+    assert not _one(menu, "마들렌은 2025년부터 2,200원이에요.").in_line  # type: ignore[union-attr]
+    assert not _one(GARDENS, "碧螺春和紫笋是主要品种。").in_line  # type: ignore[union-attr]
     lines = "路線 | 区間 | 駅数\n本線 | 東浜〜岬 | 12\n支線 | 東浜〜港 | 3"
     assert verdict(lines, "支線の駅数は3です。") == "entailed"  # the column named: pinned, as before
     assert verdict(lines, "支線には駅が3つあります。", "支線には駅がいくつありますか？") == "entailed"
+    farms = "项目 | 青溪农场 | 白石农场\n所在地 | 普洱市 | 临沧市\n负责人 | 罗建华 | 杨秀梅"
+    assert verdict(farms, "罗建华负责青溪农场。") == "entailed"  # a table whose columns are its subjects
+    assert verdict(farms, "罗建华负责白石农场。") == "contradicted"
     sites = "Site | City | Staff\nYard Two | Bath | 40\nMill Lane | Leeds | 65"
     assert verdict(sites, "Mill Lane Leeds.") == "entailed"
     assert verdict(sites, "Mill Lane employs 65 people.") is None  # "employs" and "people" are no word of it
