@@ -63,23 +63,30 @@ _NOW = re.compile(r"^(?:现任|現任|현)\s*")
 _STATED = {language: re.compile(rf"(?P<title>{_TITLE[language]}){_COPULA[language]}\s*(?P<who>{_NAME[language]}?)"
                                 rf"{_CLAUSE_END[language]}$") for language in _TITLE}
 """A clause that gives a title its holder, the holder after it: "总经理是许文静", "관장: 이수빈"."""
-Pair = tuple[str, str, str]
-"""(title, holder, the sentence that says so)."""
+_HELD = {
+    "ja": re.compile(rf"(?<![{HAN}{_KANA}])(?P<who>{_NAME['ja']}?)が(?P<title>{_TITLE['ja']})を務め"),
+    "ko": re.compile(rf"(?<![가-힣])(?P<who>{_NAME['ko']}?)[이가]\s*(?P<title>{_TITLE['ko']})[을를]\s*맡"),
+}
+"""A clause that gives a title its holder, the holder first: "札幌支店は山本大輔が支店長を務め", "송민호가 개발팀장을
+맡고 있다". (Chinese writes no particle after a name, so "…许文静担任总经理" does not show where the name begins.)"""
+Pair = tuple[str, str, str, str]
+"""(title, holder, the sentence that says so, and its clause)."""
 
 
 @lru_cache(maxsize=256)
 def title_pairs(text: str, language: str) -> tuple[Pair, ...]:
-    """(title, holder, sentence) of each clause of ``text`` that gives a title its holder, the holder after it."""
-    stated = _STATED[language]
+    """(title, holder, sentence, clause) of each clause of ``text`` that gives a title its holder, the holder after it
+    ("总经理是许文静") or, in Japanese and Korean, before it ("山本大輔が支店長を務め")."""
+    stated, held = _STATED[language], _HELD.get(language)
     out: list[Pair] = []
     for sentence in split_sentences(text):
         for clause in CLAUSE_CUT.split(sentence):
-            found = stated.search(clause.strip())
+            found = stated.search(clause.strip()) or (held.search(clause.strip()) if held else None)
             if not found or a_past_state(clause, language):
                 continue
-            title, before = _bare(found["title"], language), clause.strip()[: found.start()].rstrip()
+            title, before = _bare(found["title"], language), clause.strip()[: found.start("title")].rstrip()
             if found["who"] not in _WHEN and not before.endswith(_NOT_NOW) and not title.startswith(_NOT_NOW):
-                out.append((_NOW.sub("", title), found["who"], sentence))
+                out.append((_NOW.sub("", title), found["who"], sentence, clause))
     return tuple(out)
 
 
@@ -96,7 +103,7 @@ def _claimed(claim: str, language: str) -> tuple[str, str, str] | None:
         return None
     pairs = title_pairs(said, language)
     if len(pairs) == 1:
-        title, who, _ = pairs[0]
+        title, who, _, _ = pairs[0]
         firm = said[: said.index(title)] if title in said else ""
         return title, who, re.sub(r"(?:的|の|의)\s*$", "", firm).strip()
     held = _HOLDS[language].match(said)
@@ -130,13 +137,16 @@ def holds_title(passage: str, claim: str) -> bool:
     if reading is None:
         return False
     (title, who, firm), pairs, _ = reading
-    given = [s for t, w, s in pairs if t == title and w == who]
+    given = [s for t, w, s, _ in pairs if t == title and w == who]
     if not given or not firm:
         return bool(given)
-    # the firm it names, in the sentence that gives the title, or in none that gives a title to someone else
+    # the firm it names, in the sentence that gives the title, or in none that gives a title to someone else; never
+    # in a clause that gives the same title to another ("开发部的经理是王海，设计部的经理是李娜": 李娜 is not 开发部's)
     firm = unspaced(firm)
+    if any(firm in unspaced(c) for t, w, _, c in pairs if t == title and w != who):
+        return False
     return any(firm in unspaced(s) for s in given) or (
-        firm in unspaced(passage) and not any(firm in unspaced(s) for _, w, s in pairs if w != who))
+        firm in unspaced(passage) and not any(firm in unspaced(s) for _, w, s, _ in pairs if w != who))
 
 
 def title_of_another(passage: str, claim: str) -> bool:
@@ -146,8 +156,8 @@ def title_of_another(passage: str, claim: str) -> bool:
     if reading is None:
         return False
     (title, who, _), pairs, languages = reading
-    holders = {w for t, w, _ in pairs if t == title}
-    own = {t for t, w, _ in pairs if w == who}
+    holders = {w for t, w, _, _ in pairs if t == title}
+    own = {t for t, w, _, _ in pairs if w == who}
     if not holders or who in holders or not own or title in own:
         return False
     # a clause that names both, and gives no title its holder as the lists do, may give the title to the person in

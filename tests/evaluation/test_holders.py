@@ -19,11 +19,11 @@ KO_COLON = "푸른도서관 관장: 이수빈, 사서팀장: 김태오."
 
 
 def test_title_pairs_read_the_holder_after_the_title() -> None:
-    assert [(t, w) for t, w, _ in title_pairs(ZH, "zh")] == [
+    assert [(t, w) for t, w, *_ in title_pairs(ZH, "zh")] == [
         ("董事长", "吴国平"), ("总经理", "许文静"), ("技术总监", "韩磊")]
-    assert [(t, w) for t, w, _ in title_pairs(KO_COLON, "ko")] == [("관장", "이수빈"), ("사서팀장", "김태오")]
+    assert [(t, w) for t, w, *_ in title_pairs(KO_COLON, "ko")] == [("관장", "이수빈"), ("사서팀장", "김태오")]
     # not the former holder; 现任 says "now"
-    assert [(t, w) for t, w, _ in title_pairs(ZH_FORMER, "zh")] == [("总经理", "吴国平")]
+    assert [(t, w) for t, w, *_ in title_pairs(ZH_FORMER, "zh")] == [("总经理", "吴国平")]
 
 
 @pytest.mark.parametrize(("passage", "claim", "held", "another"), [
@@ -54,3 +54,25 @@ def test_a_title_and_its_holder(passage: str, claim: str, held: bool, another: b
 def test_settled_reads_both_ways() -> None:
     assert settled(ZH, "许文静担任澄江纺织的总经理。", set(), None).label == "entailed"
     assert settled(ZH, "吴国平担任澄江纺织的总经理。", set(), None).label == "neutral"
+
+
+JA_HELD = ("支店のご案内\n\n仙台支店は村上亮が支店長を務め、農業機械を扱っている。"
+           "広島支店は大西香が支店長を務め、建設機械を扱っている。")
+KO_HELD = "조직 안내\n\n영업팀은 정우진이 팀장을 맡고 있고, 기획팀은 한소희가 팀장을 맡고 있다."
+ZH_TWO_DEPARTMENTS = "组织\n\n开发部的经理是王海，设计部的经理是李娜。"
+
+
+@pytest.mark.parametrize(("passage", "claim", "held"), [
+    # the holder before the title, in Japanese and Korean: "…は村上亮が支店長を務め", "정우진이 팀장을 맡고"
+    (JA_HELD, "村上亮が仙台支店の支店長です。", True),
+    (JA_HELD, "仙台支店の支店長は村上亮である。", True),
+    (JA_HELD, "大西香が仙台支店の支店長です。", False),  # the other branch's, in its own sentence
+    (KO_HELD, "정우진이 영업팀의 팀장입니다.", True),
+    (KO_HELD, "한소희가 영업팀의 팀장입니다.", False),  # one sentence, but the clause of another holder
+    # a firm that stands in a clause giving the same title to another is not the claim's
+    (ZH_TWO_DEPARTMENTS, "王海是开发部的经理。", True),
+    (ZH_TWO_DEPARTMENTS, "李娜是开发部的经理。", False),
+])
+def test_the_holder_may_come_first_and_a_firm_goes_with_its_own_clause(passage: str, claim: str, held: bool) -> None:
+    assert holds_title(passage, claim) is held
+    assert [(t, w) for t, w, *_ in title_pairs(JA_HELD, "ja")] == [("支店長", "村上亮"), ("支店長", "大西香")]

@@ -47,6 +47,30 @@ def test_a_title_and_its_holder_are_read_from_a_list(live_settings: Settings) ->
         assert right >= 0.7 and wrong <= 0.3, (i, right, wrong)
 
 
+HOLDERS_FIRST = [  # titles given holder first ("…が製造部長を務め", "…이 기술이사를 맡고"), another passage,
+    # a question, its right and wrong answer
+    ("役員一覧\n\nあさひ製菓では松井康弘が社長を務め、川口千尋が製造部長を務め、早川亮が営業部長を務めている。",
+     "あさひ製菓の主力商品は米菓である。", "あさひ製菓の製造部長は誰ですか？",
+     "川口千尋があさひ製菓の製造部長です。", "早川亮があさひ製菓の製造部長です。"),
+    ("임원 안내\n\n한결전자에서는 문성호가 대표를 맡고 있고, 백지현이 기술이사를 맡고 있으며, "
+     "류건우가 품질팀장을 맡고 있다.",
+     "한결전자는 2008년에 설립되었다.", "한결전자의 기술이사는 누구인가요?",
+     "백지현이 한결전자의 기술이사입니다.", "류건우가 한결전자의 기술이사입니다."),
+]
+
+
+def test_a_title_given_holder_first_is_read_too(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [titles, other])
+               for i, (titles, other, question, right, wrong) in enumerate(HOLDERS_FIRST)
+               for kind, answer in (("right", right), ("wrong", wrong))]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(HOLDERS_FIRST)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # the title rules read only "title は holder" until session 64; validity's ja-swap right answer, whose passage
+        # gives its titles holder first, scored 0.59 with the judge
+        assert right >= 0.7 and wrong <= 0.3, (i, right, wrong)
+
+
 ASIDES = [  # a passage, another, a question, and a right answer with an aside about what the documents do not give
     ("工場\n\n項目 | 富山工場 | 新潟工場\n所在地 | 富山県射水市 | 新潟県長岡市\n"
      "主な製品 | かまぼこ、ちくわ | 冷凍えびフライ",
