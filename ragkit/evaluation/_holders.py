@@ -74,10 +74,10 @@ Pair = tuple[str, str, str, str]
 
 
 @lru_cache(maxsize=256)
-def title_pairs(text: str, language: str) -> tuple[Pair, ...]:
+def title_pairs(text: str, language: str, holder_first: bool = True) -> tuple[Pair, ...]:
     """(title, holder, sentence, clause) of each clause of ``text`` that gives a title its holder, the holder after it
-    ("总经理是许文静") or, in Japanese and Korean, before it ("山本大輔が支店長を務め")."""
-    stated, held = _STATED[language], _HELD.get(language)
+    ("总经理是许文静") or, with ``holder_first``, in Japanese and Korean before it ("山本大輔が支店長を務め")."""
+    stated, held = _STATED[language], _HELD.get(language) if holder_first else None
     out: list[Pair] = []
     for sentence in split_sentences(text):
         for clause in CLAUSE_CUT.split(sentence):
@@ -101,7 +101,7 @@ def _claimed(claim: str, language: str) -> tuple[str, str, str] | None:
     said = claim.strip()
     if len([c for c in CLAUSE_CUT.split(said) if c.strip()]) > 1:  # more than one clause says more than the title
         return None
-    pairs = title_pairs(said, language)
+    pairs = title_pairs(said, language, holder_first=False)  # a claim told holder first is read by _HOLDS, firm and all
     if len(pairs) == 1:
         title, who, _, _ = pairs[0]
         firm = said[: said.index(title)] if title in said else ""

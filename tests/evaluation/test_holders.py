@@ -72,6 +72,9 @@ ZH_TWO_DEPARTMENTS = "组织\n\n开发部的经理是王海，设计部的经理
     # a firm that stands in a clause giving the same title to another is not the claim's
     (ZH_TWO_DEPARTMENTS, "王海是开发部的经理。", True),
     (ZH_TWO_DEPARTMENTS, "李娜是开发部的经理。", False),
+    # a claim told holder first, against a passage that gives the title first, is read as before
+    ("役員\n\n北斗電機の社長は大塚恵、技術部長は石井真一である。", "石井真一が技術部長を務めている。", True),
+    ("임원\n\n바다제약의 대표는 문재형, 연구소장은 한지민이다.", "한지민이 연구소장을 맡고 있습니다.", True),
 ])
 def test_the_holder_may_come_first_and_a_firm_goes_with_its_own_clause(passage: str, claim: str, held: bool) -> None:
     assert holds_title(passage, claim) is held
