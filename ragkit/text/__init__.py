@@ -55,7 +55,7 @@ from ragkit.text._tokens import (
     units,
     whole_sentences,
 )
-from ragkit.text._word_forms import has_word, same_word
+from ragkit.text._word_forms import has_word
 
 __all__ = [
     "CJK",
@@ -110,7 +110,6 @@ __all__ = [
     "printable",
     "quantities",
     "rouge_l",
-    "same_word",
     "search_terms",
     "size_text",
     "split_sentences",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 
-def same_word(a: str, b: str) -> bool:
+def _same_word(a: str, b: str) -> bool:
     """One word: equal, or in English one the other's stem ("support", "supports"; "ship", "shipped"), or both of
     one stem ("chairs", "chaired")."""
     if a == b:
@@ -40,5 +40,5 @@ def _stem(word: str) -> str:
 
 
 def has_word(words: Collection[str], word: str) -> bool:
-    """Whether ``word`` is one of ``words`` (``same_word``)."""
-    return any(same_word(word, w) for w in words)
+    """Whether ``word`` is one of ``words`` (``_same_word``)."""
+    return any(_same_word(word, w) for w in words)
