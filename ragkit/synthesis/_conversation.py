@@ -16,7 +16,7 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._ellipsis import frame_follow_up
 from ragkit.synthesis._follow_up import shared_subject, shared_thing
-from ragkit.synthesis._phrasing import asked, language_instruction, style_instruction
+from ragkit.synthesis._phrasing import ANY_READER, asked, language_instruction, style_instruction
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.synthesis._writer import Quote, answer_source, context_refs, quote_source
 from ragkit.text import CJK
@@ -70,7 +70,7 @@ async def write_conversation(judge: Judge, scenario: Scenario, passages: Sequenc
     persona = scenario.persona
     data = ChatInput(
         passages=list(passages), topic=topic or "(an important subject of the passages)",
-        asker=persona.name if persona else "a reader of these documents",
+        asker=persona.name if persona else ANY_READER,
         question_style=style_instruction(scenario.style, scenario.length, scenario.language),
         questions=questions, language=language_instruction(scenario.language))
     out = await judge.structured(CHAT_PROMPT, data)

@@ -10,6 +10,8 @@ from ragkit.text import CJK, IDEOGRAPHIC, UNDETERMINED, language_name, normalise
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
 LENGTHS: tuple[str, ...] = ("short", "medium", "long")
+ANY_READER = "a reader of these documents"
+"""The asker a writer is told of when the persona names no role (no persona, or one ragkit could not name)."""
 
 
 # -- language ---------------------------------------------------------------------------------------

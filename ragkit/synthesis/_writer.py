@@ -17,6 +17,7 @@ from ragkit.kg import KnowledgeGraph
 from ragkit.llm import Judge, Prompt
 from ragkit.synthesis._checks import distinct, informative
 from ragkit.synthesis._phrasing import (
+    ANY_READER,
     add_typos,
     asked,
     language_instruction,
@@ -138,7 +139,7 @@ def asker_fields(scenario: Scenario, *, task: str, topic: str = "") -> dict[str,
     return {
         "task": task,
         "topic": topic or "(any important fact of the passages)",
-        "asker": persona.name if persona else "a reader of these documents",
+        "asker": persona.name if persona else ANY_READER,
         "question_style": style_instruction(scenario.style, scenario.length, scenario.language),
         "language": language_instruction(scenario.language),
     }

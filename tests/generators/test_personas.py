@@ -16,10 +16,13 @@ from ragkit.synthesis._personas import (
     PersonaPool,
     Phrasing,
     cluster,
+    common_subject,
+    fallback_persona,
     load_personas,
     persona_prompt,
     personas_from_graph,
 )
+from ragkit.synthesis._phrasing import ANY_READER
 from ragkit.testing import ScriptedJudge
 from ragkit.types import Persona
 
@@ -78,11 +81,29 @@ async def test_the_naming_call_asks_for_exactly_one_persona_per_group(bakery):
 
 async def test_personas_without_llm_or_when_it_fails(bakery):
     pool = await personas_from_graph(bakery, k=2)
-    assert len(pool.personas) == 2 and all(p.name.startswith("Reader of") for p in pool.personas)
+    assert len(pool.personas) == 2
+    # named as no one in particular: the writers see only the name, and took a theme in it for their subject
+    assert all(p.name == ANY_READER for p in pool.personas)
+    assert all("Needs specific facts about" in p.description for p in pool.personas)
     failing = ScriptedJudge(lambda call: "not json at all")
     pool2 = await personas_from_graph(bakery, k=2, judge=failing)
     assert [p.name for p in pool2.personas] == [p.name for p in pool.personas]
     assert "LLM call failed" in pool2.notes[0]
+
+
+def test_a_persona_without_llm_reads_the_name_most_titles_share():
+    # "Reader of Leeds" (a theme) made the writers ask about Leeds whatever their topic; the name the corpus's titles
+    # share is what all of it is about (the company), and with none the persona is no one in particular
+    spec = {f"brightloaf-bakeries-{path}": chunks for path, chunks in BAKERY.items()}
+    spec["bakeries-news.md"] = [("Bakeries across the north raised bread prices in 2023.", [("Bakeries", "other")])]
+    shared = build_graph(spec)
+    assert common_subject(shared) == "Brightloaf Bakeries"  # the longest name in half the titles, not "Bakeries"
+    docs = [d.id for d in shared.documents()]
+    assert fallback_persona(shared, docs, common_subject(shared)).name == "Reader of Brightloaf Bakeries"
+    one_title = build_graph({"brightloaf-bakeries.md": BAKERY["company.md"], **{k: v for k, v in BAKERY.items()
+                                                                                if k != "company.md"}})
+    assert common_subject(one_title) is None  # in one title of four: not what the corpus is about
+    assert common_subject(build_graph(BAKERY)) is None
 
 
 async def test_personas_without_any_embedding_use_the_embedding_model(embeddings):
