@@ -236,7 +236,7 @@ def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str], subject: str | None
     writers see only the name, and took a theme in it for their subject: on corpora/ko, whose naming call gives
     people's names, "Reader of 기장 로스팅 공장" had questions on the topics 서울, 정다은 or 커핑 asked about that
     plant instead, the same question again and again. Named after the company, two draws of six samples each on
-    corpora/ko and corpora/zh kept 24 of 24 with 16 good by hand, against 20 of 24 with 9 good (session 65)."""
+    corpora/ko and corpora/zh kept 24 of 24 with 15 good by hand, against 20 of 24 with 9 good (session 65)."""
     themes = _group_themes(kg, doc_ids, top=3)
     titles = [kg.document(d).title or Path(kg.document(d).path).stem for d in doc_ids[:2]]
     about = ", ".join(themes) if themes else titles[0]
