@@ -269,8 +269,8 @@ async def personas_from_graph(
         for i, persona in enumerate(named[: len(groups)]):
             name = persona.name.strip()
             if name and _a_person(name, scenario_language(kg, [c.id for d in groups[i] for c in kg.chunks_of(d)])):
-                notes.append(f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named as no "
-                             "one in particular instead")
+                notes.append(f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named "
+                             f"{personas[i].name!r} instead")
             elif name:
                 personas[i] = personas[i].model_copy(update={"name": name})
     by_doc = {d: i for i, g in enumerate(groups) for d in g}

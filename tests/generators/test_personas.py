@@ -61,7 +61,7 @@ async def test_a_persons_name_is_no_persona(bakery, tea):
     fallback = await personas_from_graph(tea, k=3)
     assert pool.personas[0].name == fallback.personas[0].name != "李四"
     assert [p.name for p in pool.personas[1:]] == names[1: len(pool.personas)]
-    assert any("李四" in note for note in pool.notes)
+    assert any("李四" in note and f"named {fallback.personas[0].name!r} instead" in note for note in pool.notes)
     # English roles are left alone, though spaCy calls "Flour Buyer" a person
     english = ScriptedJudge(lambda call: {"personas": [{"name": "Flour Buyer"}] * call.data.personas_needed})
     assert {p.name for p in (await personas_from_graph(bakery, k=3, judge=english)).personas} == {"Flour Buyer"}
