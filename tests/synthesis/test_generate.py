@@ -66,7 +66,8 @@ async def test_exact_count_every_sample_complete(bakery, emb):
     calls = Counter(c.prompt_name for c in judge.calls)
     written = calls["generate.qa"] + calls["generate.bridge_qa"] + calls["generate.comparison_qa"]
     assert written == 10 + dropped and calls["generate.personas"] == 1
-    assert written >= calls["generate.critic"] >= 10
+    # a multi-hop question asked as two (a keyword query run together) is answered part by part: two critic calls
+    assert written + calls["generate.bridge_qa"] >= calls["generate.critic"] >= 10
     assert calls["generate.critic"] >= calls["claims.split"] >= 10 - result.report["unanswerable"].kept
     assert calls["generate.question_check"] <= calls["generate.critic"]  # only questions with a pointing word
 
