@@ -225,7 +225,9 @@ def common_subject(kg: KnowledgeGraph) -> str | None:
     graph found in at least two titles and in half of them (the longest, so that a word of the name, "茶业", found in
     one more title, does not stand for it); None when no name is."""
     titles = [(d.title or "").casefold() for d in kg.documents()]
-    counts = Counter({e.name: sum(e.name.casefold() in t for t in titles) for e in kg.entities() if e.name.strip()})
+    joined = "\n".join(titles)  # one scan per name first: a large corpus has many names and many titles
+    names = {e.name.strip() for e in kg.entities() if len(e.name.strip()) >= 2}  # one character names nothing
+    counts = {n: sum(n.casefold() in t for t in titles) for n in names if n.casefold() in joined}
     shared = [(n, c) for n, c in counts.items() if c >= 2 and 2 * c >= len(titles)]
     return max(shared, key=lambda nc: (len(nc[0]), nc[1]))[0] if shared else None
 

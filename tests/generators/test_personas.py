@@ -104,6 +104,10 @@ def test_a_persona_without_llm_reads_the_name_most_titles_share():
                                                                                 if k != "company.md"}})
     assert common_subject(one_title) is None  # in one title of four: not what the corpus is about
     assert common_subject(build_graph(BAKERY)) is None
+    # one character names nothing, though every title has it
+    lettered = {f"q-{path}": [(text, [*ents, ("Q", "other")]) for text, ents in chunks]
+                for path, chunks in BAKERY.items()}
+    assert common_subject(build_graph(lettered)) is None
 
 
 async def test_personas_without_any_embedding_use_the_embedding_model(embeddings):
