@@ -248,6 +248,28 @@ def fallback_persona(kg: KnowledgeGraph, doc_ids: list[str], subject: str | None
     )
 
 
+async def _role_names(kg: KnowledgeGraph, groups: list[list[str]],
+                      judge: Judge) -> tuple[dict[int, str], list[tuple[int, str]], list[str]]:
+    """The one naming call: the role it gives each group (by group index), the people's names it gave instead of a
+    role, and notes."""
+    data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
+    try:
+        named = (await judge.structured(persona_prompt(len(groups)), data)).personas
+    except JudgeError as exc:
+        if exc.fatal:
+            raise
+        return {}, [], [f"personas described from themes: the LLM call failed ({exc})"]
+    roles: dict[int, str] = {}
+    people: list[tuple[int, str]] = []
+    for i, persona in enumerate(named[: len(groups)]):
+        name = persona.name.strip()
+        if name and _a_person(name, scenario_language(kg, [c.id for d in groups[i] for c in kg.chunks_of(d)])):
+            people.append((i, name))
+        elif name:
+            roles[i] = name
+    return roles, people, []
+
+
 async def personas_from_graph(
     kg: KnowledgeGraph, *, k: int = 3, judge: Judge | None = None, embeddings: Embeddings | None = None
 ) -> PersonaPool:
@@ -256,25 +278,13 @@ async def personas_from_graph(
     groups = document_groups(kg, k, embeddings)
     if not groups:
         return PersonaPool([], notes=["no personas: the graph has no documents with chunks"])
-    subject = common_subject(kg)
+    roles, people, notes = await _role_names(kg, groups, judge) if judge is not None else ({}, [], [])
+    # the corpus's subject only when a persona is ragkit's to name: it reads every entity name against the titles
+    subject = common_subject(kg) if len(roles) < len(groups) else None
     personas = [fallback_persona(kg, g, subject) for g in groups]
-    notes: list[str] = []
-    if judge is not None:
-        data = PersonaInput(document_groups=[_describe_group(kg, g) for g in groups], personas_needed=len(groups))
-        try:
-            named = (await judge.structured(persona_prompt(len(groups)), data)).personas
-        except JudgeError as exc:
-            if exc.fatal:
-                raise
-            named = []
-            notes.append(f"personas described from themes: the LLM call failed ({exc})")
-        for i, persona in enumerate(named[: len(groups)]):
-            name = persona.name.strip()
-            if name and _a_person(name, scenario_language(kg, [c.id for d in groups[i] for c in kg.chunks_of(d)])):
-                notes.append(f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named "
-                             f"{personas[i].name!r} instead")
-            elif name:
-                personas[i] = personas[i].model_copy(update={"name": name})
+    personas = [p.model_copy(update={"name": roles[i]}) if i in roles else p for i, p in enumerate(personas)]
+    notes += [f"persona {i + 1}: the LLM gave a person's name ({name!r}), not a role; named {personas[i].name!r} "
+              "instead" for i, name in people]
     by_doc = {d: i for i, g in enumerate(groups) for d in g}
     return PersonaPool(personas, by_document=by_doc, notes=notes)
 
