@@ -81,10 +81,11 @@ def title_pairs(text: str, language: str, holder_first: bool = True) -> tuple[Pa
     out: list[Pair] = []
     for sentence in split_sentences(text):
         for clause in CLAUSE_CUT.split(sentence):
-            found = stated.search(clause.strip()) or (held.search(clause.strip()) if held else None)
+            said = clause.strip()
+            found = stated.search(said) or (held.search(said) if held else None)
             if not found or a_past_state(clause, language):
                 continue
-            title, before = _bare(found["title"], language), clause.strip()[: found.start("title")].rstrip()
+            title, before = _bare(found["title"], language), said[: found.start("title")].rstrip()
             if found["who"] not in _WHEN and not before.endswith(_NOT_NOW) and not title.startswith(_NOT_NOW):
                 out.append((_NOW.sub("", title), found["who"], sentence, clause))
     return tuple(out)
