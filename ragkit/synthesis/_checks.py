@@ -19,8 +19,10 @@ from ragkit.text import (
     HIRAGANA,
     KANA,
     UNDETERMINED,
+    asks_yes_or_no,
     morphemes,
     normalise,
+    opens_with_yes_or_no,
     split_sentences,
     units,
 )
@@ -229,18 +231,29 @@ def _naming(asked: set[str]) -> set[str]:
             and not _HIRAGANA_WORD.match(t) and not t.startswith(_ASKING_KOREAN) and not _names_nothing_korean(t)}
 
 
+_ONE_OF = re.compile(f"之一|(?<![{HANGUL}])중의?\\s*하나[{HANGUL}]*|の?(?:一つ|ひとつ|1つ)")
+""""One of" in Chinese, Korean and Japanese ("销售渠道之一", "매장 중 하나입니다", "販売チャネルの一つ"): it places
+the thing asked about among its kind and names none of them. English's "one of" is made of short words, which
+``informative`` already passes over."""
+
+
 def restates_question(answer: str, question: str, share: float = 0.8) -> bool:
     """True when the answer only repeats the question: every informative token of the answer (see
     ``informative``) is in the question, and they make up ``share`` or more of the words that name what the
     question asks about (question words do not count: "杭州河坊街旗舰店在哪里？" → "杭州河坊街旗舰店" restates).
+    "One of" adds nothing to the question's words in any language ("杭州河坊街旗舰店是青岚茶业的哪个销售渠道？" →
+    "…是青岚茶业的销售渠道之一。" restates).
 
     "Who owns Nadia's project?" → "Nadia owns Nadia's project." restates; "Is it made in Leeds or York?" →
     "In Leeds." and "Yes." do not, and neither does a quoted value the question lacks, though it holds no word
-    ("The default directory is \".\"").
+    ("The default directory is \".\""), nor a yes-or-no question's answer that opens with its "yes" or "no" and
+    then says it again ("周立平是厂长吗？" → "是的，周立平是厂长。": 是 and 的 are in the question).
     """
     if any(quoted[1:-1].strip() not in question for quoted in _QUOTED.findall(answer)):
         return False
-    mine, asked = informative(answer, ""), informative(question, "")
+    if asks_yes_or_no(question) and opens_with_yes_or_no(answer):
+        return False
+    mine, asked = informative(_ONE_OF.sub(" ", answer), ""), informative(question, "")
     # a Korean word is in the question with another particle too ("성수점" in "성수점은")
     return bool(mine) and all(found_in(t, asked) for t in mine) and \
         len(mine) >= share * len(_naming(asked))

@@ -23,7 +23,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    ``borrowed_record``: the reference gives a list item's or table row's facts under the name of another item of
    the same list (沈嘉禾 as "总经理，2018年起任职", the next line's 林晓雯: ``_records``).
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
-5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept.
+5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept, or its reference gives
+   the number a kept sample's does, from the same sentence (``_same_fact``).
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
    without seeing the reference answer (a small judge shown an answer tends to agree with it): it copies the
    sentences that answer the question, which must be found in the contexts, and gives a short answer, which must
@@ -77,6 +78,7 @@ from ragkit.synthesis._critic_prompts import (
 )
 from ragkit.synthesis._premise import unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
+from ragkit.synthesis._repeats import Repeats
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
@@ -100,8 +102,7 @@ class Critic:
     claims: ClaimStore | None = None
     """The claim engine that checks reference answers; by default one on ``judge``."""
     check_reference: bool = True
-    _kept: list[np.ndarray] = field(default_factory=list, repr=False)
-    _kept_ids: list[str] = field(default_factory=list, repr=False)
+    _repeats: Repeats = field(init=False, repr=False)
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
     _typed_names: list[str] | None = field(default=None, repr=False)
@@ -112,6 +113,7 @@ class Critic:
     _lower_corpus: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        self._repeats = Repeats(self.embeddings, self.duplicate_threshold)
         if self.claims is None and self.check_reference and self.judge is not None:
             self.claims = ClaimStore(self.judge)
 
@@ -363,22 +365,12 @@ class Critic:
     # -- near-duplicates ------------------------------------------------------------------------------
 
     def duplicate_of(self, sample: TestSample, compare_with: int | None = None) -> str | None:
-        """Id of a kept sample (among the first ``compare_with``) whose question is a near-duplicate. Each side's
-        question is taken as kept and as the writer wrote it (``written_forms``): typos and search keywords,
-        added after writing, move an embedding enough to hide a repeat ("primary npm registry" against "What is
-        the primary npm registry used by npm doctor?": 0.81 as kept, 0.90 as written)."""
-        kept = self._kept[:compare_with] if compare_with is not None else self._kept
-        if not kept:
-            return None
-        forms = self.embeddings.embed(written_forms(sample))
-        sims = [float((k @ forms.T).max()) for k in kept]
-        best = int(np.argmax(sims))
-        return self._kept_ids[best] if sims[best] >= self.duplicate_threshold else None
+        """Id of a kept sample (among the first ``compare_with``) that the candidate repeats (``Repeats``)."""
+        return self._repeats.repeat_of(sample, compare_with)
 
     def accept(self, sample: TestSample) -> None:
-        """Remember a kept sample, so later near-duplicates of it are dropped."""
-        self._kept.append(self.embeddings.embed(written_forms(sample)))
-        self._kept_ids.append(sample.id)
+        """Remember a kept sample, so later repeats of it are dropped."""
+        self._repeats.accept(sample)
 
     # -- nearest chunks -------------------------------------------------------------------------------
 

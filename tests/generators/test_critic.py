@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from kg_builder import default_script
+from kg_builder import build_graph, default_script
 
 from ragkit.synthesis._agreement import agreement, in_more_detail
 from ragkit.synthesis._checks import copies_context, mentions_context, restates_question
@@ -284,6 +284,17 @@ def test_a_passage_number_proves_no_passage():
     ("On Hefang Street, near the West Lake.", "Where is the Hefang Street store?", False),
     # a quoted value is an answer though it holds no word
     ('The default directory for npm pack is ".".', "What is the default directory for npm pack?", False),
+    # "one of" names nothing in any language; what else the answer says still counts
+    ("杭州河坊街旗舰店是青岚茶业的销售渠道之一。", "杭州河坊街旗舰店是青岚茶业的哪个销售渠道？", True),
+    ("성수점은 한빛커피의 매장 중 하나입니다.", "한빛커피의 성수점은 어떤 매장인가요?", True),
+    ("河坊街店は青岚茶業の販売チャネルの一つです。", "青岚茶業の河坊街店はどの販売チャネルですか？", True),
+    ("The Hefang Street store is one of Qinglan's sales channels.",
+     "Which of Qinglan's sales channels is the Hefang Street store?", True),
+    ("龙井是青岚茶业的主要产品之一。", "龙井是什么？", False),
+    ("성수점은 한빛커피의 직영 매장 중 하나입니다.", "한빛커피의 성수점은 어떤 매장인가요?", False),
+    # a yes-or-no question answered "yes" and then in its own words: the "yes" is the answer
+    ("是的，周立平是青岚茶业的厂长。", "周立平是青岚茶业的厂长吗？", False),
+    ("Yes, the Leeds bakery opens on Sundays.", "Does the Leeds bakery open on Sundays?", False),
 ])
 def test_restates_question(answer, question, restates):
     assert restates_question(answer, question) is restates
@@ -347,8 +358,57 @@ def test_a_repeat_hidden_by_typos_or_keywords_is_a_near_duplicate(bakery, embedd
                      question_before_web_search="When did the Leeds bakery open?")
     # as kept, the two questions are far apart (cosine ~0.6); as written, they are one question
     assert critic.cheap_checks(repeat).reason == "near_duplicate"
-    other = _sample(bakery, question="Leeds bakery manager", question_before_web_search="Who manages the Leeds bakery?")
+    other = _sample(bakery, question="Leeds bakery manager", answer="Mark Delaney.",
+                    question_before_web_search="Who manages the Leeds bakery?")
     assert critic.cheap_checks(other).ok
+
+
+@pytest.mark.parametrize(("question", "answer", "repeats"), [
+    # the kept sample's "2010", from the same sentence, asked of another name
+    ("In which year did Kirkstall Road get its bakery?", "2010", True),
+    ("What year was the Kirkstall Road shop founded, and by whom?", "It opened in 2010.", True),
+    # another number of the passage, or none
+    ("How many staff does the Leeds bakery have?", "48.", False),
+    ("Where is the Leeds bakery?", "On Kirkstall Road.", False),
+    # a question that asks for no number: the year its answer states on the way is not what it asks
+    ("What stands on Kirkstall Road?", "The Leeds bakery, open since 2010.", False),
+    # a number the question states is not its answer
+    ("On which road did Brightloaf put its 2010 bakery?", "Kirkstall Road.", False),
+])
+def test_one_fact_asked_twice_is_a_repeat(bakery, embeddings, question, answer, repeats):
+    critic = Critic(bakery, None, embeddings)
+    critic.accept(_sample(bakery))  # "When did the Leeds bakery open?" → "In 2010."
+    verdict = critic.cheap_checks(_sample(bakery, question=question, answer=answer))
+    assert (verdict.reason == "near_duplicate") is repeats
+
+
+def test_one_korean_fact_asked_of_two_names_is_a_repeat(embeddings):
+    kg = build_graph({"회사 소개.md": [("한빛커피는 정다은 대표가 2013년 5월에 창업했다. 직원은 48명이다.",
+                                     [("한빛커피", "organization"), ("정다은", "person")])]}, embeddings, language="ko")
+    chunk = kg.chunks()[0]
+    context = [ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)]
+    critic = Critic(kg, None, embeddings)
+    critic.accept(TestSample(id="a", question="한빛커피는 언제 창업했나?",
+                             reference_answer="2013년 5월에 창업했습니다.", reference_contexts=context, language="ko"))
+    founder = TestSample(id="b", question="정다은 대표가 창업한 년도는?", reference_answer="2013년",
+                         reference_contexts=context, language="ko")
+    assert critic.cheap_checks(founder).reason == "near_duplicate"
+    staff = TestSample(id="c", question="한빛커피의 직원은 몇 명인가요?", reference_answer="48명",
+                       reference_contexts=context, language="ko")
+    assert critic.cheap_checks(staff).ok
+
+
+def test_a_number_twice_in_its_sentence_names_no_one_fact(embeddings):
+    kg = build_graph({"staff.md": [("Park joined in 2016 as a roaster, and Kim joined in 2016 as a barista.",
+                                    [("Park", "person"), ("Kim", "person")])]}, embeddings)
+    chunk = kg.chunks()[0]
+    context = [ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)]
+    critic = Critic(kg, None, embeddings)
+    critic.accept(TestSample(id="a", question="When did Park join?", reference_answer="2016",
+                             reference_contexts=context))
+    kim = TestSample(id="b", question="What year did Kim start?", reference_answer="In 2016.",
+                     reference_contexts=context)
+    assert critic.cheap_checks(kim).ok
 
 
 async def test_unanswerable_checks_the_nearest_chunks(bakery, embeddings):
