@@ -24,7 +24,7 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    the same list (沈嘉禾 as "总经理，2018年起任职", the next line's 林晓雯: ``_records``).
 4. ``answer_restates_question``: the reference answer only repeats the question's words.
 5. ``near_duplicate``: the question is close (embedding cosine) to a question already kept, or its reference gives
-   the number a kept sample's does, from the same sentence (``_same_fact``).
+   the number a kept sample's does, from the same sentence (``_repeats``).
 6. ``not_answerable`` / ``single_passage``: one LLM call. The judge answers the question from the contexts alone,
    without seeing the reference answer (a small judge shown an answer tends to agree with it): it copies the
    sentences that answer the question, which must be found in the contexts, and gives a short answer, which must

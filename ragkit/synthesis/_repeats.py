@@ -50,6 +50,7 @@ class Repeats:
         return self._ids[same[0]] if same else None
 
     def accept(self, sample: TestSample) -> None:
+        """Remember a kept sample: its question's forms and the fact its answer gives."""
         self._forms.append(self.embeddings.embed(written_forms(sample)))
         self._ids.append(sample.id)
         self._facts.append(answered_fact(sample))
@@ -70,7 +71,7 @@ class Fact:
 _ASKS_A_NUMBER = re.compile(
     r"\bwhen\b|\bhow\s+(?:many|much|long|old|often|far|large|big|high)\b"
     r"|\b(?:what|which)\s+(?:year|date|month|day|time|percentage|share|number|amount|price|version)\b"
-    r"|何时|什么时候|哪一?[年月天日]|几|多少|多[大长久高远重]|年份|日期|时间"
+    r"|何时|什么时候|哪一?[年月天日]|几(?!乎)|多少|多[大长久高远重]|年份|日期|时间"
     r"|いつ|何[年月日時人回歳個台件割]|いくつ|いくら|どのくらい|どれくらい"
     r"|언제|몇|얼마|년도|연도|날짜|일자|시기|기간",
     re.IGNORECASE,
