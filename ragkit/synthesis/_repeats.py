@@ -1,4 +1,5 @@
-"""A candidate that repeats a kept sample: a question near a kept one, or one fact asked twice.
+"""A candidate that repeats a kept sample: a question near a kept one with an answer that does not disagree, or one
+fact asked twice.
 
 Two samples whose reference answers give the same number from the same sentence ask one fact. Questions on it can
 be far apart as embeddings when they ask it of different names: "한빛커피는 언제 창업했나?" (→ 2013년 5월) and
@@ -15,44 +16,64 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ragkit.llm import Embeddings
-from ragkit.synthesis._agreement import new_numbers
+from ragkit.synthesis._agreement import agreement, new_numbers
 from ragkit.synthesis._written import written_forms
-from ragkit.text import number_spans, number_value, split_sentences
+from ragkit.text import number_spans, number_value, split_sentences, units
 from ragkit.types import TestSample
 
 
 @dataclass
 class Repeats:
-    """The samples kept so far, by their questions' embeddings and the facts their answers give."""
+    """The samples kept so far, by their questions' and answers' embeddings and the facts their answers give."""
 
     embeddings: Embeddings
     threshold: float
-    """Cosine similarity of question embeddings at or above which a candidate is a near-duplicate."""
+    """Cosine similarity of question embeddings at or above which a candidate is a near-duplicate, unless the two
+    answers disagree."""
+    _kept: list[TestSample] = field(default_factory=list, repr=False)
+    _asked: list[set[tuple[str, ...]]] = field(default_factory=list, repr=False)
     _forms: list[np.ndarray] = field(default_factory=list, repr=False)
-    _ids: list[str] = field(default_factory=list, repr=False)
+    _answers: list[np.ndarray] = field(default_factory=list, repr=False)
     _facts: list[Fact | None] = field(default_factory=list, repr=False)
 
     def repeat_of(self, sample: TestSample, compare_with: int | None = None) -> str | None:
         """Id of a kept sample (among the first ``compare_with``) that the candidate repeats: its question is near
         (each side taken as kept and as the writer wrote it, ``written_forms``: typos and search keywords, added
         after writing, move an embedding enough to hide a repeat, "primary npm registry" against "What is the
-        primary npm registry used by npm doctor?": 0.81 as kept, 0.90 as written), or it asks the same fact."""
+        primary npm registry used by npm doctor?": 0.81 as kept, 0.90 as written) and is the same question in
+        the same words, or the answers do not disagree; or it asks the same fact."""
         kept = self._forms[:compare_with] if compare_with is not None else self._forms
         if not kept:
             return None
         forms = self.embeddings.embed(written_forms(sample))
         sims = [float((k @ forms.T).max()) for k in kept]
-        best = int(np.argmax(sims))
-        if sims[best] >= self.threshold:
-            return self._ids[best]
+        asked = {tuple(units(q)) for q in written_forms(sample)}
+        for i in sorted(range(len(kept)), key=lambda i: -sims[i]):
+            if sims[i] < self.threshold:
+                break
+            if asked & self._asked[i] or not self._answers_differ(sample, i):  # one question asked twice repeats
+                return self._kept[i].id
         fact = answered_fact(sample)
         same = [i for i, f in enumerate(self._facts[:len(kept)]) if fact and f and fact.same_as(f)]
-        return self._ids[same[0]] if same else None
+        return self._kept[same[0]].id if same else None
+
+    def _answers_differ(self, sample: TestSample, i: int) -> bool:
+        """Whether the candidate's reference and kept sample ``i``'s disagree each way (other numbers, other names,
+        or few words in common and a low cosine: ``agreement``). Their questions then ask different things, however
+        near: "부산에서 로스팅 공장은 언제 견학하는지?" (the tours, 10시) and "취업규칙에서 기장 로스팅 공장의 근무
+        시간은 어떻게 정해져 있나요?" (the shifts, 6시–3시) are 0.91 apart as embeddings."""
+        mine, other = sample.reference_answer or "", self._kept[i]
+        theirs = other.reference_answer or ""
+        similarity = float(self.embeddings.embed([mine])[0] @ self._answers[i])
+        return agreement(mine, theirs, sample.question, similarity)[0] == "disagree" and \
+            agreement(theirs, mine, other.question, similarity)[0] == "disagree"
 
     def accept(self, sample: TestSample) -> None:
-        """Remember a kept sample: its question's forms and the fact its answer gives."""
+        """Remember a kept sample: its question's forms, its answer and the fact the answer gives."""
+        self._kept.append(sample)
+        self._asked.append({tuple(units(q)) for q in written_forms(sample)})
         self._forms.append(self.embeddings.embed(written_forms(sample)))
-        self._ids.append(sample.id)
+        self._answers.append(self.embeddings.embed([sample.reference_answer or ""])[0])
         self._facts.append(answered_fact(sample))
 
 

@@ -398,6 +398,35 @@ def test_one_korean_fact_asked_of_two_names_is_a_repeat(embeddings):
     assert critic.cheap_checks(staff).ok
 
 
+def test_near_questions_with_answers_that_disagree_ask_different_things(embeddings):
+    plant = ("부산 기장군의 기장 로스팅 공장은 2교대로 운영합니다. 1조는 오전 6시부터 오후 3시까지, "
+             "2조는 오후 2시부터 오후 11시까지 근무합니다. 매월 첫째 토요일 오전 10시에 견학 프로그램을 운영합니다.")
+    kg = build_graph({"취업규칙.md": [(plant, [("기장 로스팅 공장", "organization"), ("부산", "place")])]}, embeddings,
+                     language="ko")
+    chunk = kg.chunks()[0]
+    context = [ContextRef(chunk_id=chunk.id, text=chunk.text, source=chunk.source)]
+
+    def sample(question, answer):
+        return TestSample(id=question, question=question, reference_answer=answer, reference_contexts=context,
+                          language="ko")
+
+    critic = Critic(kg, None, embeddings)
+    shifts = sample("취업규칙에서 기장 로스팅 공장의 근무 시간은 어떻게 정해져 있나요?",
+                    "1조는 오전 6시부터 오후 3시까지, 2조는 오후 2시부터 오후 11시까지 근무합니다.")
+    critic.accept(shifts)
+    tours = sample("부산에서 로스팅 공장은 언제 견학하는지?",
+                   "매월 첫째 토요일 오전 10시에 견학 프로그램을 운영합니다.")
+    vectors = embeddings.embed([shifts.question, tours.question])
+    assert float(vectors[0] @ vectors[1]) >= critic.duplicate_threshold  # near as questions
+    assert critic.cheap_checks(tours).ok  # the tours are not the shifts
+    critic.accept(tours)
+    # near questions whose answers agree, and one question in the same words whatever its answer, repeat
+    again = sample("부산에서 로스팅 공장은 언제 견학할 수 있는지?", "매월 첫째 토요일 오전 10시입니다.")
+    assert critic.cheap_checks(again).reason == "near_duplicate"
+    same_words = sample(tours.question, "2교대로 운영합니다.")
+    assert critic.cheap_checks(same_words).reason == "near_duplicate"
+
+
 def test_a_number_twice_in_its_sentence_names_no_one_fact(embeddings):
     kg = build_graph({"staff.md": [("Park joined in 2016 as a roaster, and Kim joined in 2016 as a barista.",
                                     [("Park", "person"), ("Kim", "person")])]}, embeddings)
