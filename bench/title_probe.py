@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
-"""A Chinese title written before its holder's name (session 66): does "具体排班由厂长周立平安排" entail "周立平是厂长"?
+"""A Chinese title written before its holder's name (session 66): "具体排班由厂长周立平安排", "前董事长陈国平出席了…".
 
 Chinese often names a person by title and name run together, with no copula or colon ("总经理许文静介绍了…",
-"据副厂长王海介绍"), a form ``_holders`` does not read (it reads a holder after "是" or a colon). Before writing a rule
-for it, this probe asks whether the judge needs one. Each case is a passage, its question, and claims labelled right
-(True) or wrong (False); every claim is checked alone, as the claim engine checks it. In session 66 the judge
-entailed every right claim and one wrong one (a former chairman, "前董事长", as the chairman), so no rule was built.
+"据副厂长王海介绍"). ``_holders`` reads this form only where a word before the title says it was held before
+(``former_title``). Each case is a passage, its question, and claims labelled right (True) or wrong (False); every
+claim is checked alone, as the claim engine checks it. ``CASES`` was written before any rule: there the judge entailed
+every right claim and one wrong one, the former chairman taken for the chairman, which ``former_title`` was then
+written for. ``HELD_OUT`` was written after it. ``--rule-off`` runs both without it.
 
-    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/title_probe.py
+    RAGKIT_CACHE_DIR=cache PYTHONPATH=. .venv/bin/python bench/title_probe.py [--rule-off]
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from claim_probe import Case, probe
+from claim_probe import Case, probe, rule_off
 
 CASES: list[Case] = [
     ("采茶季期间，余杭加工厂实行两班制，具体排班由厂长周立平安排。", "谁负责余杭加工厂的排班？",
@@ -34,8 +35,30 @@ CASES: list[Case] = [
 ]
 
 
+HELD_OUT: list[Case] = [
+    ("原总经理许文静已调往集团总部，新任总经理尚未确定。", "许文静现在在哪里工作？",
+     [("许文静已调往集团总部。", True), ("许文静是总经理。", False)]),
+    ("会议由前任技术总监韩磊主持，他介绍了新产线的调试经验。", "谁主持了会议？",
+     [("韩磊主持了会议。", True), ("韩磊是技术总监。", False)]),
+    ("目前董事长吴国平兼任总经理，负责公司日常经营。", "谁是董事长？",
+     [("吴国平是董事长。", True), ("吴国平负责公司日常经营。", True)]),
+    ("前董事长陈国平退休后，由副董事长马振东接任董事长。", "谁接任了董事长？",
+     [("马振东接任了董事长。", True), ("陈国平是董事长。", False)]),
+]
+
+
+def _turn_off() -> None:
+    import ragkit.evaluation._settled as settled
+
+    setattr(settled, "former_title", lambda passage, claim: False)  # noqa: B010
+
+
 async def main() -> None:
+    rule_off(__doc__.splitlines()[0], "without the rule", _turn_off)
+    print("cases written before the rule:")
     await probe(CASES)
+    print("held out, written after it:")
+    await probe(HELD_OUT)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ragkit.evaluation._former import a_past_state
 from ragkit.evaluation._status import CLAUSE_CUT
-from ragkit.text import HAN, KATAKANA, cjk_language, split_sentences, unspaced
+from ragkit.text import HAN, KATAKANA, chinese_tagged, cjk_language, split_sentences, unspaced
 
 _KANA = KATAKANA + "\u3005"  # katakana, and 々 of 佐々木
 TITLE_ENDINGS = {
@@ -148,6 +148,36 @@ def holds_title(passage: str, claim: str) -> bool:
         return False
     return any(firm in unspaced(s) for s in given) or (
         firm in unspaced(passage) and not any(firm in unspaced(s) for _, w, s, _ in pairs if w != who))
+
+
+def former_title(passage: str, claim: str) -> bool:
+    """Whether ``claim`` gives a person a title that a Chinese ``passage`` gives them only as held before: the title
+    right after a word that ends it and right before their name ("前董事长陈国平出席了…", "原厂长周立平"), while no
+    clause gives it to them now. The word must be a word of its own (jieba): "目前董事长陈国平" is the chairman now."""
+    reading = _claim_reading(passage, claim)
+    if reading is None or "zh" not in reading[2]:
+        return False
+    (title, who, _), pairs, _ = reading
+    if any(t == title and w == who for t, w, _, _ in pairs):
+        return False
+    for sentence in split_sentences(passage):
+        for clause in CLAUSE_CUT.split(sentence):
+            for found in re.finditer(rf"(?:{'|'.join(_NOT_NOW)})(?={re.escape(title + who)})", clause):
+                if found.start() in _word_starts(clause):
+                    return True
+    return False
+
+
+def _word_starts(text: str) -> set[int]:
+    """Where jieba's words of ``text`` begin."""
+    starts, at = set(), 0
+    for word, _ in chinese_tagged(text):
+        at = text.find(word, at)
+        if at < 0:
+            break
+        starts.add(at)
+        at += len(word)
+    return starts
 
 
 def title_of_another(passage: str, claim: str) -> bool:

@@ -51,7 +51,7 @@ from ragkit.evaluation._comparisons import as_compared_in, compared, comparison_
 from ragkit.evaluation._denials import denied_again
 from ragkit.evaluation._exceptions import excepted_again
 from ragkit.evaluation._former import formerly
-from ragkit.evaluation._holders import holds_title, title_of_another
+from ragkit.evaluation._holders import former_title, holds_title, title_of_another
 from ragkit.evaluation._literals import written_otherwise
 from ragkit.evaluation._modality import mode_changed
 from ragkit.evaluation._people import said_of_another
@@ -97,8 +97,9 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
     denial = denied_again(passage, said)  # one reading for both its verdicts
     if overstated(passage, said) or mode_changed(passage, said) or formerly(passage, said, asked) or \
             unqualified(passage, said) or misplaced(passage, said) or total_of_part(passage, said) or \
-            title_of_another(passage, said) or written_otherwise(passage, said, asked) or \
-            unsaid_praise(passage, said, asked) or unwritten_version(passage, said, question) or denial == "neutral":
+            title_of_another(passage, said) or former_title(passage, said) or \
+            written_otherwise(passage, said, asked) or unsaid_praise(passage, said, asked) or \
+            unwritten_version(passage, said, question) or denial == "neutral":
         return Verdict(label="neutral")
     if arrived(passage, said, asked) or in_own_place(passage, said) or holds_title(passage, said) or \
             denial == "entailed" or excepted_again(passage, said):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragkit.evaluation._holders import holds_title, title_of_another, title_pairs
+from ragkit.evaluation._holders import former_title, holds_title, title_of_another, title_pairs
 from ragkit.evaluation._settled import settled
 
 ZH = "澄江纺织的董事长是吴国平，总经理是许文静，技术总监是韩磊。"
@@ -79,3 +79,20 @@ ZH_TWO_DEPARTMENTS = "组织\n\n开发部的经理是王海，设计部的经理
 def test_the_holder_may_come_first_and_a_firm_goes_with_its_own_clause(passage: str, claim: str, held: bool) -> None:
     assert holds_title(passage, claim) is held
     assert [(t, w) for t, w, *_ in title_pairs(JA_HELD, "ja")] == [("支店長", "村上亮"), ("支店長", "大西香")]
+
+
+@pytest.mark.parametrize(("passage", "claim", "former"), [
+    ("前董事长陈国平出席了新总部的开业仪式。", "陈国平是董事长。", True),
+    ("会议由前任总经理许文静主持。", "许文静是总经理。", True),
+    ("原厂长周立平已于去年退休。", "周立平是青岚茶业的厂长。", True),
+    # 目前 (now) ends in 前 but is a word of its own: the chairman now
+    ("目前董事长陈国平表示，今年销量增长。", "陈国平是董事长。", False),
+    # another title, another person, or the title given now in another clause
+    ("前董事长陈国平出席了仪式。", "陈国平是总经理。", False),
+    ("前董事长陈国平出席了仪式，现任董事长是吴国平。", "吴国平是董事长。", False),
+    ("前董事长陈国平退休后，董事长是陈国平的儿子陈立。", "陈立是董事长。", False),
+])
+def test_a_title_held_before_is_not_held_now(passage: str, claim: str, former: bool) -> None:
+    assert former_title(passage, claim) is former
+    verdict = settled(passage, claim, set(), None)
+    assert (verdict is not None and verdict.label == "neutral") is former

@@ -303,3 +303,20 @@ def test_a_value_in_the_row_the_answer_names_is_faithful(live_settings: Settings
         # the judge reads a row's value, with the question's company that the table never names, as only
         # likely (validity's ko-menu: 0.67, bench/README.md, session 64)
         assert right >= 0.95 and wrong < 0.5, (i, right, wrong)
+
+
+FORMER_TITLES = [  # a Chinese title held before, written before its holder's name; a question; right and wrong answers
+    ("前董事长陈国平出席了新总部的开业仪式，并为新总部剪彩。", "谁出席了新总部的开业仪式？",
+     "前董事长陈国平出席了开业仪式。", "陈国平是董事长。"),
+]
+
+
+def test_a_title_held_before_is_not_held_now(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, *answers) in enumerate(FORMER_TITLES)
+               for kind, answer in zip(("right", "wrong"), answers, strict=True)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(FORMER_TITLES)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # the judge alone entailed "陈国平是董事长" at 0.909 (bench/title_probe.py, session 66)
+        assert right >= 0.7 and wrong < 0.5, (i, right, wrong)
