@@ -153,7 +153,11 @@ def holds_title(passage: str, claim: str) -> bool:
 def former_title(passage: str, claim: str) -> bool:
     """Whether ``claim`` gives a person a title that a Chinese ``passage`` gives them only as held before: the title
     right after a word that ends it and right before their name ("前董事长陈国平出席了…", "原厂长周立平"), while no
-    clause gives it to them now. The word must be a word of its own (jieba): "目前董事长陈国平" is the chairman now."""
+    clause gives it to them now. The word must be a word of its own (jieba): "目前董事长陈国平" is the chairman now.
+
+    ``_titles.unqualified`` reads a qualified title too (副, 代理, 前任), but finds the person with the taggers, which
+    miss many Chinese names (jieba tags neither 许文静 nor 吴国平); here the person is the claim's holder, read as
+    ``holds_title`` reads it, and the one-character 前 and 原 need jieba's word boundary."""
     reading = _claim_reading(passage, claim)
     if reading is None or "zh" not in reading[2]:
         return False
