@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ragkit.evaluation._former import a_past_state
 from ragkit.evaluation._status import CLAUSE_CUT
-from ragkit.text import HAN, KATAKANA, chinese_tagged, cjk_language, split_sentences, unspaced
+from ragkit.text import HAN, KATAKANA, cjk_language, split_sentences, unspaced, word_bounds
 
 _KANA = KATAKANA + "\u3005"  # katakana, and 々 of 佐々木
 TITLE_ENDINGS = {
@@ -167,21 +167,9 @@ def former_title(passage: str, claim: str) -> bool:
     for sentence in split_sentences(passage):
         for clause in CLAUSE_CUT.split(sentence):
             for found in re.finditer(rf"(?:{'|'.join(_NOT_NOW)})(?={re.escape(title + who)})", clause):
-                if found.start() in _word_starts(clause):
+                if found.start() in word_bounds(clause, "zh"):
                     return True
     return False
-
-
-def _word_starts(text: str) -> set[int]:
-    """Where jieba's words of ``text`` begin."""
-    starts, at = set(), 0
-    for word, _ in chinese_tagged(text):
-        at = text.find(word, at)
-        if at < 0:
-            break
-        starts.add(at)
-        at += len(word)
-    return starts
 
 
 def title_of_another(passage: str, claim: str) -> bool:
