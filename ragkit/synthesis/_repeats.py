@@ -45,9 +45,10 @@ class Repeats:
         kept = self._forms[:compare_with] if compare_with is not None else self._forms
         if not kept:
             return None
-        forms = self.embeddings.embed(written_forms(sample))
+        written = written_forms(sample)
+        forms = self.embeddings.embed(written)
         sims = [float((k @ forms.T).max()) for k in kept]
-        asked = {tuple(units(q)) for q in written_forms(sample)}
+        asked = {tuple(units(q)) for q in written}
         for i in sorted(range(len(kept)), key=lambda i: -sims[i]):
             if sims[i] < self.threshold:
                 break
@@ -70,9 +71,10 @@ class Repeats:
 
     def accept(self, sample: TestSample) -> None:
         """Remember a kept sample: its question's forms, its answer and the fact the answer gives."""
+        written = written_forms(sample)
         self._kept.append(sample)
-        self._asked.append({tuple(units(q)) for q in written_forms(sample)})
-        self._forms.append(self.embeddings.embed(written_forms(sample)))
+        self._asked.append({tuple(units(q)) for q in written})
+        self._forms.append(self.embeddings.embed(written))
         self._answers.append(self.embeddings.embed([sample.reference_answer or ""])[0])
         self._facts.append(answered_fact(sample))
 
