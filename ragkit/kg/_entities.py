@@ -66,12 +66,40 @@ def entity_key(name: str) -> str:
     return " ".join(tokens)
 
 
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"), ("「", "」"), ("『", "』"), ("《", "》"), ("【", "】"))
+"""Pairs of brackets, after NFKC (which makes "（）" "()")."""
+_TRIMMED = " \t\"'“”‘’`*#|-–—:;,."
+
+
 def clean_name(name: str) -> str:
-    """A surface form tidied for display: whitespace collapsed, stray quotes and punctuation trimmed."""
+    """A surface form tidied for display: whitespace collapsed, stray quotes and punctuation trimmed, and the part
+    of a bracket the name opens and never closes left out (``unclosed``)."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())
-    name = name.strip(" \t\"'“”‘’`*#|-–—:;,.()[]{}") or name.strip()
+    name = unclosed(name.strip(_TRIMMED) or name).strip(_TRIMMED) or name.strip()
+    if len(name) > 2 and (name[0], name[-1]) in _BRACKETS and name.count(name[0]) == 1:
+        name = name[1:-1].strip()  # "(Eindhoven)"; a bracket that closes one inside stays: "Robot Vision (Eindhoven)"
     first, _, rest = name.partition(" ")
     return rest if rest and first.lower() in ("the", "a", "an") else name
+
+
+def unclosed(name: str) -> str:
+    """``name`` up to a bracket it opens and never closes, or after one it closes and never opened: the tagger's
+    span ended inside the bracket. spaCy's English model, reading a line of names with their Chinese forms or an
+    address in brackets, gave "Xuancheng Ren(任宣丞" of "Xuancheng Ren（任宣丞）" and "BYVoid(byvoid.kcp@gmail.com" of
+    "BYVoid(byvoid.kcp@gmail.com) 所開發", and these became the topics of questions. The other side is kept when the
+    cut leaves no letter ("(Eindhoven" gives "Eindhoven")."""
+    for left, right in _BRACKETS:
+        opened, closed = name.count(left), name.count(right)
+        if opened > closed:
+            at = name.rfind(left)
+            before, after = name[:at], name[at + 1:]
+        elif closed > opened:
+            at = name.find(right)
+            after, before = name[:at], name[at + 1:]
+        else:
+            continue
+        name = (before if any(ch.isalpha() for ch in before) else after).strip()
+    return name
 
 
 def usable(mention: EntityMention) -> bool:

@@ -45,7 +45,7 @@ from ragkit.text import (
     stop_words,
 )
 
-FAST_VERSION = "fast:v9"
+FAST_VERSION = "fast:v10"
 MAX_ENTITIES = 10
 MAX_KEYPHRASES = 5
 

@@ -66,3 +66,11 @@ def test_a_company_named_with_its_legal_form_is_an_organisation() -> None:
     # a legal form with no name beside it names nothing
     assert "organization" not in names("该有限公司成立于2009年。", "zh").values()
     assert "organization" not in names("우리 주식회사는 부산에 있습니다.", "ko").values()
+
+
+def test_names_given_with_their_chinese_forms_in_brackets() -> None:
+    """spaCy's English model ends a span inside the bracket of a name's Chinese form; the name keeps no half of it."""
+    found = names("Ruixuan Luo （罗睿轩）, Jingjing Xu（许晶晶）, Xuancheng Ren（任宣丞）, Yi Zhang（张艺）\n\n"
+                  "The toolkit uses the dictionary files of OpenCC, developed by BYVoid(byvoid.kcp@gmail.com).", "en")
+    assert "Xuancheng Ren" in found and "BYVoid" in found
+    assert all(n.count("(") == n.count(")") for n in found)

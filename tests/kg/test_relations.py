@@ -57,6 +57,20 @@ def test_build_entity_picks_commonest_name_and_type() -> None:
     assert clean_name(' "The Kestrel K10". ') == "Kestrel K10"
 
 
+@pytest.mark.parametrize(("span", "name"), [
+    ("Xuancheng Ren（任宣丞", "Xuancheng Ren"),  # the tagger's span ended inside the bracket
+    ("BYVoid(byvoid.kcp@gmail.com", "BYVoid"),
+    ("byvoid.kcp@gmail.com) 所開發", "所開發"),  # it began inside one
+    ("(Eindhoven", "Eindhoven"),  # nothing with a letter before the bracket: its inside is the name
+    ("《西游记", "西游记"),
+    ("Robot Vision (Eindhoven)", "Robot Vision (Eindhoven)"),  # closed: kept whole, not trimmed to "…(Eindhoven"
+    ("Acme (UK) Ltd", "Acme (UK) Ltd"),
+    ("(Eindhoven)", "Eindhoven"),
+])
+def test_clean_name_leaves_out_a_bracket_it_never_closes(span: str, name: str) -> None:
+    assert clean_name(span) == name
+
+
 def graph(chunks: dict[str, tuple[str, list[str]]], embeddings: dict[str, list[float]] | None = None) -> KnowledgeGraph:
     """chunk id -> (doc id, entity names); chunks of a document in the given order."""
     kg = KnowledgeGraph()
