@@ -54,6 +54,7 @@ _SPACY_TYPES = {
     "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "work", "LAW": "work", "NORP": "other",
     "LANGUAGE": "other",
 }
+_BRACKETED_CJK = re.compile(rf"\s*\([^()]*{CJK_CHAR.pattern}[^()]*\)")
 _JIEBA_TYPES = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "organization",
                 "nz": "other"}
 _SURNAMES = frozenset(
@@ -138,11 +139,23 @@ def _rake(candidates: list[list[str]], limit: int) -> list[str]:
     return _dedupe([shown[k] for k in ranked], limit)
 
 
+def _spacy_entities(doc: Any) -> list[EntityMention]:
+    """The names spaCy's model for a language in the Latin script tags in ``doc``, without a name's form in Chinese,
+    Japanese or Korean given in brackets ("Yi Zhang（张艺）" is "Yi Zhang"), and none that still has a character of
+    those scripts: the model cannot read them, and a README in English with lines in Chinese gave
+    "Python 所寫,使用由 BYVoid" and "這個目錄複製到你正在開發的專案中即可,或是執行" as names."""
+    out = []
+    for e in doc.ents:
+        name = _BRACKETED_CJK.sub("", clean_name(e.text)).strip()
+        if e.label_ in _SPACY_TYPES and name and not CJK_CHAR.search(name):
+            out.append(EntityMention(name=name, type=_SPACY_TYPES[e.label_]))
+    return out
+
+
 def _english_facts(docs: list[Any]) -> list[Facts]:
     out: list[Facts] = []
     for doc in docs:
-        entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
-                    for e in doc.ents if e.label_ in _SPACY_TYPES]
+        entities = _spacy_entities(doc)
         candidates = []
         for nc in doc.noun_chunks:
             words = [t for t in nc if not (t.is_punct or t.is_space)]
@@ -211,8 +224,7 @@ def _generic_facts(text: str, language: str, ner: Any | None) -> Facts:
         candidates = [c for c in candidates if len(c) <= 4]
     entities: list[EntityMention] = []
     if ner is not None:
-        entities = [EntityMention(name=clean_name(e.text), type=_SPACY_TYPES[e.label_])
-                    for e in ner.ents if e.label_ in _SPACY_TYPES]
+        entities = _spacy_entities(ner)
     elif parsed is not None:
         entities = company_names(text, language, parsed) + _mecab_entities(parsed, language)
     keyphrases, entities = _rake(candidates, MAX_KEYPHRASES), _unique(entities)
