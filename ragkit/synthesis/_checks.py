@@ -168,6 +168,21 @@ def points_back(question: str) -> bool:
     return pointing(question) or _DEFINITE_GENERIC.search(question) is not None
 
 
+_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]{2,}(?![A-Za-z0-9_])")
+
+
+def latin_words(text: str) -> set[str]:
+    """The words of three or more letters in the Latin script of ``text``, in lower case."""
+    return {w.lower() for w in _LATIN_WORD.findall(text)}
+
+
+def writes_a_latin_name(question: str, corpus_words: set[str]) -> bool:
+    """Whether a Chinese, Japanese or Korean question writes a word in the Latin script that the corpus also
+    writes (``latin_words``). Written among CJK characters, such a word is the name of a package, a product or a
+    command in whatever case: "安装 pkuseg 的步骤是什么？" names pkuseg, which no capital letter marks."""
+    return bool(latin_words(question) & corpus_words)
+
+
 def names_something(question: str, names: Iterable[str]) -> bool:
     """Whether the question names something: a capitalised name, a model name, code, or one of ``names``."""
     if capitalised_names(question, "") or _MODEL_NAME.search(question) or _CODE_NAME.search(question):

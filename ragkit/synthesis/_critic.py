@@ -63,12 +63,14 @@ from ragkit.synthesis._checks import (
     copies_context,
     distinct,
     korean_place_stems,
+    latin_words,
     mentions_context,
     names_something,
     package_name,
     pointing,
     points_back,
     restates_question,
+    writes_a_latin_name,
 )
 from ragkit.synthesis._critic_prompts import (
     CRITIC_PROMPT,
@@ -111,6 +113,7 @@ class Critic:
     _titles: list[str] | None = field(default=None, repr=False)
     _corpus: str | None = field(default=None, repr=False)
     _lower_corpus: str | None = field(default=None, repr=False)
+    _latin_words: set[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._repeats = Repeats(self.embeddings, self.duplicate_threshold)
@@ -151,7 +154,8 @@ class Critic:
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
         # without articles, a Chinese, Japanese or Korean noun may be "the workshop" of one document: a question
         # there that names no company, person, place or code points at what it never names, as "the project" does
-        if not named and normalise_language(sample.language or "") in CJK:
+        if not named and normalise_language(sample.language or "") in CJK and \
+                not any(writes_a_latin_name(q, self.corpus_latin_words()) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question names nothing of the corpus: "
                            f"{sample.question[:80]!r}")
         if borrowed := self.borrowed_record(sample):
@@ -348,6 +352,12 @@ class Critic:
         if self._entity_names is None:
             self._entity_names = [n for n in self.typed_names() if CJK_CHAR.search(n)]
         return self._entity_names
+
+    def corpus_latin_words(self) -> set[str]:
+        """The corpus's words in the Latin script, lower-cased (computed once): ``writes_a_latin_name``."""
+        if self._latin_words is None:
+            self._latin_words = set().union(*(latin_words(c.text) for c in self.kg.chunks()))
+        return self._latin_words
 
     def naming_words(self) -> list[str]:
         """What names a question's subject besides a capitalised word or a code: the CJK entity names, and the

@@ -671,6 +671,22 @@ def test_a_korean_place_named_without_its_administrative_suffix_names_something(
     assert critic.cheap_checks(sample("커피 관련 자격증은 어떻게 얻을 수 있나요?")).reason == "unnamed_reference"
 
 
+def test_a_latin_word_the_corpus_writes_names_a_chinese_questions_subject(graph_builder, embeddings):
+    # pkuseg is a package: in a Chinese question, a Latin-script word names it in lower case, as a capital would
+    kg = graph_builder({"intro.md": [("pkuseg是一个多领域中文分词工具包。安装方法：pip3 install pkuseg。", [])]},
+                       language="zh")
+    critic = Critic(kg, None, embeddings, llm_check=False)
+    chunk = next(iter(kg.chunks()))
+
+    def sample(question: str) -> TestSample:
+        return TestSample(id="p", question=question, reference_answer="用 pip3 install pkuseg 安装。", language="zh",
+                          reference_contexts=[ContextRef(chunk_id=chunk.id, text=chunk.text)])
+
+    assert critic.cheap_checks(sample("安装 pkuseg 的步骤是什么？")).ok
+    assert critic.cheap_checks(sample("安装工具包的步骤是什么？")).reason == "unnamed_reference"
+    assert critic.cheap_checks(sample("安装 toolkit 的步骤是什么？")).reason == "unnamed_reference"  # not the corpus's
+
+
 async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
     leeds = next(c for c in bakery.chunks() if "Kirkstall" in c.text)
     rye = next(c for c in bakery.chunks() if "Harvest Rye weighs" in c.text)
