@@ -53,7 +53,7 @@ from ragkit.evaluation._claim_text import conjunct_of, equal_forms, holding, pro
 from ragkit.evaluation._settled import settled, witnesses
 from ragkit.evaluation._split_repairs import repaired
 from ragkit.evaluation._table_facts import placements
-from ragkit.evaluation._together import stated_together
+from ragkit.evaluation._together import dates_together, stated_together
 from ragkit.evaluation._values import (
     ClozeAloneInput,
     ClozeInput,
@@ -232,11 +232,14 @@ class ClaimStore:
         """The verdicts of claims that state a number and that the passage speaks of, read again with a cloze
         of their numbers (``_values``): one call for the group. A choice that tells nothing (``misread``) is set
         aside: another number for a value that a table puts where the claim's names point (``placements``) or
-        that one clause of the passage states as the claim does (``stated_together``). Among a table's many numbers
+        that one clause of the passage states as the claim does (``stated_together``), or a date that one sentence
+        gives with the claim's other numbers (``dates_together``). Among a table's many numbers
         the cloze picked a neighbouring cell's, and given a year and an amount it filled the year's blank with the
         amount, and so contradicted right claims. It may still confirm them."""
-        placed = [set(numbers(c)) if stated_together(c, passage) else t.placed if t is not None else frozenset()
-                  for c, t in zip(claims, placements(passage, claims), strict=True)]
+        dated = [dates_together(c, passage) for c in claims]
+        placed = [set(numbers(c)) | dated[i] if dated[i] or stated_together(c, passage)
+                  else t.placed if t is not None else frozenset()
+                  for i, (c, t) in enumerate(zip(claims, placements(passage, claims), strict=True))]
         given = set(numbers(asked))
         ask = [v.label != "neutral" and not v.padded and not _settled(c, v, placed[i] | given)
                for i, (c, v) in enumerate(zip(claims, verdicts, strict=True))]

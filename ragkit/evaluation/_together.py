@@ -10,6 +10,7 @@ and 63), so the cloze cannot be relied on to tell.
 
 from __future__ import annotations
 
+import datetime
 import re
 from functools import lru_cache
 
@@ -18,7 +19,9 @@ from ragkit.evaluation._polarity import read
 from ragkit.text import (
     FUNCTION_WORDS,
     counter_after,
+    date_forms,
     has_word,
+    month_forms,
     number_spans,
     number_value,
     numbers,
@@ -42,6 +45,39 @@ def stated_together(claim: str, passage: str) -> bool:
     if len(own) < 2:
         return False
     return any(set(numbers(clause)) == own for clause in clauses(passage)) or _adjacent(claim, passage)
+
+
+def dates_together(claim: str, passage: str) -> set[str]:
+    """The claim's dates and months of a year, as it writes them, when a sentence of the passage gives each of them
+    with the claim's other numbers (one at least): the same month of the same year (the same day where the claim
+    gives one), no other month, and no number but the claim's besides its date; else none. "Kss 4.0 Python was
+    released in December 2022" against "- December 19, 2022 Released Kss 4.0 Python." in a list of releases: the
+    value cloze blanks the date apart from the version, and the small judge filled its blank with the list's first
+    date (session 67). Such
+    a claim states its values as the passage binds them, and the cloze cannot overrule them (``stated_together``,
+    which reads numbers alone, and no date written with a comma)."""
+    written: list[tuple[str, int, int, datetime.date | None]] = [
+        (claim[f.start:f.end], f.day.year, f.day.month, f.day) for f in date_forms(claim)]
+    written += [(claim[m.start:m.end], m.year, m.month, None) for m in month_forms(claim)]
+    out: set[str] = set()
+    for text, year, month, day in written:
+        others = set(numbers(claim)) - set(numbers(text))
+        # no other number, nothing to bind the date to: "the K2 shipped on 2021-06-14", the K1's date, is no release
+        # of the K2's that its sentence gives
+        if others and any(_binds(sentence, others, year, month, day) for sentence in split_sentences(passage)):
+            out.add(text)
+    return out if written and len(out) == len(written) else set()
+
+
+def _binds(sentence: str, others: set[str], year: int, month: int, day: datetime.date | None) -> bool:
+    """Whether ``sentence`` gives one month, of ``year`` and ``month`` (on ``day`` when given), and besides its
+    dates exactly the numbers ``others``: "4.0 in December 2022 and 5.0 later" binds December 2022 to neither."""
+    days, months = date_forms(sentence), month_forms(sentence)
+    dated = {n for f in days for n in numbers(sentence[f.start:f.end])}
+    dated |= {n for m in months for n in numbers(sentence[m.start:m.end])}
+    seen = {(f.day.year, f.day.month) for f in days} | {(m.year, m.month) for m in months}
+    return seen == {(year, month)} and set(numbers(sentence)) - dated == others and \
+        (day is None or any(f.day == day for f in days))
 
 
 def _adjacent(claim: str, passage: str) -> bool:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._together import bound_to_another_year
+from ragkit.evaluation._together import bound_to_another_year, dates_together
 from ragkit.llm import CallInfo
-from ragkit.testing import ScriptedJudge
+from ragkit.testing import ScriptedJudge, WithLogprobs
 
 ZH = "青山茶业于2011年在杭州成立。2022年，公司营业收入约2.4亿元，较2021年的1.9亿元增长约26%，员工约260人。"
 KO = ("한빛제과는 1998년 부산에서 설립되었다. 2022년 매출은 약 530억 원으로 2021년의 480억 원보다 증가했으며, "
@@ -72,3 +72,35 @@ async def test_a_wrong_year_for_an_amount_is_contradicted_without_a_call() -> No
         asked="青山茶业的营业收入是多少？")
     assert (right.label, wrong.label) == ("entailed", "contradicted")
     assert [c.data.claims for c in judge.calls] == [["2022年青山茶业的营业收入约2.4亿元。"]]  # type: ignore[union-attr]
+
+
+RELEASED = ("What's New:\n\n- April 27, 2024 Released Kss 6.0 Python.\n- March 31, 2024 Released Kss 5.0 Python.\n"
+            "- December 19, 2022 Released Kss 4.0 Python.\n- August 18, 2021 Released Kss 3.0 Python.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "bound"), [
+    ("Kss 4.0 Python was released in December 2022.", RELEASED, {"December 2022"}),
+    ("Kss 4.0 Python was released in March 2022.", RELEASED, set()),  # the passage's 4.0 has another month
+    ("Kss 5.0 Python was released in December 2022.", RELEASED, set()),
+    ("青岚4.0版于2022年12月发布。", "2022年12月19日发布青岚4.0版。", {"2022年12月"}),
+    # two months in the sentence bind neither to 4.0
+    ("Kss 4.0 was released in March 2024.", "Kss 4.0 came out in December 2022 and 5.0 in March 2024.", set()),
+])
+def test_a_date_a_sentence_gives_with_the_claims_other_numbers(claim: str, passage: str, bound: set[str]) -> None:
+    assert dates_together(claim, passage) == bound
+
+
+async def test_the_clozes_other_date_for_a_release_a_list_line_binds_is_set_aside() -> None:
+    """The check unsure (0.82), the cloze picks the list's first date, as the embedded judge did (session 67)."""
+    def judge() -> ScriptedJudge:
+        check = '{"0": "supported"}'
+        cloze = '{"0": "none", "1": "April 27, 2024"}'
+        return ScriptedJudge([
+            WithLogprobs(check, [('{"0": "', 0.0), ("supported", -0.2, [("contr", -2.0)]), ('"}', 0.0)]),
+            WithLogprobs(cloze, [('{"0": "', 0.0), ("none", 0.0), ('", "1": "', 0.0), ("April 27, 2024", 0.0),
+                                 ('"}', 0.0)]),
+        ])
+
+    (right,) = await ClaimStore(judge()).check(RELEASED, ["Kss 4.0 Python was released in December 2022."])
+    (wrong,) = await ClaimStore(judge()).check(RELEASED, ["Kss 4.0 Python was released in March 2022."])
+    assert (right.label, wrong.label) == ("entailed", "contradicted")

@@ -320,3 +320,22 @@ def test_a_title_held_before_is_not_held_now(live_settings: Settings) -> None:
         right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
         # the judge alone entailed "陈国平是董事长" at 0.909 (bench/title_probe.py, session 66)
         assert right >= 0.7 and wrong < 0.5, (i, right, wrong)
+
+
+RELEASES = [  # (passage, question, right answer, wrong answer): one release a line, its date first
+    ("What's New:\n\n- April 27, 2024 Released Kss 6.0 Python.\n- March 31, 2024 Released Kss 5.0 Python.\n"
+     "- December 19, 2022 Released Kss 4.0 Python.\n- August 18, 2021 Released Kss 3.0 Python.",
+     "What version of Kss was released in December 2022?",
+     "Kss 4.0 Python was released in December 2022.", "Kss 5.0 Python was released in December 2022."),
+]
+
+
+def test_a_release_and_its_date_on_one_line_of_a_list(live_settings: Settings) -> None:
+    samples = [_sample(f"{i}-{kind}", question, answer, [passage])
+               for i, (passage, question, *answers) in enumerate(RELEASES)
+               for kind, answer in zip(("right", "wrong"), answers, strict=True)]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    for i in range(len(RELEASES)):
+        right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
+        # the cloze put the list's first date in the right claim's blank: 0.02 (bench/release_date_probe.py)
+        assert right >= 0.7 and wrong < 0.5, (i, right, wrong)
