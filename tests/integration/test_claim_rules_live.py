@@ -325,8 +325,8 @@ def test_a_title_held_before_is_not_held_now(live_settings: Settings) -> None:
 RELEASES = [  # (passage, question, right answer, wrong answer): one release a line, its date first
     ("What's New:\n\n- April 27, 2024 Released Kss 6.0 Python.\n- March 31, 2024 Released Kss 5.0 Python.\n"
      "- December 19, 2022 Released Kss 4.0 Python.\n- August 18, 2021 Released Kss 3.0 Python.",
-     "What version of Kss was released in December 2022?",
-     "Kss 4.0 Python was released in December 2022.", "Kss 5.0 Python was released in December 2022."),
+     "What's new in Kss?",
+     "Kss 4.0 Python was released in December 2022.", "Kss 4.0 Python was released in March 2024."),
 ]
 
 
@@ -337,5 +337,5 @@ def test_a_release_and_its_date_on_one_line_of_a_list(live_settings: Settings) -
     result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
     for i in range(len(RELEASES)):
         right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
-        # the cloze put the list's first date in the right claim's blank: 0.02 (bench/release_date_probe.py)
+        # the cloze put the list's first date in the right claim's blank: 0.44 without the rule (0.02 in a test set)
         assert right >= 0.7 and wrong < 0.5, (i, right, wrong)
