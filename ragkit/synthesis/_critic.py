@@ -12,7 +12,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
    points back at something it never names ("What is its budget?", "该产品…"; in Chinese, Japanese and Korean,
    whose nouns take no article, any question that names nothing of the corpus: "员工在进入车间前需要做什么？"
-   leaves open whose employees and which workshop) or at one of several documents of a kind ("the incident
+   leaves open whose employees and which workshop; a Latin-script word the corpus writes names something there,
+   in whatever case: "安装 pkuseg 的步骤是什么？") or at one of several documents of a kind ("the incident
    report" in a corpus with two), or copies a sentence (or most of itself) verbatim from a
    context. ``not_a_question``: a Korean, Japanese or Chinese question is a statement and asks nothing.
    ``names_the_asker``: the question is about its asker, the persona, whom no context mentions ("What version of
