@@ -53,9 +53,8 @@ def dates_together(claim: str, passage: str) -> set[str]:
     gives one), no other month, and no number but the claim's besides its date; else none. "Kss 4.0 Python was
     released in December 2022" against "- December 19, 2022 Released Kss 4.0 Python." in a list of releases: the
     value cloze blanks the date apart from the version, and the small judge filled its blank with the list's first
-    date (session 67). Such
-    a claim states its values as the passage binds them, and the cloze cannot overrule them (``stated_together``,
-    which reads numbers alone, and no date written with a comma)."""
+    date (session 67). Such a claim states its values as the passage binds them, and the cloze cannot overrule them
+    (``stated_together`` reads numbers alone, and splits "December 19, 2022" at its comma)."""
     written: list[tuple[str, int, int, datetime.date | None]] = [
         (claim[f.start:f.end], f.day.year, f.day.month, f.day) for f in date_forms(claim)]
     written += [(claim[m.start:m.end], m.year, m.month, None) for m in month_forms(claim)]

@@ -168,12 +168,10 @@ def points_back(question: str) -> bool:
     return pointing(question) or _DEFINITE_GENERIC.search(question) is not None
 
 
-_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]{2,}(?![A-Za-z0-9_])")
-
-
 def latin_words(text: str) -> set[str]:
-    """The words of three or more letters in the Latin script of ``text``, in lower case."""
-    return {w.lower() for w in _LATIN_WORD.findall(text)}
+    """The words of ``text`` in the Latin script, of three characters or more, as ``units`` gives them (lower
+    case)."""
+    return {t for t in units(text) if len(t) >= 3 and t[0].isascii() and t[0].isalpha()}
 
 
 def writes_a_latin_name(question: str, corpus_words: set[str]) -> bool:
