@@ -63,20 +63,27 @@ def dates_together(claim: str, passage: str) -> set[str]:
         others = set(numbers(claim)) - set(numbers(text))
         # no other number, nothing to bind the date to: "the K2 shipped on 2021-06-14", the K1's date, is no release
         # of the K2's that its sentence gives
-        if others and any(_binds(sentence, others, year, month, day) for sentence in split_sentences(passage)):
+        # one month in the sentence, besides its dates exactly the claim's other numbers: "4.0 in December 2022 and
+        # 5.0 later" binds December 2022 to neither
+        if others and any(seen == {(year, month)} and rest == others and (day is None or day in days)
+                          for seen, rest, days in _dated_sentences(passage)):
             out.add(text)
     return out if written and len(out) == len(written) else set()
 
 
-def _binds(sentence: str, others: set[str], year: int, month: int, day: datetime.date | None) -> bool:
-    """Whether ``sentence`` gives one month, of ``year`` and ``month`` (on ``day`` when given), and besides its
-    dates exactly the numbers ``others``: "4.0 in December 2022 and 5.0 later" binds December 2022 to neither."""
-    days, months = date_forms(sentence), month_forms(sentence)
-    dated = {n for f in days for n in numbers(sentence[f.start:f.end])}
-    dated |= {n for m in months for n in numbers(sentence[m.start:m.end])}
-    seen = {(f.day.year, f.day.month) for f in days} | {(m.year, m.month) for m in months}
-    return seen == {(year, month)} and set(numbers(sentence)) - dated == others and \
-        (day is None or any(f.day == day for f in days))
+@lru_cache(maxsize=256)
+def _dated_sentences(passage: str) -> tuple[tuple[frozenset[tuple[int, int]], frozenset[str],
+                                                  frozenset[datetime.date]], ...]:
+    """Per sentence of the passage: the months (year, month) it writes, its numbers besides those of its dates, and
+    its whole dates. Read once per passage: every claim with a date checked against it asks."""
+    out = []
+    for sentence in split_sentences(passage):
+        days, months = date_forms(sentence), month_forms(sentence)
+        dated = {n for f in days for n in numbers(sentence[f.start:f.end])}
+        dated |= {n for m in months for n in numbers(sentence[m.start:m.end])}
+        seen = frozenset({(f.day.year, f.day.month) for f in days} | {(m.year, m.month) for m in months})
+        out.append((seen, frozenset(set(numbers(sentence)) - dated), frozenset(f.day for f in days)))
+    return tuple(out)
 
 
 def _adjacent(claim: str, passage: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ragkit.kg._graph import EntityMention, EntityNode
-from ragkit.text import CJK_CHAR
+from ragkit.text import BRACKETS, CJK_CHAR
 
 ENTITY_TYPES = ("person", "organization", "product", "place", "event", "work", "other")
 
@@ -66,8 +66,6 @@ def entity_key(name: str) -> str:
     return " ".join(tokens)
 
 
-_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"), ("「", "」"), ("『", "』"), ("《", "》"), ("【", "】"))
-"""Pairs of brackets, after NFKC (which makes "（）" "()")."""
 _TRIMMED = " \t\"'“”‘’`*#|-–—:;,."
 
 
@@ -76,7 +74,7 @@ def clean_name(name: str) -> str:
     of a bracket the name opens and never closes left out (``unclosed``)."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())
     name = unclosed(name.strip(_TRIMMED) or name).strip(_TRIMMED) or name.strip()
-    if len(name) > 2 and (name[0], name[-1]) in _BRACKETS and name.count(name[0]) == 1:
+    if len(name) > 2 and name[0] + name[-1] in BRACKETS and name.count(name[0]) == 1:
         name = name[1:-1].strip()  # "(Eindhoven)"; a bracket that closes one inside stays: "Robot Vision (Eindhoven)"
     first, _, rest = name.partition(" ")
     return rest if rest and first.lower() in ("the", "a", "an") else name
@@ -88,7 +86,8 @@ def unclosed(name: str) -> str:
     address in brackets, gave "Xuancheng Ren(任宣丞" of "Xuancheng Ren（任宣丞）" and "BYVoid(byvoid.kcp@gmail.com" of
     "BYVoid(byvoid.kcp@gmail.com) 所開發", and these became the topics of questions. The other side is kept when the
     cut leaves no letter ("(Eindhoven" gives "Eindhoven")."""
-    for left, right in _BRACKETS:
+    for pair in BRACKETS:
+        left, right = pair[0], pair[1]
         opened, closed = name.count(left), name.count(right)
         if opened > closed:
             at = name.rfind(left)

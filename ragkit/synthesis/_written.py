@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragkit.synthesis._checks import addresses, first_person, loops, stray_script
-from ragkit.text import CJK_CHAR, SPACED_LETTER, UNDETERMINED, language_matches, normalise_language
+from ragkit.text import BRACKETS, CJK_CHAR, SPACED_LETTER, UNDETERMINED, language_matches, normalise_language
 from ragkit.types import TestSample
 
 
@@ -49,9 +49,6 @@ def written_checks(sample: TestSample) -> Verdict:
     return Verdict(True)
 
 
-_PAIRS = ("()", "[]", "{}", "（）", "「」", "『』", "《》", "【】")
-
-
 def left_open(text: str) -> str | None:
     """The mark that ``text`` opens and never closes: an odd backtick, or a bracket with no closing one. A writer
     that means a quotation mark inside its JSON string ends the string there: "What is the name of the dictionary
@@ -59,7 +56,7 @@ def left_open(text: str) -> str | None:
     a closing mark with no opening one ("1) …, 2) …") is no cut."""
     if text.count("`") % 2:
         return "`"
-    return next((pair[0] for pair in _PAIRS if text.count(pair[0]) > text.count(pair[1])), None)
+    return next((pair[0] for pair in BRACKETS if text.count(pair[0]) > text.count(pair[1])), None)
 
 
 _STATEMENT_ENDS = {

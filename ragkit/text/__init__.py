@@ -44,6 +44,7 @@ from ragkit.text._scripts import CJK_CHAR, HAN, HANGUL, HIRAGANA, IDEOGRAPHIC, K
 from ragkit.text._stopwords import FUNCTION_WORDS, stop_words
 from ragkit.text._tables import Table, tables
 from ragkit.text._tokens import (
+    BRACKETS,
     QUESTION_MARKS,
     SENTENCE_END,
     asks_yes_or_no,
@@ -58,6 +59,7 @@ from ragkit.text._tokens import (
 from ragkit.text._word_forms import has_word
 
 __all__ = [
+    "BRACKETS",
     "CJK",
     "CJK_CHAR",
     "FUNCTION_WORDS",

@@ -81,6 +81,8 @@ def split_sentences(text: str) -> list[str]:
 
 
 SENTENCE_END = (".", "!", "?", "。", "！", "？", "\"", "”", "」")
+BRACKETS = ("()", "[]", "{}", "（）", "「」", "『』", "《》", "【】")
+"""Pairs of brackets, opening mark first, in the scripts ragkit reads (the full-width pair before NFKC)."""
 QUESTION_MARKS = ("?", "？")
 """What a question ends with: the ASCII mark and the full-width one of Chinese and Japanese (Korean uses "?")."""
 
