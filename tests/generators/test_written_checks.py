@@ -126,6 +126,37 @@ def test_a_text_left_open(text, mark):
     assert left_open(text) == mark
 
 
+README = ("安装\n\npip install pypinyin\n\nThe package can also be installed from PyPI by issuing:\n\n"
+          "python setup.py install\n\n使用 `pypinyin.lazy_pinyin` 转换。")
+
+
+@pytest.mark.parametrize(("answer", "copied"), [
+    ("pip install pypinyin", True),
+    ("`python setup.py install`", True),
+    ("pip install pypinyin\npython setup.py install", True),
+    ("The package can also be installed from PyPI by issuing:", False),  # English prose: a function word
+    ("pip install pypinyin-dict", False),  # not a line of the contexts
+    ("pip install", False),  # part of a line only
+    ("使用 pip install pypinyin 安装。", False),  # Chinese already; not this rule's to pass
+])
+def test_a_command_copied_from_its_contexts(answer, copied):
+    from ragkit.synthesis._written import copied_command
+
+    assert copied_command(answer, [README]) is copied
+
+
+def test_a_chinese_samples_reference_may_be_a_command_alone() -> None:
+    from ragkit.synthesis._written import written_checks
+
+    def sample(answer: str) -> TestSample:
+        return TestSample(id="s", question="如何安装 pypinyin？", reference_answer=answer, language="zh",
+                          reference_contexts=[ContextRef(chunk_id="c", text=README, source="r.md")])
+
+    assert written_checks(sample("pip install pypinyin")).ok
+    dropped = written_checks(sample("The package can also be installed from PyPI by issuing: pip install pypinyin"))
+    assert dropped.reason == "wrong_language"
+
+
 TITLES = ["Incident Report INC-2023-014 incident-report-INC-2023-014", "ACME ROBOTICS - INCIDENT REPORT "
           "incident-report-INC-2023-031", "travel-and-expenses-policy travel-and-expenses-policy",
           "Acme Robotics enters mobile robotics press-release-wren-w300-2022",
