@@ -30,6 +30,6 @@ def repaired(claims: Sequence[str], text: str, question: str | None, limit: int)
     out = without_cut_short(tidy(as_said_in(text, keep_numbers(out, text))))
     out = without_asides(of_the_text(untranslated(out, text, question), text, question))
     out = with_appositions(text, out)[:limit]
-    if out and question and is_short_answer(text):
+    if out and question and is_short_answer(text, question):
         return [restate(question, text)]
     return out

@@ -210,6 +210,19 @@ async def test_a_short_answer_becomes_one_claim_that_restates_the_question() -> 
     assert await ClaimStore(refusal).split("I don't know.", question) == []  # no claim to restate
 
 
+async def test_a_short_answer_that_writes_all_its_questions_terms_keeps_its_own_claim() -> None:
+    said = "BYVoid's email address is byvoid.kcp@gmail.com."
+    judge = ScriptedJudge(lambda call: {"claims": [said], "entities": []})
+    store = ClaimStore(judge)
+    # glued to a keyword question, the claim read "BYVoid email address BYVoid's email address is …" (0.45)
+    assert await store.split(said, "BYVoid email address") == [said]
+    assert await store.split(said, "Whose email address is it?") == [said]  # "whose", "is", "it": function words
+    asked = "What is the OpenCC author's email address?"  # "OpenCC" and "author" are the question's alone
+    assert await store.split(said, asked) == [f"{asked} {said}"]
+    # a question of function words alone names nothing the answer could write: restated still
+    assert await store.split(said, "What is it?") == [f"What is it? {said}"]
+
+
 async def test_a_runaway_split_is_reasked() -> None:
     runaway = "Exo is formed by a South Korean boy group " * 4
     judge = ScriptedJudge([{"claims": [runaway], "entities": []}, {"claims": ["Exo is a boy group."]}])
