@@ -4,10 +4,10 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
 
 1. ``invalid_sample``: empty question or answer, or reference contexts without a graph chunk id.
 2. ``wrong_language`` / ``repeated_text`` / ``cut_short`` / ``first_person_answer``: the question or answer is not
-   in the language of its source chunks (an answer that is a command they give, "pip install x", is in none), or has characters of a script that language is not written in and its
-   contexts lack ("… a director of the公司"); it loops (a run of words three times); it stops inside a backtick or
-   bracket it opened (the writer's quotation mark ended its JSON string); an English answer speaks as its source's
-   author ("co-founded Acme with me").
+   in the language of its source chunks (an answer that is a command they give, "pip install x", is in none), or
+   has characters of a script that language is not written in and its contexts lack ("… a director of the公司"); it
+   loops (a run of words three times); it stops inside a backtick or bracket it opened (the writer's quotation mark
+   ended its JSON string); an English answer speaks as its source's author ("co-founded Acme with me").
 3. ``mentions_context`` / ``unnamed_reference`` / ``copies_context``: the question points at its source ("the
    passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
    points back at something it never names ("What is its budget?", "该产品…"; in Chinese, Japanese and Korean,
