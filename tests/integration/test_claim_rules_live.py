@@ -364,4 +364,4 @@ def test_a_short_answer_to_a_keyword_query_is_read_as_it_is_written(live_setting
     result = asyncio.run(evaluate(samples, ["faithfulness"], judge=judge, progress=False))
     for i in range(len(KEYWORD_QUESTIONS)):
         right, wrong = _value(result, f"{i}-right"), _value(result, f"{i}-wrong")
-        assert right >= 0.5 and wrong < 0.5, (i, right, wrong)
+        assert right - wrong >= 0.3 and wrong < 0.3, (i, right, wrong)  # 0.66 / 0.05 and 0.62 / 0.03 (session 68)
