@@ -62,15 +62,20 @@ def written_checks(sample: TestSample) -> Verdict:
 def copied_command(answer: str, contexts: list[str]) -> bool:
     """True when ``answer`` is a command that a context gives on a line of its own, in no CJK script and with no
     English function word ("pip install pypinyin"): code is in no language, and "how do I install it?" is answered
-    by it alone in a Chinese sample too. Session 59 and 67 dropped such references as not Chinese. An English
+    by it alone in a Chinese sample too. Sessions 59 and 67 dropped such references as not Chinese. An English
     sentence copied from a bilingual README has a function word, and stays in the wrong language."""
-    lines = [line.strip().strip("`").strip() for line in answer.strip().split("\n")]
-    if not all(lines) or any(CJK_CHAR.search(line) for line in lines):
+    lines = _code_lines(answer)
+    if not lines or any(CJK_CHAR.search(line) for line in lines):
         return False
     if any(word in FUNCTION_WORDS for line in lines for word in tokens(line)):
         return False
-    given = {line.strip().strip("`").strip() for context in contexts for line in context.split("\n")}
+    given = {line for context in contexts for line in _code_lines(context)}
     return all(line in given for line in lines)
+
+
+def _code_lines(text: str) -> list[str]:
+    """The text's non-blank lines, each without the spaces and backticks around it."""
+    return [bare for line in text.split("\n") if (bare := line.strip().strip("`").strip())]
 
 
 def left_open(text: str) -> str | None:

@@ -133,7 +133,7 @@ README = ("安装\n\npip install pypinyin\n\nThe package can also be installed f
 @pytest.mark.parametrize(("answer", "copied"), [
     ("pip install pypinyin", True),
     ("`python setup.py install`", True),
-    ("pip install pypinyin\npython setup.py install", True),
+    ("pip install pypinyin\n\npython setup.py install", True),  # blank lines between them
     ("The package can also be installed from PyPI by issuing:", False),  # English prose: a function word
     ("pip install pypinyin-dict", False),  # not a line of the contexts
     ("pip install", False),  # part of a line only
