@@ -10,12 +10,11 @@ from ragkit.synthesis._checks import addresses, first_person, loops, stray_scrip
 from ragkit.text import (
     BRACKETS,
     CJK_CHAR,
-    FUNCTION_WORDS,
     SPACED_LETTER,
     UNDETERMINED,
+    english_grammar,
     language_matches,
     normalise_language,
-    tokens,
 )
 from ragkit.types import TestSample
 
@@ -61,13 +60,14 @@ def written_checks(sample: TestSample) -> Verdict:
 
 def copied_command(answer: str, contexts: list[str]) -> bool:
     """True when ``answer`` is a command that a context gives on a line of its own, in no CJK script and with no
-    English function word ("pip install pypinyin"): code is in no language, and "how do I install it?" is answered
-    by it alone in a Chinese sample too. Sessions 59 and 67 dropped such references as not Chinese. An English
-    sentence copied from a bilingual README has a function word, and stays in the wrong language."""
+    English function word outside its code ("pip install pypinyin"; in "cd to/dir" the path is code): code is in
+    no language, and "how do I install it?" is answered by it alone in a Chinese sample too. Sessions 59 and 67
+    dropped such references as not Chinese. An English sentence copied from a bilingual README has a function word,
+    and stays in the wrong language."""
     lines = _code_lines(answer)
     if not lines or any(CJK_CHAR.search(line) for line in lines):
         return False
-    if any(word in FUNCTION_WORDS for line in lines for word in tokens(line)):
+    if any(english_grammar(line) for line in lines):
         return False
     given = {line for context in contexts for line in _code_lines(context)}
     return all(line in given for line in lines)

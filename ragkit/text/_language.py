@@ -146,11 +146,16 @@ def _with_terms(text: str) -> str | None:
     they are then terms of a CJK sentence, not its grammar. "matplotlib をimportした後、japanize_matplotlibを
     importします。" is Japanese, though its Latin letters outnumber its Japanese ones three to one; "沈嘉禾 is the
     founder." keeps its English grammar."""
-    prose = _CODE_RE.sub(" ", text)
-    latin = [w.lower() for w in _LATIN_WORD.findall(prose)]
-    if any(w in _ENGLISH_GRAMMAR for w in latin):
+    if english_grammar(text):
         return None
-    return cjk_language(_LATIN_WORD.sub(" ", prose))
+    return cjk_language(_LATIN_WORD.sub(" ", _CODE_RE.sub(" ", text)))
+
+
+def english_grammar(text: str) -> bool:
+    """True when ``text``, read without its code (URLs, backticked spans, anything written with digits, underscores,
+    slashes, brackets or dotted names), writes an English function word in Latin letters: Latin words are then a
+    sentence's grammar, not terms or a command ("pip install pypinyin", "cd to/dir" have none)."""
+    return any(w.lower() in _ENGLISH_GRAMMAR for w in _LATIN_WORD.findall(_CODE_RE.sub(" ", text)))
 
 
 def _unnamed(words: list[str]) -> list[str]:

@@ -127,7 +127,7 @@ def test_a_text_left_open(text, mark):
 
 
 README = ("安装\n\npip install pypinyin\n\nThe package can also be installed from PyPI by issuing:\n\n"
-          "python setup.py install\n\n使用 `pypinyin.lazy_pinyin` 转换。")
+          "python setup.py install\n\ncd to/dir\n\n使用 `pypinyin.lazy_pinyin` 转换。")
 
 
 @pytest.mark.parametrize(("answer", "copied"), [
@@ -135,6 +135,7 @@ README = ("安装\n\npip install pypinyin\n\nThe package can also be installed f
     ("`python setup.py install`", True),
     ("pip install pypinyin\n\npython setup.py install", True),  # blank lines between them
     ("The package can also be installed from PyPI by issuing:", False),  # English prose: a function word
+    ("cd to/dir", True),  # "to" is part of a path, not English grammar
     ("pip install pypinyin-dict", False),  # not a line of the contexts
     ("pip install", False),  # part of a line only
     ("使用 pip install pypinyin 安装。", False),  # Chinese already; not this rule's to pass

@@ -65,3 +65,17 @@ def test_deterministic() -> None:
 def test_language_name() -> None:
     assert language_name("zh") == "Chinese"
     assert language_name("xx") == "xx"
+
+
+@pytest.mark.parametrize(("text", "grammar"), [
+    ("pip install pypinyin", False),  # a command: no function word
+    ("cd to/dir", False),  # "to" is inside a path, which is code
+    ("使用 `set_to_default` 与 matplotlib。", False),  # Latin terms in Chinese prose
+    ("沈嘉禾 is the founder.", True),
+    ("The package can also be installed from PyPI.", True),
+    ("Install It", True),  # function words in any case
+])
+def test_english_grammar_is_read_outside_code(text: str, grammar: bool) -> None:
+    from ragkit.text import english_grammar
+
+    assert english_grammar(text) is grammar
