@@ -108,7 +108,8 @@ async def faithfulness(samples: list[tuple[str, Any]]) -> tuple[dict[str, float 
 
 
 def automatic(sample: Any, faith: float | None) -> dict[str, Any]:
-    from ragkit.synthesis._checks import mentions_context, points_without_naming
+    from ragkit.synthesis._checks import points_without_naming
+    from ragkit.synthesis._pointers import mentions_context
     from ragkit.synthesis._written import written_checks, written_forms
 
     generator = sample.generator.name if sample.generator else ""

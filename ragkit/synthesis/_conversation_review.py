@@ -22,11 +22,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ragkit.synthesis._checks import copies_context, mentions_context, points_without_naming
+from ragkit.synthesis._checks import copies_context, points_without_naming
 from ragkit.synthesis._conversation import conversation_turns, shortened, without_second
 from ragkit.synthesis._critic import Critic
 from ragkit.synthesis._critic_prompts import QUESTION_CHECK_PROMPT, QuestionCheckInput
 from ragkit.synthesis._follow_up import left_out, shared_names, shared_subject
+from ragkit.synthesis._pointers import mentions_context
 from ragkit.synthesis._written import Verdict, written_checks
 from ragkit.types import TestSample
 

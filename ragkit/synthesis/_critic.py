@@ -65,7 +65,6 @@ from ragkit.synthesis._checks import (
     distinct,
     korean_place_stems,
     latin_words,
-    mentions_context,
     names_something,
     package_name,
     pointing,
@@ -79,6 +78,7 @@ from ragkit.synthesis._critic_prompts import (
     CriticInput,
     QuestionCheckInput,
 )
+from ragkit.synthesis._pointers import mentions_context
 from ragkit.synthesis._premise import unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
 from ragkit.synthesis._repeats import Repeats

@@ -6,8 +6,9 @@ import pytest
 from kg_builder import build_graph, default_script
 
 from ragkit.synthesis._agreement import agreement, in_more_detail
-from ragkit.synthesis._checks import copies_context, mentions_context, restates_question
+from ragkit.synthesis._checks import copies_context, restates_question
 from ragkit.synthesis._critic import Critic
+from ragkit.synthesis._pointers import mentions_context
 from ragkit.synthesis._writer import found_quotes, quote_source
 from ragkit.testing import ScriptedJudge
 from ragkit.text import language_matches
@@ -56,6 +57,12 @@ def test_copies_context(question, copied):
     ("위의 코드는 무엇을 출력합니까?", True),
     ("이 장소는 언제 문을 열었습니까?", False),
     ("리즈 제과점은 언제 문을 열었습니까?", False),
+    ("阿拉伯数字在中文中是如何转换的？", False),  # "中文|中", not "文中" (in the text)
+    ("上下文管理器如何使用？", False),  # "上下文", not "下文" (below)
+    ("日本文化的特点是什么？", False),  # "日本|文化", not "本文" (this text)
+    ("日本文化はどう変わりましたか？", False),
+    ("根据本文档，默认模型是什么？", True),  # "本|文档": the longer pointer
+    ("该示例中的函数返回什么？", True),
 ])
 def test_mentions_context(question, mentions):
     assert mentions_context(question) is mentions

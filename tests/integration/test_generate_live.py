@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from ragkit.cli import cli
 from ragkit.kg._graph import KnowledgeGraph
-from ragkit.synthesis._checks import mentions_context
+from ragkit.synthesis._pointers import mentions_context
 from ragkit.text._language import detect_language
 from ragkit.types import TestSample
 
