@@ -3,6 +3,7 @@ the overlap of the other words), and, where the words cannot tell, by where in t
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from ragkit.synthesis._checks import capitalised_names, found_in, informative
@@ -26,13 +27,13 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
 
     Numbers, then names, go first, whatever the overlap of the other words: a number of the judge's answer that the
     reference does not state ("5" against "4"; "1897" against "1879"; a quantity the question states, "10 years",
-    does not count, but "10 days" in answer to it does), or names on both sides with none in common ("Paris" against
-    "London"), disagree (a version is a number: "v0.5.1" against "v2.9.1"); a number the judge gives where the
-    reference states none ("two toy metrics" against a reference that lists them) is left to the words. The judge's
-    numbers all in a reference that states other numbers too are unsure: "5" is in "4, as the list has 5 items",
-    which does not answer 5. Otherwise the two agree when half of one side's informative tokens (see
-    ``informative``) are in the other, or when the judge's tokens are mostly in the reference (it names one of the
-    things the question compares); with little overlap, an embedding cosine >= 0.8 (a paraphrase) is unsure, and
+    does not count, but "10 days" in answer to it does), or names on both sides with none of either written in the
+    other ("Paris" against "London"), disagree (a version is a number: "v0.5.1" against "v2.9.1"); a number the
+    judge gives where the reference states none ("two toy metrics" against a reference that lists them) is left to
+    the words. The judge's numbers all in a reference that states other numbers too are unsure: "5" is in "4, as the
+    list has 5 items", which does not answer 5. Otherwise the two agree when half of one side's informative tokens
+    (see ``informative``) are in the other, or when the judge's tokens are mostly in the reference (it names one of
+    the things the question compares); with little overlap, an embedding cosine >= 0.8 (a paraphrase) is unsure, and
     below it they disagree. A bare "yes" or "no" is unsure when the question asks for one (it has no words to
     compare), and disagrees when the question asks for more.
     """
@@ -48,7 +49,7 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
     if own_numbers and not own_numbers <= stated:
         return "disagree", f"numbers differ: {sorted(own_numbers)} vs {sorted(ref_numbers) or 'none'}"
     own_names, ref_names = capitalised_names(own, question), capitalised_names(reference, question)
-    if own_names and ref_names and not own_names & ref_names:
+    if own_names and ref_names and not _named_by(own_names, reference) and not _named_by(ref_names, own):
         return "disagree", f"names differ: {sorted(own_names)} vs {sorted(ref_names)}"
     if own_numbers:
         others = sorted(ref_numbers - own_numbers)
@@ -65,6 +66,14 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
         if contained >= 0.75:
             return "agree", f"judge's answer contained in the reference ({contained:.2f})"
     return ("unsure" if similarity >= 0.8 else "disagree"), f"cosine {similarity:.2f}"
+
+
+def _named_by(names: set[str], text: str) -> bool:
+    """Whether ``text`` writes one of ``names`` (lower-cased) as a word, in any case: a capital finds a name, but
+    need not match it. "SnowNLP是一个python写的类库…受到了TextBlob的启发" names the Python of "SnowNLP 是一个…Python
+    类库", and adds TextBlob, which the reference does not deny (session 69 dropped two right references so)."""
+    folded = text.casefold()
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded) for name in names)
 
 
 def in_more_detail(reference: str, own: str, evidence: list[str], passages: list[str], question: str) -> bool:

@@ -496,6 +496,13 @@ async def test_the_judge_never_sees_the_reference_answer(bakery, embeddings):
     ("Which city hosts the Acme headquarters?", "Paris", "London", False),
     ("Which city hosts the Acme headquarters?", "Acme is headquartered in Paris.", "In London, near the river.",
      False),
+    # a name written in lower case is still that name; a name the judge adds is no disagreement
+    ("SnowNLP 是一个什么类库？",
+     "SnowNLP是一个python写的类库，可以方便的处理中文文本内容，是受到了TextBlob的启发而写的。",
+     "SnowNLP 是一个用于处理中文文本内容的 Python 类库。", True),
+    ("Which city hosts the Acme headquarters?", "Paris, like Globex.", "Acme is headquartered in Paris.", True),
+    ("Which city hosts the Acme headquarters?", "paris", "Acme is headquartered in Paris.", True),
+    ("Which city hosts the Acme headquarters?", "London, like Globex.", "Acme is headquartered in Paris.", False),
     # ... and paraphrases that must agree, in English, Chinese and Korean
     ("How much does the Kestrel K10 arm weigh?", "It weighs 33 kilograms.", "The arm's weight is 33 kg.", True),
     ("Who founded the Aldermoor bridge company?", "Edwin Hart founded it.", "The company was founded by Edwin Hart.",
