@@ -121,6 +121,15 @@ class Critic:
         if self.claims is None and self.check_reference and self.judge is not None:
             self.claims = ClaimStore(self.judge)
 
+    def names_something(self, sample: TestSample, forms: list[str]) -> bool:
+        """Whether the question, in one of its written forms, names something (a typo may hide a name: "tablate");
+        in Chinese, Japanese or Korean, a Latin word the corpus writes is a name in any case ("pkuseg 是…，它在哪些
+        领域…" names what its "它" points back at)."""
+        if any(names_something(q, self.naming_words()) for q in forms):
+            return True
+        return normalise_language(sample.language or "") in CJK and \
+            any(writes_a_latin_name(q, self.corpus_latin_words()) for q in forms)
+
     def cheap_checks(self, sample: TestSample, compare_with: int | None = None) -> Verdict:
         """Every check except the LLM one (no LLM call); duplicates are looked for among the first
         ``compare_with`` kept samples (all when None)."""
@@ -135,7 +144,7 @@ class Critic:
         forms = written_forms(sample)
         if any(mentions_context(q) for q in forms):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
-        named = any(names_something(q, self.naming_words()) for q in forms)  # a typo may hide a name: "tablate"
+        named = self.names_something(sample, forms)
         if not named and any(points_back(q) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
                            f"{sample.question[:80]!r}")
@@ -155,8 +164,7 @@ class Critic:
             return Verdict(False, "unattested_name", f"the question names {name}, and the corpus never does")
         # without articles, a Chinese, Japanese or Korean noun may be "the workshop" of one document: a question
         # there that names no company, person, place or code points at what it never names, as "the project" does
-        if not named and normalise_language(sample.language or "") in CJK and \
-                not any(writes_a_latin_name(q, self.corpus_latin_words()) for q in forms):
+        if not named and normalise_language(sample.language or "") in CJK:
             return Verdict(False, "unnamed_reference", f"the question names nothing of the corpus: "
                            f"{sample.question[:80]!r}")
         if borrowed := self.borrowed_record(sample):

@@ -699,6 +699,9 @@ def test_a_latin_word_the_corpus_writes_names_a_chinese_questions_subject(graph_
     assert critic.cheap_checks(sample("安装 pkuseg 的步骤是什么？")).ok
     assert critic.cheap_checks(sample("安装工具包的步骤是什么？")).reason == "unnamed_reference"
     assert critic.cheap_checks(sample("安装 toolkit 的步骤是什么？")).reason == "unnamed_reference"  # not the corpus's
+    # the name is what "它" (it) points back at
+    assert critic.cheap_checks(sample("pkuseg 是一个多领域中文分词工具包，它怎么安装？")).ok
+    assert critic.cheap_checks(sample("它怎么安装？")).reason == "unnamed_reference"
 
 
 async def test_multi_hop_needs_evidence_from_both_passages(bakery, embeddings):
