@@ -9,7 +9,7 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    loops (a run of words three times); it stops inside a backtick or bracket it opened (the writer's quotation mark
    ended its JSON string); an English answer speaks as its source's author ("co-founded Acme with me").
 3. ``mentions_context`` / ``unnamed_reference`` / ``copies_context``: the question points at its source ("the
-   passage", "the example above", "本节"; see ``_checks``), which the user of the system under test never saw,
+   passage", "the example above", "本节"; see ``_pointers``), which the user of the system under test never saw,
    points back at something it never names ("What is its budget?", "该产品…"; in Chinese, Japanese and Korean,
    whose nouns take no article, any question that names nothing of the corpus: "员工在进入车间前需要做什么？"
    leaves open whose employees and which workshop; a Latin-script word the corpus writes names something there,
@@ -43,8 +43,8 @@ Checks, cheapest first (each LLM check runs only when every check before it pass
    LLM call that sees no document, only the question: can it be understood with no document at hand?
 9. ``unsupported_reference``: the claim engine splits the reference answer into claims and checks them against
    the reference contexts read together, each headed by its document title and section (the faithfulness check
-   the evaluation makes; the split is cached for it). A claim the judge does not label supported drops the
-   sample.
+   the evaluation makes; the split is cached for it; ``_reference``). A claim the judge does not label supported
+   drops the sample, and so does one it labels supported with a probability under ``reference_floor``.
 """
 
 from __future__ import annotations
@@ -81,9 +81,10 @@ from ragkit.synthesis._critic_prompts import (
 from ragkit.synthesis._pointers import mentions_context
 from ragkit.synthesis._premise import unattested_name, unattested_person
 from ragkit.synthesis._records import borrowed_record
+from ragkit.synthesis._reference import reference_check
 from ragkit.synthesis._repeats import Repeats
 from ragkit.synthesis._scenarios import VAGUE_TYPES
-from ragkit.synthesis._writer import answer_source, asked_apart, passage, quote_source, unlabelled
+from ragkit.synthesis._writer import answer_source, asked_apart, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
 from ragkit.text import CJK, CJK_CHAR, asks_yes_or_no, is_yes_or_no, normalise_language, units, unspaced
 from ragkit.types import TestSample
@@ -105,6 +106,9 @@ class Critic:
     claims: ClaimStore | None = None
     """The claim engine that checks reference answers; by default one on ``judge``."""
     check_reference: bool = True
+    reference_floor: float = 0.7
+    """The least support (the judge's probability of "supported") of each claim of a kept reference answer: a claim
+    labelled entailed at 0.57 is nearly a coin toss (bench/README.md, session 69)."""
     _repeats: Repeats = field(init=False, repr=False)
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)
@@ -298,23 +302,9 @@ class Critic:
         return Verdict(True, checks=checks)
 
     async def _reference_check(self, sample: TestSample, checks: dict[str, Any]) -> Verdict:
-        """The reference answer's claims, checked against the reference contexts read together; a claim the judge
-        does not label entailed drops the sample (its decision, not the probability the metrics average)."""
         if self.claims is None:
             return Verdict(True, checks=checks)
-        claims = await self.claims.split(sample.reference_answer or "", sample.question)
-        headed = [passage(self.kg, r.chunk_id) if r.chunk_id else r.text
-                  for r in sample.reference_contexts if not r.distractor]
-        # with titles ("Project Lark charter > Team"); the question's own numbers are never a claim's value to check
-        attributions = await self.claims.attribute(headed, claims, asked=sample.question)
-        rows: list[dict[str, Any]] = [{"claim": c, "verdict": a.verdict.label, "support": round(a.support, 2)}
-                for c, a in zip(claims, attributions, strict=True)]
-        checks = {**checks, "reference_claims": rows}
-        unsupported = [r["claim"] for r in rows if r["verdict"] != "entailed"]
-        if unsupported:
-            return Verdict(False, "unsupported_reference", f"the reference contexts do not support "
-                           f"{len(unsupported)} of {len(claims)} claims: {unsupported[0][:80]!r}", checks)
-        return Verdict(True, checks=checks)
+        return await reference_check(self.claims, self.kg, sample, checks, self.reference_floor)
 
     def document_titles(self) -> list[str]:
         """Each document's title and file name, as one text (computed once)."""

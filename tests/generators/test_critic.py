@@ -255,6 +255,33 @@ async def test_a_reference_claim_the_contexts_do_not_support_drops_the_sample(ba
     assert "60 staff" in verdict.detail
 
 
+@pytest.mark.parametrize(("p", "kept"), [(0.95, True), (0.55, False)])
+async def test_a_reference_supported_with_little_confidence_is_dropped(bakery, embeddings, p, kept):
+    # labelled entailed either way; at 0.55 the claim is nearly a coin toss
+    import math
+
+    from ragkit.testing import WithLogprobs, claim_reply
+
+    def reply(call):
+        if call.prompt_name == "generate.critic":
+            return {"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": "On Kirkstall Road"}
+        if call.prompt_name == "claims.check":
+            tokens = [('{"0": "', 0.0), ("supported", math.log(p), [("not", math.log(1 - p))]), ('"}', 0.0)]
+            return WithLogprobs('{"0": "supported"}', tokens)
+        if call.prompt_name.startswith("claims."):
+            return claim_reply(call, claims=lambda text: ["The Leeds bakery is on Kirkstall Road."])
+        return default_script(call)
+
+    judge = ScriptedJudge(reply)
+    sample = _sample(bakery, question="Where is the Leeds bakery?", answer="The Leeds bakery is on Kirkstall Road.")
+    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    assert verdict.checks["reference_claims"] == [{"claim": "The Leeds bakery is on Kirkstall Road.",
+                                                   "verdict": "entailed", "support": p}]
+    assert verdict.ok is kept
+    if not kept:
+        assert verdict.reason == "unsupported_reference" and "(support 0.55)" in verdict.detail
+
+
 async def test_the_critic_records_each_found_evidence_once(bakery, embeddings):
     opened = "The Leeds bakery opened in 2010 on Kirkstall Road."
     judge = _script(critic={"evidence": [opened, " " + opened, "evidence"], "answer": "In 2010"})
