@@ -108,6 +108,9 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 @click.option("--max-drops", type=click.FloatRange(0, min_open=True), default=2.0, show_default=True,
               help="Dropped candidates a generator may cost per sample asked of it before it is stopped (raise it "
                    "when a run ends short on a corpus where most candidates fail; each drop is paid in calls).")
+@click.option("--min-support", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Least probability of 'supported' the judge must give each claim of a kept reference answer "
+                   "(0: its label decides). 0.7 keeps fewer bad samples and costs more calls (bench/README.md).")
 @click.option("--no-critic-llm", is_flag=True, help="Skip the critic's LLM checks: its own answer, the "
                                                      "reference's claims (cheaper; string and embedding checks "
                                                      "still run).")
@@ -119,8 +122,8 @@ def load_or_build(source: Path | None, *, kg_path: Path | None, extractor: str, 
 @progress_option
 def command(source: Path | None, n: int, output: Path, generators: tuple[str, ...], plugin_args: tuple[str, ...],
             personas: Path | None, seed: int, extractor: str, from_chunks: Path | None, kg_path: Path | None,
-            max_share: float, max_drops: float, no_critic_llm: bool, as_json: bool, dropped: Path | None,
-            **kw: Any) -> None:
+            max_share: float, max_drops: float, min_support: float, no_critic_llm: bool, as_json: bool,
+            dropped: Path | None, **kw: Any) -> None:
     """Generate a test set of N questions from SOURCE: a document folder (its graph is built, or updated, first),
     a knowledge-graph JSON file, or nothing with --from-chunks.
 
@@ -140,7 +143,8 @@ def command(source: Path | None, n: int, output: Path, generators: tuple[str, ..
     show = progress_enabled(kw)
     options = GenerateOptions(
         distribution=parse_weights(generators), seed=seed, personas=load_personas(personas) if personas else None,
-        max_share_per_document=max_share, max_drops_per_sample=max_drops, progress=show, llm_critic=not no_critic_llm,
+        max_share_per_document=max_share, max_drops_per_sample=max_drops, min_reference_support=min_support,
+        progress=show, llm_critic=not no_critic_llm,
         generator_args=parse_plugin_args(plugin_args, usage=ARG_USAGE),
     )
     check_options(n, options)  # every argument is checked before a file is touched or a model is called

@@ -106,9 +106,9 @@ class Critic:
     claims: ClaimStore | None = None
     """The claim engine that checks reference answers; by default one on ``judge``."""
     check_reference: bool = True
-    reference_floor: float = 0.7
-    """The least support (the judge's probability of "supported") of each claim of a kept reference answer: a claim
-    labelled entailed at 0.57 is nearly a coin toss (bench/README.md, session 69)."""
+    reference_floor: float = 0.0
+    """The least support (the judge's probability of "supported") each claim of a kept reference answer needs,
+    besides its label; 0: the label alone decides (``GenerateOptions.min_reference_support``)."""
     _repeats: Repeats = field(init=False, repr=False)
     _chunk_ids: list[str] | None = field(default=None, repr=False)
     _chunk_matrix: np.ndarray | None = field(default=None, repr=False)

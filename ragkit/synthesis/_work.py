@@ -36,7 +36,8 @@ class CandidateWork:
 
     def __reduce__(self) -> tuple[Any, ...]:
         c = self.critic
-        return _shipped, (self.kg, self.gens, self.judge, c.embeddings, c.duplicate_threshold, c.llm_check)
+        return _shipped, (self.kg, self.gens, self.judge, c.embeddings, c.duplicate_threshold, c.llm_check,
+                          c.reference_floor)
 
     async def setup(self) -> None:
         self._before = {k: v.model_copy() for k, v in self.judge.usage.stages.items()}
@@ -100,7 +101,8 @@ def complete(sample: TestSample, gen: Any, scenario: Scenario) -> TestSample:
 
 
 def _shipped(kg: KnowledgeGraph, gens: dict[str, Any], judge: Judge, embeddings: Embeddings,
-             duplicate_threshold: float, llm_check: bool) -> CandidateWork:
+             duplicate_threshold: float, llm_check: bool, reference_floor: float) -> CandidateWork:
     """A CandidateWork unpickled in another process, with a critic of its own."""
-    critic = Critic(kg, judge, embeddings, duplicate_threshold=duplicate_threshold, llm_check=llm_check)
+    critic = Critic(kg, judge, embeddings, duplicate_threshold=duplicate_threshold, llm_check=llm_check,
+                    reference_floor=reference_floor)
     return CandidateWork(kg, gens, judge, critic)

@@ -243,3 +243,44 @@ def test_max_drops_bounds_what_a_failing_generator_may_cost(graph_file, monkeypa
 def test_max_drops_must_be_positive(graph_file, judges, tmp_path):
     result = run("generate", str(graph_file), "-n", "1", "-o", str(tmp_path / "x.jsonl"), "--max-drops", "0")
     assert result.exit_code == 2 and "--max-drops" in result.output
+
+
+@pytest.mark.parametrize(("min_support", "kept"), [(None, 1), ("0.7", 0)])
+def test_min_support_drops_a_reference_its_judge_is_unsure_of(graph_file, monkeypatch, tmp_path, min_support, kept):
+    """The judge labels every reference claim supported, with a probability of 0.6: kept by default (the label
+    decides), dropped as unsupported_reference under --min-support 0.7."""
+    import math
+
+    from ragkit.settings import Settings
+    from ragkit.testing import WithLogprobs
+
+    def script(call):
+        reply = default_script(call)
+        if call.prompt_name == "claims.split":  # a claim in words of its own (no passage sentence settles it, no
+            return {**reply, "claims": ["The bakery stands near a railway station."]}  # number is asked again)
+        if call.prompt_name != "claims.check" or not isinstance(reply, dict):
+            return reply
+        text = json.dumps(dict.fromkeys(reply, "supported"))
+        tokens = []
+        for i, part in enumerate(text.split("supported")):
+            if i:
+                tokens.append(("supported", math.log(0.6), [("not", math.log(0.4))]))
+            if part:
+                tokens.append((part, 0.0))
+        return WithLogprobs(text, tokens)
+
+    monkeypatch.setattr("ragkit.cli.generate.make_judge", lambda settings: ScriptedJudge(
+        script, settings=Settings(model="openai/scripted-judge", concurrency=1)))
+    out = tmp_path / "set.jsonl"
+    extra = ["--min-support", min_support] if min_support else []
+    result = run("generate", str(graph_file), "-n", "1", "-o", str(out), "--no-progress", "-g", "single_hop=1",
+                 "--max-drops", "1", "--json", *extra)
+    report = json.loads(result.stdout)["generators"]["single_hop"]
+    assert report["kept"] == kept, report
+    if not kept:
+        assert set(report["dropped"]) == {"unsupported_reference"}, report
+
+
+def test_min_support_is_a_probability(graph_file, judges, tmp_path):
+    result = run("generate", str(graph_file), "-n", "1", "-o", str(tmp_path / "x.jsonl"), "--min-support", "1.5")
+    assert result.exit_code == 2 and "--min-support" in result.output

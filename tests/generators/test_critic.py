@@ -255,9 +255,9 @@ async def test_a_reference_claim_the_contexts_do_not_support_drops_the_sample(ba
     assert "60 staff" in verdict.detail
 
 
-@pytest.mark.parametrize(("p", "kept"), [(0.95, True), (0.55, False)])
-async def test_a_reference_supported_with_little_confidence_is_dropped(bakery, embeddings, p, kept):
-    # labelled entailed either way; at 0.55 the claim is nearly a coin toss
+@pytest.mark.parametrize(("p", "floor", "kept"), [(0.95, 0.7, True), (0.55, 0.7, False), (0.55, 0.0, True)])
+async def test_a_reference_supported_with_little_confidence_is_dropped(bakery, embeddings, p, floor, kept):
+    # labelled entailed each time; at 0.55 the claim is nearly a coin toss, which a floor of 0.7 does not take
     import math
 
     from ragkit.testing import WithLogprobs, claim_reply
@@ -274,7 +274,7 @@ async def test_a_reference_supported_with_little_confidence_is_dropped(bakery, e
 
     judge = ScriptedJudge(reply)
     sample = _sample(bakery, question="Where is the Leeds bakery?", answer="The Leeds bakery is on Kirkstall Road.")
-    verdict = await Critic(bakery, judge, embeddings).review(sample)
+    verdict = await Critic(bakery, judge, embeddings, reference_floor=floor).review(sample)
     assert verdict.checks["reference_claims"] == [{"claim": "The Leeds bakery is on Kirkstall Road.",
                                                    "verdict": "entailed", "support": p}]
     assert verdict.ok is kept
