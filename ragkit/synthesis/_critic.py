@@ -125,7 +125,7 @@ class Critic:
         if self.claims is None and self.check_reference and self.judge is not None:
             self.claims = ClaimStore(self.judge)
 
-    def names_something(self, sample: TestSample, forms: list[str]) -> bool:
+    def _named(self, sample: TestSample, forms: list[str]) -> bool:
         """Whether the question, in one of its written forms, names something (a typo may hide a name: "tablate");
         in Chinese, Japanese or Korean, a Latin word the corpus writes is a name in any case ("pkuseg 是…，它在哪些
         领域…" names what its "它" points back at)."""
@@ -148,7 +148,7 @@ class Critic:
         forms = written_forms(sample)
         if any(mentions_context(q) for q in forms):
             return Verdict(False, "mentions_context", f"the question refers to its source: {sample.question[:80]!r}")
-        named = self.names_something(sample, forms)
+        named = self._named(sample, forms)
         if not named and any(points_back(q) for q in forms):
             return Verdict(False, "unnamed_reference", f"the question points at something it never names: "
                            f"{sample.question[:80]!r}")
