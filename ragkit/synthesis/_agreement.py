@@ -3,9 +3,9 @@ the overlap of the other words), and, where the words cannot tell, by where in t
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
+from ragkit.kg import mentioned_in
 from ragkit.synthesis._checks import capitalised_names, found_in, informative
 from ragkit.synthesis._writer import quote_source
 from ragkit.text import as_written_in, asks_yes_or_no, is_yes_or_no, numbers, quantities, units
@@ -69,11 +69,10 @@ def agreement(own: str, reference: str, question: str, similarity: float) -> tup
 
 
 def _named_by(names: set[str], text: str) -> bool:
-    """Whether ``text`` writes one of ``names`` (lower-cased) as a word, in any case: a capital finds a name, but
-    need not match it. "SnowNLP是一个python写的类库…受到了TextBlob的启发" names the Python of "SnowNLP 是一个…Python
-    类库", and adds TextBlob, which the reference does not deny (session 69 dropped two right references so)."""
-    folded = text.casefold()
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded) for name in names)
+    """Whether ``text`` mentions one of ``names`` (``mentioned_in``: word-bounded, in any case): a capital finds a
+    name, but need not match it. "SnowNLP是一个python写的类库…受到了TextBlob的启发" names the Python of "SnowNLP 是一个…
+    Python 类库", and adds TextBlob, which the reference does not deny (session 69 dropped two right references so)."""
+    return any(mentioned_in(name, text) for name in names)
 
 
 def in_more_detail(reference: str, own: str, evidence: list[str], passages: list[str], question: str) -> bool:
