@@ -45,12 +45,13 @@ class CandidateWork:
     async def __call__(self, item: tuple[str, Scenario, int]) -> Outcome:
         name, scenario, kept_before = item
         gen = self.gens[name]
+        written: TestSample | None = None  # once written, a candidate the critic's calls fail on is kept to be read
         with self.judge.stage(f"generate/{name}"):
             try:
                 sample = await gen.generate(scenario, self.kg, self.judge)
                 if not isinstance(sample, TestSample):
                     return None, "generator_error", f"generate() returned {type(sample).__name__}, not TestSample"
-                sample = complete(sample, gen, scenario)
+                written = sample = complete(sample, gen, scenario)
                 verdict = await review_candidate(self.critic, sample, compare_with=kept_before)
                 sample = verdict.kept or sample
             except SkipScenario as exc:
@@ -59,10 +60,10 @@ class CandidateWork:
             except JudgeError as exc:
                 if exc.fatal:
                     raise  # the model cannot be used at all: stop, rather than drop every candidate
-                return None, "judge_error", str(exc)
+                return written, "judge_error", str(exc)
             except Exception as exc:  # one broken candidate never loses the run
                 log.debug("generator %s failed", name, exc_info=True)
-                return None, "generator_error", f"{type(exc).__name__}: {exc}"
+                return written, "generator_error", f"{type(exc).__name__}: {exc}"
         if verdict.checks:
             sample.metadata["critic"] = verdict.checks
         if not verdict.ok:

@@ -179,6 +179,22 @@ async def test_judge_errors_and_broken_outputs_are_counted_not_fatal(bakery, emb
     assert len([c for c in judge.calls if c.data == broken[0]]) == judge.settings.max_reasks + 1
 
 
+async def test_a_candidate_the_critics_call_fails_on_is_kept_with_its_reason(bakery, emb):
+    failed: list[object] = []
+
+    def script(call):
+        if call.prompt_name == "generate.critic" and (not failed or call.data == failed[0]):
+            failed[:1] = [call.data]
+            return "this is not JSON"  # the candidate was written; the critic's call fails on every re-ask
+        return default_script(call)
+
+    result = await generate(bakery, 2, GenerateOptions(progress=False, distribution={"single_hop": 1}),
+                            judge=ScriptedJudge(script), embeddings=emb)
+    assert len(result.samples) == 2 and result.report["single_hop"].dropped == {"judge_error": 1}
+    (record,) = result.dropped_samples  # written before the call failed: kept for --dropped, not lost
+    assert record.metadata["dropped"]["reason"] == "judge_error" and record.question and record.reference_answer
+
+
 async def test_unsupported_generator_share_is_redistributed_with_a_note(emb):
     kg = build_graph({k: v for k, v in BAKERY.items() if k in ("company.md", "products.md")}, emb)
     for entity in kg.entities():
