@@ -13,9 +13,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
+from ragkit.evaluation._claim_text import CLAIM_CHARS
 from ragkit.llm import Prompt, numbered_labels
 
-ClaimText = Annotated[str, StringConstraints(max_length=300)]
+ClaimText = Annotated[str, StringConstraints(max_length=CLAIM_CHARS)]
 EntityText = Annotated[str, StringConstraints(max_length=80)]
 
 # A claim in which a stretch of text runs three times back to back is a runaway generation, not a fact: re-ask.

@@ -132,6 +132,32 @@ def _miscopied(a: str, b: str) -> bool:
     return len(diff) == 1 and (diff[0] < len(a) - 1 or (a[-1].isdigit() and b[-1].isdigit()))
 
 
+CLAIM_CHARS = 300
+"""The longest claim the split's reply schema lets it write: a longer one is cut there (``whole_at_cap``)."""
+
+
+def whole_at_cap(claims: Sequence[str], text: str) -> list[str]:
+    """Claims the reply schema cut at ``CLAIM_CHARS``, put back whole. A sentence longer than that (the 34 languages a
+    package is localised to, session 70) came back as its first 300 characters, ending inside a word ("… Russian,
+    Simplized"), and its rest as a claim of its own with no subject ("Chinese, Sinhala, … Vietnamese."), which the
+    check found neutral: a right reference was dropped as unsupported, and a right answer's faithfulness falls the
+    same way. A claim at the cap whose words but the last (the cut one) are in a sentence of ``text`` is that
+    sentence; the claims right after it that the sentence holds are the pieces of its rest, and go."""
+    sentences = [" ".join(s.split()) for s in split_sentences(text) if s.strip()]
+    out: list[str] = []
+    whole: str | None = None
+    for claim in claims:
+        flat = " ".join(claim.split())
+        if whole is not None and flat.rstrip(_EDGE_PUNCT + " ") in whole:
+            continue
+        whole = None
+        if len(claim) >= CLAIM_CHARS:
+            head = flat.rsplit(" ", 1)[0] if " " in flat[-40:] else flat[:-2]  # CJK: no space to cut the word at
+            whole = next((s for s in sentences if len(head) >= CLAIM_CHARS // 2 and head in s), None)
+        out.append(whole or claim)
+    return out
+
+
 def whole_at_quotes(claims: Sequence[str], text: str) -> list[str]:
     """Claims cut at a double quotation mark of ``text``, put back whole. The split writes each claim as a JSON
     string, and the small judge sometimes closed it at the text's own quote: "…属于绿茶，但所用的"白叶一号"品种在

@@ -15,6 +15,7 @@ from ragkit.evaluation._claim_text import (
     restate,
     tidy,
     untranslated,
+    whole_at_cap,
     whole_at_quotes,
     without_cut_short,
 )
@@ -23,10 +24,11 @@ from ragkit.evaluation._settled import as_said_in
 
 def repaired(claims: Sequence[str], text: str, question: str | None, limit: int) -> list[str]:
     """The split's ``claims`` of ``text`` mended, at most ``limit`` of them: words put back as the text writes them,
-    a claim cut at a quotation mark made whole, a number the split dropped kept, a claim the text contradicts
-    replaced by its sentence, claims in another language or taken from the question dropped, asides left out and
-    appositions added; and a short answer to ``question`` made the one claim that restates the question with it."""
-    out = repair_copies(whole_at_quotes(claims, text), text, question)
+    a claim cut at the schema's length or at a quotation mark made whole, a number the split dropped kept, a claim
+    the text contradicts replaced by its sentence, claims in another language or taken from the question dropped,
+    asides left out and appositions added; and a short answer to ``question`` made the one claim that restates the
+    question with it."""
+    out = repair_copies(whole_at_quotes(whole_at_cap(claims, text), text), text, question)
     out = without_cut_short(tidy(as_said_in(text, keep_numbers(out, text))))
     out = without_asides(of_the_text(untranslated(out, text, question), text, question))
     out = with_appositions(text, out)[:limit]
