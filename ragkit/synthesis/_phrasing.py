@@ -6,6 +6,7 @@ import re
 from random import Random
 
 from ragkit.synthesis._checks import without_address
+from ragkit.synthesis._pointers import without_pointer
 from ragkit.text import CJK, IDEOGRAPHIC, UNDETERMINED, language_name, normalise_language, stop_words
 
 STYLES: tuple[str, ...] = ("formal", "conversational", "web_search", "typos")
@@ -38,10 +39,11 @@ _KO_STATEMENT_END = re.compile(r"니다(\s*[?？])$")
 
 def asked(question: str, language: str, asker: str | None = None) -> str:
     """The writer's question as its asker types it: without the asker's own name spoken to when nothing else
-    speaks to them (``without_address``), and a Korean question written with the formal statement ending and a
+    speaks to them (``without_address``), without a pointer at its source that only opens or ends it ("… in the
+    given passage?": ``without_pointer``), and a Korean question written with the formal statement ending and a
     question mark ("어떻게 계산됩니다?", as the small writer often does) given the question ending of the same
     register ("계산됩니까?")."""
-    question = without_address(question.strip(), asker).strip()
+    question = without_pointer(without_address(question.strip(), asker).strip(), language)
     return _KO_STATEMENT_END.sub(r"니까\1", question) if normalise_language(language) == "ko" else question
 
 
