@@ -19,7 +19,9 @@ _POINTERS = {
           r"|\bthe (?:code )?(?:examples?|snippets?|code|listing|figure|diagram|paragraph|table) "
           r"(?:above|below|shown|given|provided)\b"
           r"|\b(?:in|from) the (?:code )?(?:examples?|snippets?|listing|figure|diagram|paragraph)\b"
-          r"|\b(?:shown|mentioned|described|given|listed) (?:above|below)\b",
+          r"|\b(?:shown|mentioned|described|given|listed) (?:above|below)\b"
+          # the prompt's own label of a passage, in a question of any language ("passage [0] 中提到的…", session 70)
+          r"|\bpassage[_ ]?\[?\d+\]?",
     "zh": r"文中|本文|上文|下文|原文|段落中|文章中|材料中|文本中|本节|本章|该节|该章|上述|"
           r"(?:这|这一|该|此)段(?:文字|话|代码|内容|材料|描述)|"
           r"以下代码|如下代码|该示例|这个示例|此示例|这个例子|该例子|此例|本文档|该文档",

@@ -22,8 +22,10 @@ from ragkit.testing import ScriptedJudge  # noqa: E402
     ("What is the purpose of the inflect.py library in the context of word representation?", False),
     ("What does the reply say in the given context?", True),
     ("Which contexts are retrieved, according to the context?", True),
+    ("passage [0] 中提到的「东西」是什么意思？", True),  # the prompt's label of a passage, in any language
+    ("What does passage_1 say about Acme's York plant?", True),
 ])
-def test_in_the_context_of_is_no_pointer(question: str, mentions: bool) -> None:
+def test_what_points_at_the_source_and_what_does_not(question: str, mentions: bool) -> None:
     assert mentions_context(question) is mentions
 
 
