@@ -153,7 +153,7 @@ def whole_at_cap(claims: Sequence[str], text: str) -> list[str]:
         whole = None
         if len(claim) >= CLAIM_CHARS:
             head = flat.rsplit(" ", 1)[0] if " " in flat[-40:] else flat[:-2]  # CJK: no space to cut the word at
-            whole = next((s for s in sentences if len(head) >= CLAIM_CHARS // 2 and head in s), None)
+            whole = next((s for s in sentences if head in s), None) if len(head) >= CLAIM_CHARS // 2 else None
         out.append(whole or claim)
     return out
 

@@ -26,6 +26,7 @@ def test_the_fixture_sentence_is_longer_than_a_claim_may_be() -> None:
     assert len(LONG) > CLAIM_CHARS + 40
     assert LONG[CLAIM_CHARS - 1].isalpha() and LONG[CLAIM_CHARS].isalpha()  # the cut falls inside a word
 
+
 async def test_a_sentence_longer_than_a_claim_is_one_claim_again() -> None:
     head, rest = cut(LONG)
 

@@ -367,7 +367,6 @@ def test_a_short_answer_to_a_keyword_query_is_read_as_it_is_written(live_setting
         assert right - wrong >= 0.3 and wrong < 0.3, (i, right, wrong)  # 0.66 / 0.05 and 0.62 / 0.03 (session 68)
 
 
-
 LANGUAGES = ("Arabic, Basque, Bengali, Brazilian Portuguese, Catalan, Danish, Dutch, Esperanto, European Portuguese, "
              "Finnish, French, German, Greek, Hebrew, Indonesian, Italian, Japanese, Klingon, Korean, Latvian, "
              "Norwegian, Persian, Polish, Russian, Simplified Chinese, Sinhala, Slovak, Slovenian, Spanish, Swedish, "
