@@ -82,3 +82,14 @@ def test_an_english_model_tags_no_chinese_span() -> None:
     found = names("opencc-python 是用純 Python 所寫，使用由 BYVoid(byvoid.kcp@gmail.com) 所開發的 OpenCC "
                   "中的字典檔案。\n\nopencc-python is made by pure Python with the dictionary files of OpenCC.", "en")
     assert found and not any(re.search(r"[\u4e00-\u9fff]", n) for n in found)
+
+
+def test_code_is_no_name() -> None:
+    """spaCy's model tags code as names: a keyword argument's value, a qualified class, a command."""
+    found = names("Call smart_truncate(string, max_length=0, word_boundary=False, save_order=False) instead.\n\n"
+                  "Deprecated: pathspec.patterns.GitWildMatchPattern is now an alias.\n\n"
+                  "$ zypper in python3-xmltodict\n\n"
+                  "Install it with the backend argument to PathSpec().\n\n"
+                  "Jane Smith (Acme Robotics) wrote it in Eindhoven.", "en")
+    assert not {"False", "GitWildMatchPattern", "zypper", "PathSpec"} & set(found)
+    assert "Jane Smith" in found
