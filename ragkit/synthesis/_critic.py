@@ -85,7 +85,7 @@ from ragkit.synthesis._reference import reference_check
 from ragkit.synthesis._repeats import Repeats
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, quote_source, unlabelled
-from ragkit.synthesis._written import Verdict, as_written, names_its_asker, states, written_checks, written_forms
+from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
 from ragkit.text import CJK, CJK_CHAR, asks_yes_or_no, is_yes_or_no, normalise_language, units, unspaced
 from ragkit.types import TestSample
 
@@ -248,7 +248,7 @@ class Critic:
         known = {r.chunk_id for r in sample.reference_contexts}
         passages = [r.text for r in sample.reference_contexts if not r.distractor]
         passages += [self.kg.chunk(c).text for c in self.nearest_chunks(sample.question) if c not in known]
-        checks = await self._answer(passages, as_written(sample), affirm=False)
+        checks = await self._answer(passages, sample.question, affirm=False)
         if checks["evidence"] and checks["judge_answer"]:
             return Verdict(False, "answerable", f"the corpus answers it: {checks['evidence'][0][:80]!r}", checks)
         return Verdict(True, checks=checks)
@@ -257,12 +257,11 @@ class Critic:
         """The judge answers from the reference contexts; its evidence must come from enough passages, and its
         answer must not clearly disagree with the reference (``_checks.agreement``)."""
         needed = int(sample.metadata.get("needs_passages", 1))
-        question = as_written(sample)
-        parts = asked_apart(sample) if needed >= 2 else [question]
+        parts = asked_apart(sample) if needed >= 2 else [sample.question]
         checks = await self._answers(passages, parts)
         if not checks["evidence"] or not checks["judge_answer"]:
             return Verdict(False, "not_answerable", "the judge found no passage sentence answering it", checks)
-        if restates_question(checks["judge_answer"], question):
+        if restates_question(checks["judge_answer"], sample.question):
             # the passages gave the judge nothing to add: a keyword query that asks nothing ("MIT License"), or a
             # question holding its own answer; the reference's words beside it are the writer's, not an answer
             return Verdict(False, "not_answerable", f"the judge's answer only repeats the question: "
@@ -272,12 +271,13 @@ class Critic:
                            f"{checks['evidence_passages']} alone; {needed} passages should be needed", checks)
         reference, own = sample.reference_answer or "", checks["judge_answer"]
         vectors = await self.embeddings.aembed([own, reference])
-        agree, why = agreement(own, reference, question, float(vectors[0] @ vectors[1]))
+        agree, why = agreement(own, reference, sample.question, float(vectors[0] @ vectors[1]))
         checks["agreement"] = why
         if agree == "unsure" and self.claims is not None:
-            verdict = await self.claims.check_answer(reference, own, question)
+            verdict = await self.claims.check_answer(reference, own, sample.question)
             checks["reference_gives_answer"] = verdict.label
-            if verdict.label == "neutral" and in_more_detail(reference, own, checks["evidence"], passages, question):
+            if verdict.label == "neutral" and in_more_detail(reference, own, checks["evidence"], passages,
+                                                             sample.question):
                 checks["agreement"] = f"{why}; the reference tells the judge's evidence line in more detail"
             elif verdict.label != "entailed":
                 why = f"{why}; the reference does not give it as the answer ({verdict.label})"

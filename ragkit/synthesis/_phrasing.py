@@ -69,24 +69,6 @@ def style_instruction(style: str, length: str, language: str) -> str:
     return f"{text}; {size}"
 
 
-def writing_style(style: str, length: str, language: str) -> str:
-    """The style the question writer is asked for: ``style_instruction``, but for a keyword query in a language
-    whose questions ``search_keywords`` cuts, which is written as a short question and cut afterwards (``styled``).
-    Asked for the keywords themselves, the 1.5B writer's queries ("API xmltodict generate XML elements") were
-    asked of the critic's judge as they stood, and it answered 3 of them on five English READMEs by repeating them;
-    its own queries were also the labelled sets' worst (52% of 64 good, against 70% of 30 cut from its questions).
-    Written first, the question is what the critic asks (``as_written``)."""
-    if style == "web_search" and keywords_cut(language):
-        return style_instruction("formal", "short", language)
-    return style_instruction(style, length, language)
-
-
-def keywords_cut(language: str) -> bool:
-    """Whether ``search_keywords`` can cut a question in ``language``: a stop-word list, and words with spaces."""
-    language = normalise_language(language)
-    return language not in CJK and bool(stop_words(language))
-
-
 def add_typos(text: str, seed: str, count: int = 2) -> str:
     """Realistic typing mistakes (swapped, dropped or doubled letters) in up to ``count`` longer words.
 
@@ -115,9 +97,10 @@ def search_keywords(question: str, language: str, max_words: int = 8) -> str:
     """A question cut to its content words, as typed into a search engine ("How many days of study leave do UK
     staff get?" → "days study leave UK staff"). Unchanged for CJK languages, languages without a stop-word list,
     and questions with fewer than two content words."""
-    if not keywords_cut(language):
+    language = normalise_language(language)
+    stop = frozenset() if language in CJK else stop_words(language)
+    if not stop:
         return question
-    stop = stop_words(normalise_language(language))
     kept: list[str] = []
     seen = set(stop)
     for word in _WORD.findall(re.sub(r"['’]s\b", "", question)):

@@ -7,7 +7,7 @@ from typing import Any
 from ragkit.evaluation import ClaimStore
 from ragkit.kg import KnowledgeGraph
 from ragkit.synthesis._writer import passage
-from ragkit.synthesis._written import Verdict, as_written
+from ragkit.synthesis._written import Verdict
 from ragkit.types import TestSample
 
 
@@ -17,11 +17,10 @@ async def reference_check(claims: ClaimStore, kg: KnowledgeGraph, sample: TestSa
     document title and section (the faithfulness check the evaluation makes). A claim the judge does not label
     entailed, or labels entailed with a support (its probability, where the judge gives one) under ``floor``,
     drops the sample."""
-    question = as_written(sample)  # not its typos nor its keywords
-    split = await claims.split(sample.reference_answer or "", question)
+    split = await claims.split(sample.reference_answer or "", sample.question)
     headed = [passage(kg, r.chunk_id) if r.chunk_id else r.text for r in sample.reference_contexts if not r.distractor]
     # the question's own numbers are never a claim's value to check
-    attributions = await claims.attribute(headed, split, asked=question)
+    attributions = await claims.attribute(headed, split, asked=sample.question)
     rows: list[dict[str, Any]] = [{"claim": c, "verdict": a.verdict.label, "support": round(a.support, 2)}
                                   for c, a in zip(split, attributions, strict=True)]
     checks = {**checks, "reference_claims": rows}

@@ -22,7 +22,7 @@ from ragkit.synthesis._phrasing import (
     asked,
     language_instruction,
     search_keywords,
-    writing_style,
+    style_instruction,
 )
 from ragkit.synthesis._scenarios import SkipScenario, generator_spec, sample_id
 from ragkit.text import CJK, QUESTION_MARKS, normalise_language, units
@@ -140,7 +140,7 @@ def asker_fields(scenario: Scenario, *, task: str, topic: str = "") -> dict[str,
         "task": task,
         "topic": topic or "(any important fact of the passages)",
         "asker": persona.name if persona else ANY_READER,
-        "question_style": writing_style(scenario.style, scenario.length, scenario.language),
+        "question_style": style_instruction(scenario.style, scenario.length, scenario.language),
         "language": language_instruction(scenario.language),
     }
 
@@ -200,11 +200,10 @@ def questions_of(question: str) -> list[str]:
 
 
 def asked_apart(sample: TestSample) -> list[str]:
-    """The questions a sample asks together, as its writer wrote them: those it recorded
-    (``metadata["questions_as_written"]``, before a style was put on them, or ``metadata["questions"]``), which a
-    keyword query runs together ("Wren W300 payload, Wren W300 factory"), or else those ``questions_of`` finds at its
+    """The questions a sample asks together: those its writer recorded (``metadata["questions"]``), which a keyword
+    query runs together ("Wren W300 payload, Wren W300 factory"), or else those ``questions_of`` finds at its
     question marks (a sample written before they were recorded, or by hand)."""
-    kept = sample.metadata.get("questions_as_written", sample.metadata.get("questions"))
+    kept = sample.metadata.get("questions")
     if isinstance(kept, list) and len(kept) >= 2 and all(isinstance(q, str) and q.strip() for q in kept):
         return kept
     return questions_of(sample.question)
@@ -300,12 +299,11 @@ def make_sample(
     asker = scenario.persona.name if scenario.persona else None
     written = asked(qa.question, scenario.language, asker)
     if isinstance(qa, AskedTogether):
-        written_parts = [asked(p, scenario.language, asker) for p in qa.parts]
-        parts = [styled(p, scenario, f"{sample_id(scenario)}:{k}", typos=1) for k, p in enumerate(written_parts)]
+        parts = [styled(asked(p, scenario.language, asker), scenario, f"{sample_id(scenario)}:{k}", typos=1)
+                 for k, p in enumerate(qa.parts)]
         keywords = scenario.style == "web_search" and not any(p.endswith(_ENDS) for p in parts)
         question = ", ".join(parts) if keywords else both_asked(*parts)  # a keyword query has no mark to end it
-        metadata = {"questions": parts, **({"questions_as_written": written_parts} if parts != written_parts else {}),
-                    **metadata}
+        metadata = {"questions": parts, **metadata}
     else:
         question = styled(written, scenario, sample_id(scenario))
     return TestSample(
@@ -329,8 +327,8 @@ def styled(question: str, scenario: Scenario, seed: str, *, typos: int = 2) -> s
     mistakes (seeded by ``seed``; none in CJK) or keywords cut from a full question."""
     if scenario.style == "typos" and normalise_language(scenario.language) not in CJK:
         return add_typos(question, seed, typos)
-    if scenario.style == "web_search":
-        return search_keywords(question, scenario.language)  # written as a question where it can be cut
+    if scenario.style == "web_search" and (question.endswith(QUESTION_MARKS) or len(question.split()) > 6):
+        return search_keywords(question, scenario.language)  # small models write full questions anyway
     return question
 
 

@@ -113,15 +113,6 @@ def states(question: str, language: str) -> bool:
     return ends is not None and asking is not None and bool(ends.search(text)) and not asking.search(text)
 
 
-def as_written(sample: TestSample) -> str:
-    """The question as the writer wrote it, before a style was put on it (typing mistakes, keywords cut from it):
-    what the critic asks its judge and reads the reference by. The style changes how a question reads, not what
-    it asks, and the 1.5B judge answered keywords by repeating them and carried a typo into the reference's claims
-    ("The `slgify` function takes …")."""
-    before = sample.metadata.get(f"question_before_{sample.style}")
-    return before if isinstance(before, str) and before.strip() else sample.question
-
-
 def written_forms(sample: TestSample) -> list[str]:
     """The question as kept and as the writer wrote it: typos ('the pasage') and search keywords are added after
     writing, and must not hide a pointer from the patterns, nor a repeat from the duplicate check."""

@@ -882,23 +882,3 @@ async def test_a_bare_yes_to_a_question_that_asks_for_more_is_no_answer(bakery, 
     judge = ScriptedJudge(script)
     verdict = await Critic(bakery, judge, embeddings).review(sample)
     assert verdict.reason == "not_answerable" and judge.calls_for("claims.check") == []
-
-
-async def test_the_critic_asks_the_question_as_written_before_its_style(bakery, embeddings):
-    """Keywords cut from the writer's question, or its typos, change how it reads, not what it asks: the judge is
-    asked the question as written, and the reference is split by it."""
-    def echo(call):  # a small judge given keywords answers by repeating them
-        if call.data.question == "Leeds bakery open":
-            return {"evidence": [], "answer": "Leeds bakery open"}
-        return {"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": "2010"}
-
-    sample = _sample(bakery, question="Leeds bakery open", answer="In 2010.",
-                     question_before_web_search="When did the Leeds bakery open?")
-    sample.style = "web_search"
-    judge = _script(critic=echo)
-    verdict = await Critic(bakery, judge, embeddings).review(sample)
-    assert verdict.ok, verdict
-    assert [c.data.question for c in judge.calls_for("generate.critic")] == ["When did the Leeds bakery open?"]
-    assert {c.data.question for c in judge.calls_for("claims.split")} == {"When did the Leeds bakery open?"}
-    kept_as_is = _sample(bakery, question="Leeds bakery open", answer="In 2010.")
-    assert (await Critic(bakery, _script(critic=echo), embeddings).review(kept_as_is)).reason == "not_answerable"

@@ -147,18 +147,3 @@ def test_tea_spec_has_one_cross_document_entity():
     kg = build_graph(TEA_ZH)
     assert {len({c.doc_id for c in kg.chunks_mentioning(e.id)}) for e in kg.entities()} == {1, 2}
     assert BAKERY  # the English corpus is the default fixture
-
-
-async def test_a_keyword_query_is_written_as_a_question_where_it_can_be_cut(bakery, tea):
-    """The writer is asked for a short question in a language whose questions keywords are cut from, and for the
-    keywords themselves in Chinese, which has no words to cut."""
-    scenario = SingleHop().plan(bakery, 1, Random(0)).scenarios[0].model_copy(update={"style": "web_search"})
-    judge = ScriptedJudge(default_script)
-    await SingleHop().generate(scenario, bakery, judge)
-    (call,) = judge.calls_for("generate.qa")
-    assert "question" in call.data.question_style and "keywords" not in call.data.question_style
-    zh = SingleHop().plan(tea, 1, Random(0)).scenarios[0].model_copy(update={"style": "web_search"})
-    judge = ScriptedJudge(default_script)
-    await SingleHop().generate(zh, tea, judge)
-    (call,) = judge.calls_for("generate.qa")
-    assert "keywords" in call.data.question_style
