@@ -45,7 +45,7 @@ from ragkit.text import (
     stop_words,
 )
 
-FAST_VERSION = "fast:v11"
+FAST_VERSION = "fast:v12"
 MAX_ENTITIES = 10
 MAX_KEYPHRASES = 5
 
@@ -57,6 +57,8 @@ _SPACY_TYPES = {
 _BRACKETED_CJK = re.compile(rf"\s*\([^()]*{CJK_CHAR.pattern}[^()]*\)")
 _CODE_BEFORE = re.compile(r"(?:[=_]|\w[.:])\Z")
 _CODE_AFTER = re.compile(r"[=_]|\(\)|[.:]\w")
+_OPTION = re.compile(r"--?[^\W\d_]")
+_IN_CODE = re.compile(r"[_=]")
 _JIEBA_TYPES = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "organization",
                 "nz": "other"}
 _SURNAMES = frozenset(
@@ -155,14 +157,16 @@ def _spacy_entities(doc: Any) -> list[EntityMention]:
 
 
 def _in_code(text: str, span: Any) -> bool:
-    """Whether a tagged span is code: an identifier ("plural_noun"), glued to one ("word_boundary=False",
-    "gettext.GNUTranslations", "xml.sax.saxutils.XMLGenerator"), a call ("PathSpec()"), or on a command line
-    ("$ bunzip2 …", ">>> p.join(…)"). spaCy's model reads code as prose: in five READMEs of Python packages it tagged
-    37 of its 237 names in code, "bunzip2" and "zypper" as people, "False" as a work, and "False" bridged a multi-hop
-    question over two packages' unrelated keyword arguments. A name in brackets or backticks is not code by this test
-    ("BYVoid(byvoid.kcp@gmail.com)", "`humanize`")."""
+    """Whether a span of a spaCy doc is code: an identifier ("plural_noun", 'version="1.0"'), an option
+    ("--regex"), glued to an identifier ("word_boundary=False", "gettext.GNUTranslations",
+    "xml.sax.saxutils.XMLGenerator"), a call ("PathSpec()"), or on a command line ("$ bunzip2 …", ">>> p.join(…)").
+    spaCy's model reads code as prose: in five READMEs of Python packages it tagged 37 of its 237 names in code,
+    "bunzip2" and "zypper" as people, "False" as a work, and "False" bridged a multi-hop question over two packages'
+    unrelated keyword arguments; a keyphrase "cafe slugify --regex pattern", of a comment and a command under it,
+    became an abstract question's "`cafe slugify` function". A name in brackets or backticks is not code by this
+    test ("BYVoid(byvoid.kcp@gmail.com)", "`humanize`")."""
     line_start = text.rfind("\n", 0, span.start_char) + 1
-    return ("_" in span.text or text.startswith((">>>", "$ "), line_start)
+    return (bool(_IN_CODE.search(span.text) or _OPTION.match(span.text)) or text.startswith((">>>", "$ "), line_start)
             or bool(_CODE_BEFORE.search(text, max(0, span.start_char - 2), span.start_char))
             or bool(_CODE_AFTER.match(text, span.end_char)))
 
@@ -178,6 +182,8 @@ def _english_facts(docs: list[Any]) -> list[Facts]:
                 words = words[1:]
             while words and (words[-1].is_stop or not any(ch.isalnum() for ch in words[-1].text)):
                 words = words[:-1]
+            if any(_in_code(doc.text, doc[t.i:t.i + 1]) for t in words):
+                continue  # "cafe slugify --regex pattern", of "# cafe" and a command line under it
             if 1 <= len(words) <= 4 and sum(len(t.text) for t in words) >= 3 and any(t.is_alpha for t in words):
                 candidates.append([t.text for t in words if t.text not in ("'s", "’s")])
         keyphrases = _rake([c for c in candidates if c], MAX_KEYPHRASES)

@@ -93,3 +93,12 @@ def test_code_is_no_name() -> None:
                   "Jane Smith (Acme Robotics) wrote it in Eindhoven.", "en")
     assert not {"False", "GitWildMatchPattern", "zypper", "PathSpec"} & set(found)
     assert "Jane Smith" in found
+
+
+def test_code_gives_no_keyphrase() -> None:
+    """A comment and the command under it made the keyphrase "cafe slugify --regex pattern", and the abstract
+    generator asked about "the `cafe slugify` function"."""
+    ((_, _, phrases),) = fast_facts(["Slugs are made from titles with explicit transliteration choices.\n\n"
+                                     "# cafe\nslugify --regex-pattern '[^-a-z0-9]+' 'This is a test'\n\n"
+                                     ">>> import humanize\n>>> p = inflect.engine()\n"], ["en"])
+    assert phrases and not [p for p in phrases if "regex" in p or "import" in p or "=" in p]
