@@ -55,10 +55,9 @@ _SPACY_TYPES = {
     "LANGUAGE": "other",
 }
 _BRACKETED_CJK = re.compile(rf"\s*\([^()]*{CJK_CHAR.pattern}[^()]*\)")
+_CODE_SPAN = re.compile(r"[_=]|^--?[^\W\d_]")  # an identifier or an option ("--regex")
 _CODE_BEFORE = re.compile(r"(?:[=_]|\w[.:])\Z")
 _CODE_AFTER = re.compile(r"[=_]|\(\)|[.:]\w")
-_OPTION = re.compile(r"--?[^\W\d_]")
-_IN_CODE = re.compile(r"[_=]")
 _JIEBA_TYPES = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "organization",
                 "nz": "other"}
 _SURNAMES = frozenset(
@@ -166,9 +165,9 @@ def _in_code(text: str, span: Any) -> bool:
     became an abstract question's "`cafe slugify` function". A name in brackets or backticks is not code by this
     test ("BYVoid(byvoid.kcp@gmail.com)", "`humanize`")."""
     line_start = text.rfind("\n", 0, span.start_char) + 1
-    return (bool(_IN_CODE.search(span.text) or _OPTION.match(span.text)) or text.startswith((">>>", "$ "), line_start)
-            or bool(_CODE_BEFORE.search(text, max(0, span.start_char - 2), span.start_char))
-            or bool(_CODE_AFTER.match(text, span.end_char)))
+    return bool(_CODE_SPAN.search(span.text) or text.startswith((">>>", "$ "), line_start)
+                or _CODE_BEFORE.search(text, max(0, span.start_char - 2), span.start_char)
+                or _CODE_AFTER.match(text, span.end_char))
 
 
 def _english_facts(docs: list[Any]) -> list[Facts]:
