@@ -159,7 +159,7 @@ def _in_code(text: str, span: Any) -> bool:
     """Whether a span of a spaCy doc is code: an identifier ("plural_noun", 'version="1.0"'), an option
     ("--regex"), glued to an identifier ("word_boundary=False", "gettext.GNUTranslations",
     "xml.sax.saxutils.XMLGenerator"), a call ("PathSpec()"), or on a command line ("$ bunzip2 …", ">>> p.join(…)").
-    spaCy's model reads code as prose: in five READMEs of Python packages it tagged 37 of its 237 names in code,
+    spaCy's model reads code as prose: in five READMEs of Python packages it tagged 40 of its 237 names in code,
     "bunzip2" and "zypper" as people, "False" as a work, and "False" bridged a multi-hop question over two packages'
     unrelated keyword arguments; a keyphrase "cafe slugify --regex pattern", of a comment and a command under it,
     became an abstract question's "`cafe slugify` function". A name in brackets or backticks is not code by this
