@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from ragkit.evaluation._claim_text import CLAIM_CHARS
+from ragkit.evaluation._claim_text import CLAIM_CHARS, MOST_CLAIMS
 from ragkit.llm import Prompt, numbered_labels
 
 ClaimText = Annotated[str, StringConstraints(max_length=CLAIM_CHARS)]
@@ -30,7 +30,7 @@ class SplitInput(BaseModel):
 
 
 class SplitOutput(BaseModel):
-    claims: list[ClaimText] = Field(max_length=32)
+    claims: list[ClaimText] = Field(max_length=MOST_CLAIMS)
     entities: list[EntityText] = Field(default_factory=list, max_length=12)
 
     @field_validator("claims")

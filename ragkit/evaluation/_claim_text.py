@@ -134,6 +134,9 @@ def _miscopied(a: str, b: str) -> bool:
 
 CLAIM_CHARS = 300
 """The longest claim the split's reply schema lets it write: a longer one is cut there (``whole_at_cap``)."""
+MOST_CLAIMS = 32
+"""The most claims the split's reply schema lets it write: the text's claims after them are not written
+(``rest_at_cap``)."""
 
 
 def whole_at_cap(claims: Sequence[str], text: str) -> list[str]:
@@ -156,6 +159,24 @@ def whole_at_cap(claims: Sequence[str], text: str) -> list[str]:
             whole = next((s for s in sentences if head in s), None) if len(head) >= CLAIM_CHARS // 2 else None
         out.append(whole or claim)
     return out
+
+
+def rest_at_cap(claims: Sequence[str], text: str) -> list[str]:
+    """Claims of a split that wrote as many as it may (``MOST_CLAIMS``), with the text they stop short of as
+    sentences. Asked to split "Kellan Audio ships its K7 headphones to" 35 countries, the split wrote one claim per
+    country and stopped at the 32nd: the last three went unchecked, and an answer wrong about them lost nothing. The
+    claims stop in the sentence the last one shares most words with; that sentence, when some of its words are in
+    no claim, and every sentence after it follow as claims of their own."""
+    sentences = [" ".join(s.split()) for s in split_sentences(text) if s.strip()]
+    if not claims or not sentences:
+        return list(claims)
+    said = {t for c in claims for t in search_terms(c)}
+    last = set(search_terms(claims[-1]))
+    at = max(range(len(sentences)), key=lambda i: (len(last & set(search_terms(sentences[i]))), -i))
+    rest = sentences[at + 1:]
+    if not set(search_terms(sentences[at])) <= said:
+        rest.insert(0, sentences[at])
+    return [*claims, *(s for s in rest if s not in claims)]
 
 
 def whole_at_quotes(claims: Sequence[str], text: str) -> list[str]:

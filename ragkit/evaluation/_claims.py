@@ -49,7 +49,16 @@ from ragkit.evaluation._claim_prompts import (
     attribute_prompt,
     check_prompt,
 )
-from ragkit.evaluation._claim_text import conjunct_of, equal_forms, holding, prompt_windows, restate, term_sets, tidy
+from ragkit.evaluation._claim_text import (
+    MOST_CLAIMS,
+    conjunct_of,
+    equal_forms,
+    holding,
+    prompt_windows,
+    restate,
+    term_sets,
+    tidy,
+)
 from ragkit.evaluation._settled import settled, witnesses
 from ragkit.evaluation._split_repairs import repaired
 from ragkit.evaluation._table_facts import placements
@@ -124,7 +133,7 @@ class ClaimStore:
         >>> attributions = await store.attribute(["Paris is in France.", "Paris is the capital."], claims)
     """
 
-    def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = 32,
+    def __init__(self, judge: Judge, *, group_size: int = 8, max_claims: int = MOST_CLAIMS,
                  joint_contexts: bool = False, window_tokens: int = 3000, name_by_words: bool | None = None) -> None:
         self.judge = judge
         self.name_by_words = judge.settings.name_by_words if name_by_words is None else name_by_words

@@ -1,9 +1,10 @@
-"""A claim the split's reply schema cut at its length is put back whole, and the pieces of its rest go."""
+"""A claim the split's reply schema cut at its length is put back whole, and the pieces of its rest go; the text
+after the most claims the schema lets the split write is checked as its sentences."""
 
 from __future__ import annotations
 
 from ragkit.evaluation import ClaimStore
-from ragkit.evaluation._claim_text import CLAIM_CHARS, whole_at_cap
+from ragkit.evaluation._claim_text import CLAIM_CHARS, MOST_CLAIMS, rest_at_cap, whole_at_cap
 from ragkit.llm import CallInfo
 from ragkit.testing import ScriptedJudge
 
@@ -52,3 +53,39 @@ def test_claims_the_cap_did_not_cut_are_left_alone() -> None:
     claim = reworded[:CLAIM_CHARS]
     assert len(claim) == CLAIM_CHARS
     assert whole_at_cap([claim], TEXT) == [claim]  # written in the split's own words: no sentence to take
+
+
+COUNTRIES = ("Austria", "Belgium", "Brazil", "Canada", "Chile", "Croatia", "Czechia", "Denmark", "Estonia", "Finland",
+             "France", "Germany", "Greece", "Hungary", "Iceland", "India", "Ireland", "Italy", "Japan", "Latvia",
+             "Lithuania", "Mexico", "Netherlands", "Norway", "Poland", "Portugal", "Romania", "Singapore",
+             "Slovakia", "Slovenia", "Spain", "Sweden", "Switzerland", "Turkey", "Uruguay")
+SHIPS = "Kellan Audio ships its K7 headphones to " + ", ".join(COUNTRIES[:-1]) + f" and {COUNTRIES[-1]}."
+
+
+def one_per_country(count: int) -> list[str]:
+    """The split's reply for SHIPS as the embedded judge wrote it: one claim per country, up to the schema's most."""
+    return [f"Kellan Audio ships its K7 headphones to {c}." for c in COUNTRIES[:count]]
+
+
+async def test_the_text_after_the_most_claims_is_checked_as_its_sentence() -> None:
+    text = f"{SHIPS} Orders leave the Leeds warehouse within two working days."
+
+    def split(call: CallInfo) -> object:
+        return {"claims": one_per_country(MOST_CLAIMS), "entities": []}
+
+    claims = await ClaimStore(ScriptedJudge(split)).split(text)
+    # Switzerland, Turkey and Uruguay were in no claim: their sentence is one, and so is every sentence after it
+    assert claims == [*one_per_country(MOST_CLAIMS), SHIPS, "Orders leave the Leeds warehouse within two working days."]
+
+
+def test_a_split_that_ends_with_its_last_sentence_whole_gets_nothing_more() -> None:
+    claims = one_per_country(MOST_CLAIMS - 1) + [SHIPS]
+    assert rest_at_cap(claims, SHIPS) == claims  # every word of the last sentence is in a claim
+
+
+async def test_a_split_under_the_most_claims_is_not_added_to() -> None:
+    def split(call: CallInfo) -> object:
+        return {"claims": one_per_country(20), "entities": []}
+
+    # the split left out countries of its own accord: no cap cut it short, so no sentence is added
+    assert await ClaimStore(ScriptedJudge(split)).split(SHIPS) == one_per_country(20)

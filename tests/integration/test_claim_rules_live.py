@@ -388,3 +388,22 @@ def test_an_answer_longer_than_a_claim_may_be_is_one_claim(live_settings: Settin
     result = asyncio.run(evaluate([_sample("langs", question, answer, [HUMANIZE])], ["faithfulness"], judge=judge,
                                   progress=False))
     assert _value(result, "langs") >= 0.8  # 0.95
+
+
+COUNTRIES = ("Austria", "Belgium", "Brazil", "Canada", "Chile", "Croatia", "Czechia", "Denmark", "Estonia", "Finland",
+             "France", "Germany", "Greece", "Hungary", "Iceland", "India", "Ireland", "Italy", "Japan", "Latvia",
+             "Lithuania", "Mexico", "Netherlands", "Norway", "Poland", "Portugal", "Romania", "Singapore",
+             "Slovakia", "Slovenia", "Spain", "Sweden", "Switzerland", "Turkey", "Uruguay")
+
+
+def test_a_wrong_item_after_the_most_claims_still_costs(live_settings: Settings) -> None:
+    """The embedded split writes one claim per country and stops at the schema's 32: an answer wrong about the
+    35th scored what the right one did (0.84 both, bench/README.md, session 72) until the rest was checked."""
+    passage = ("Shipping\n\nKellan Audio ships its K7 headphones to 35 countries: " + ", ".join(COUNTRIES[:-1])
+               + f" and {COUNTRIES[-1]}. Orders leave the Leeds warehouse within two working days.")
+    question = "Which countries does Kellan Audio ship the K7 to?"
+    head = "Kellan Audio ships its K7 headphones to " + ", ".join(COUNTRIES[:-1])
+    samples = [_sample("right", question, f"{head} and {COUNTRIES[-1]}.", [passage]),
+               _sample("wrong", question, f"{head} and Peru.", [passage])]
+    result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
+    assert _value(result, "wrong") < _value(result, "right")
