@@ -65,6 +65,10 @@ PHP = ("PHP's SimpleXML API is vulnerable to quadratic entity expansion and load
        "resources.")
 
 
+SHIPS = ("Kellan Audio ships its K7 headphones to 35 countries: Austria, Belgium, Estonia, Finland and Uruguay. Orders "
+         "leave the Leeds warehouse within two working days.")
+
+
 @pytest.mark.parametrize(("passage", "claim", "part"), [
     (PHP, "PHP's SimpleXML API is vulnerable to quadratic entity expansion.", True),  # up to "and"
     (PHP, "PHP's SimpleXML API loads entities from local and remote resources.", True),  # the subject, then "and …"
@@ -74,6 +78,14 @@ PHP = ("PHP's SimpleXML API is vulnerable to quadratic entity expansion and load
     ("The plant is open on Sundays only in summer.", "The plant is open on Sundays.", False),  # a qualifier cut
     ("Leeds and York have 300 staff.", "Leeds have 300 staff.", False),
     ("The CB-3 supports Modbus TCP and PROFINET.", "The CB-3 supports PROFINET.", True),
+    (SHIPS, "Kellan Audio ships its K7 headphones to Estonia.", True),  # an item in the middle of a list
+    (SHIPS, "Kellan Audio ships its K7 headphones to Austria and Finland.", True),
+    (SHIPS, "Kellan Audio ships its K7 headphones to Peru.", False),  # no item of the list
+    (SHIPS, "Kellan Audio ships its K7 headphones to 35 countries.", False),  # a number: the value checks' to read
+    ("Kellan ships the K7 to Austria, Belgium, but not Chile or Peru.", "Kellan ships the K7 to Peru.", False),
+    ("Acme is based in the EU, and its CEO lives in Spain, Portugal and France.", "Acme is based in Spain.", False),
+    ("本系统支持的付款方式包括信用卡、借记卡、支付宝和微信支付。", "本系统支持的付款方式包括支付宝。", True),
+    ("本系统支持信用卡、借记卡和支付宝，不支持现金。", "本系统支持现金。", False),
 ])
 def test_a_conjunct_of_a_sentence_as_written(passage: str, claim: str, part: bool) -> None:
     assert conjunct_of(passage, claim) is part

@@ -398,7 +398,9 @@ COUNTRIES = ("Austria", "Belgium", "Brazil", "Canada", "Chile", "Croatia", "Czec
 
 def test_a_wrong_item_after_the_most_claims_still_costs(live_settings: Settings) -> None:
     """The embedded split writes one claim per country and stops at the schema's 32: an answer wrong about the
-    35th scored what the right one did (0.84 both, bench/README.md, session 72) until the rest was checked."""
+    35th scored what the right one did (0.84 both, bench/README.md, session 72) until the rest was checked. The judge
+    found 3 of the right answer's 32 countries unsupported, until a claim that is the sentence's start with items
+    of its list was entailed by its words."""
     passage = ("Shipping\n\nKellan Audio ships its K7 headphones to 35 countries: " + ", ".join(COUNTRIES[:-1])
                + f" and {COUNTRIES[-1]}. Orders leave the Leeds warehouse within two working days.")
     question = "Which countries does Kellan Audio ship the K7 to?"
@@ -406,4 +408,5 @@ def test_a_wrong_item_after_the_most_claims_still_costs(live_settings: Settings)
     samples = [_sample("right", question, f"{head} and {COUNTRIES[-1]}.", [passage]),
                _sample("wrong", question, f"{head} and Peru.", [passage])]
     result = asyncio.run(evaluate(samples, ["faithfulness"], judge=Judge(settings=live_settings), progress=False))
-    assert _value(result, "wrong") < _value(result, "right")
+    right, wrong = _value(result, "right"), _value(result, "wrong")
+    assert right >= 0.95 and wrong < right, (right, wrong)
