@@ -35,7 +35,8 @@ Each rule reads one kind of fact that the small judge checks by its topic and ge
 - two names in each other's places ("Tom reports to Priya" against "Priya reports to Tom") is contradicted
   (``_roles``); a duty where the passage gives a choice, or a choice for a duty, is neutral (``_modality``);
 - what the passage says only of a thing's sibling, said of the thing, is neutral (``_siblings``), and so is what
-  it says only of another person (``_people``).
+  it says only of another person (``_people``), and what a changelog gives under another release's heading
+  (``_releases``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from ragkit.evaluation._places import places_implied
 from ragkit.evaluation._polarity import denied, read, readings
 from ragkit.evaluation._praise import unsaid_praise
 from ragkit.evaluation._quantifiers import overstated
+from ragkit.evaluation._releases import said_of_another_release
 from ragkit.evaluation._restated import other_value
 from ragkit.evaluation._roles import swapped
 from ragkit.evaluation._siblings import said_of_sibling
@@ -105,7 +107,7 @@ def settled(passage: str, claim: str, same: set[str], placed: Placement | None, 
             denial == "entailed" or excepted_again(passage, said):
         # before the sibling and people rules, which read the passage's other side or other thing
         return Verdict(label="entailed")
-    if said_of_sibling(passage, claim) or said_of_another(passage, said):
+    if said_of_sibling(passage, claim) or said_of_another(passage, said) or said_of_another_release(passage, said):
         return Verdict(label="neutral")
     return None
 
