@@ -47,6 +47,8 @@ class GenerationRun:
         self.phrasing: Phrasing | None = None
         self.slots: list[str | None] = [None] * n
         """Per sample slot: None (free), "busy" (a candidate in flight) or "kept"."""
+        self.slot_styles: dict[int, str] = {}
+        """The style each slot's last candidate was phrased in."""
         self.stopped: dict[str, list[Scenario]] = {}
         """The scenarios a generator had left when it was stopped for too many drops."""
         self.reopened: tuple[str, int] | None = None
@@ -136,13 +138,19 @@ class GenerationRun:
 
     def take_slot(self, scenario: Scenario) -> tuple[int, Scenario]:
         """The first free sample slot (a busy one when more candidates are in flight than slots are free), and the
-        scenario phrased for it."""
+        scenario phrased for it, in the style of least use among the other slots kept or in flight."""
         slot = next((k for k, s in enumerate(self.slots) if s is None), None)
         if slot is None:
             slot = next((k for k, s in enumerate(self.slots) if s == "busy"), 0)
         if slot < len(self.slots):
             self.slots[slot] = "busy"
-        phrased = self.phrasing.apply(scenario, slot, self.kg) if self.phrasing is not None else scenario
+        if self.phrasing is None:
+            return slot, scenario
+        taken = Counter(self.slot_styles[k] for k, state in enumerate(self.slots)
+                        if state is not None and k != slot and k in self.slot_styles)
+        phrased = self.phrasing.apply(scenario, slot, self.kg, taken)
+        if phrased.style:
+            self.slot_styles[slot] = phrased.style
         return slot, phrased
 
     def release_slot(self, slot: int, kept: bool) -> None:

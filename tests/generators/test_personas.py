@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from random import Random
 
 import numpy as np
@@ -142,3 +143,20 @@ def test_phrasing_slots_rotate_every_style_and_length(bakery, tea):
     assert out == [Phrasing.seeded(pool, Random(0)).apply(scenario, slot, bakery) for slot in range(12)]
     zh = SingleHop().plan(tea, 1, Random(0)).scenarios[0]
     assert "typos" not in {phrasing.apply(zh, slot, tea).style for slot in range(12)}  # Latin-letter edits
+
+
+@pytest.mark.parametrize("languages", ["ezzezezz", "zzezzezz", "ezezezez", "zzzzzzzz", "eeeeeeee"])
+def test_styles_of_two_languages_spread_as_the_samples_are_kept(bakery, tea, languages):
+    """English slots may take typos and Chinese ones may not. By the walk alone the two met: 4 of 8 samples on one
+    style, for every start (session 71's Chinese READMEs with English chunks). By least use, none has more than 3."""
+    en = SingleHop(topics_per_chunk=3).plan(bakery, 1, Random(0)).scenarios[0]
+    zh = SingleHop().plan(tea, 1, Random(0)).scenarios[0]
+    pool = PersonaPool([Persona(name="A", description="a")])
+    for start in range(12):
+        phrasing, taken = Phrasing(pool, start), Counter[str]()
+        for slot, lang in enumerate(languages):
+            scenario, kg = (en, bakery) if lang == "e" else (zh, tea)
+            style = phrasing.apply(scenario, slot, kg, taken).style
+            assert not (lang == "z" and style == "typos")
+            taken[style or ""] += 1
+        assert max(taken.values()) <= (2 if languages == "eeeeeeee" else 3), (start, taken)
