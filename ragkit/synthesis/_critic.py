@@ -86,7 +86,7 @@ from ragkit.synthesis._repeats import Repeats
 from ragkit.synthesis._scenarios import VAGUE_TYPES
 from ragkit.synthesis._writer import answer_source, asked_apart, quote_source, unlabelled
 from ragkit.synthesis._written import Verdict, names_its_asker, states, written_checks, written_forms
-from ragkit.text import CJK, CJK_CHAR, asks_yes_or_no, is_yes_or_no, normalise_language, units, unspaced
+from ragkit.text import CJK, CJK_CHAR, QUESTION_MARKS, asks_yes_or_no, is_yes_or_no, normalise_language, units, unspaced
 from ragkit.types import TestSample
 
 
@@ -201,12 +201,15 @@ class Critic:
         return verdict
 
     async def _answer(self, passages: list[str], question: str, *, affirm: bool = True) -> dict[str, Any]:
-        """The judge's own answer from ``passages`` and what it cites: only evidence found in a passage, once. A
-        small judge sometimes leaves the evidence out (more often in Chinese), or cites it in words of its own,
-        though its answer is a span of a passage: that span is then the evidence."""
+        """The judge's own answer from ``passages`` and what it cites: only evidence found in a passage, once, and
+        no question, which answers nothing (a README's FAQ lists its questions, "为什么要发布pkuseg？", and the judge
+        cited one and answered from its own knowledge; the sample was kept twice, session 72). A small judge
+        sometimes leaves the evidence out (more often in Chinese), or cites it in words of its own, though its
+        answer is a span of a passage: that span is then the evidence."""
         assert self.judge is not None
         out = await self.judge.structured(CRITIC_PROMPT, CriticInput(passages=passages, question=question))
-        evidence = distinct([unlabelled(e) for e in out.evidence])  # "[0] The Leeds bakery…", or "[0]" alone
+        evidence = distinct([unlabelled(e) for e in out.evidence  # "[0] The Leeds bakery…", or "[0]" alone
+                             if not e.strip().endswith(QUESTION_MARKS)])
         cited = [(e, i) for e in evidence if len(units(e)) >= 2 and (i := quote_source(e, passages)) is not None]
         if not cited:  # an answer copied from a passage is its own evidence
             source = answer_source(out.answer, question, passages, quoted=bool(evidence))

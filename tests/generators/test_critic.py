@@ -346,6 +346,16 @@ async def test_review_drops_by_reason(bakery, embeddings, reply, reason):
     assert not verdict.ok and verdict.reason == reason
 
 
+async def test_a_question_of_the_passage_is_no_evidence(bakery, embeddings):
+    # a README's FAQ lists its questions: the judge cited one and answered from what it knew (session 72)
+    sample = _sample(bakery, question="Why did the Leeds bakery open?", answer="To bake bread for Kirkstall.")
+    faq = "FAQ\n\n- Why did the Leeds bakery open?\n- How many loaves does it bake?"
+    sample.reference_contexts[0] = sample.reference_contexts[0].model_copy(update={"text": faq})
+    reply = {"evidence": ["Why did the Leeds bakery open?"], "answer": "To bake bread for Kirkstall."}
+    verdict = await Critic(bakery, ScriptedJudge([reply]), embeddings).review(sample)
+    assert not verdict.ok and verdict.reason == "not_answerable" and verdict.checks["evidence"] == []
+
+
 async def test_a_question_the_judge_can_only_repeat_is_dropped(bakery, embeddings):
     # a keyword query that asks nothing: the passages gave the judge nothing to add to it
     reply = {"evidence": ["The Leeds bakery opened in 2010 on Kirkstall Road."], "answer": "Kirkstall Road bakery"}
