@@ -192,7 +192,10 @@ def report_json(result: Any, output: Path, where: str) -> dict[str, Any]:
     return {
         "output": str(output), "source": where, "requested": result.requested, "generated": len(result.samples),
         "lines": len(result.written()),
-        "dropped": len(result.dropped_samples),
+        # every drop, by reason; the --dropped file holds those that got as far as a written candidate (a scenario
+        # skipped before its writer's reply, "topic_not_named", has none)
+        "dropped": sum(result.dropped.values()), "dropped_by_reason": dict(result.dropped.most_common()),
+        "dropped_written": len(result.dropped_samples),
         "seconds": round(result.seconds, 2), "notes": result.notes,
         "generators": {k: r.model_dump(mode="json") for k, r in result.report.items()},
         "usage": result.usage.total.model_dump(mode="json"),

@@ -235,8 +235,11 @@ def test_max_drops_bounds_what_a_failing_generator_may_cost(graph_file, monkeypa
     out = tmp_path / "set.jsonl"
     result = run("generate", str(graph_file), "-n", "1", "-o", str(out), "--no-progress", "-g", "single_hop=1",
                  "--max-drops", max_drops, "--json")
-    report = json.loads(result.stdout)["generators"]["single_hop"]
+    summary = json.loads(result.stdout)
+    report = summary["generators"]["single_hop"]
     assert report["kept"] == 0 and report["dropped"] == {"not_answerable": drops}, report
+    assert summary["dropped"] == summary["dropped_written"] == drops
+    assert summary["dropped_by_reason"] == {"not_answerable": drops}
     assert "a higher --max-drops gives a full set" in " ".join(result.stderr.split())
 
 
