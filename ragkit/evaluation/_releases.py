@@ -18,6 +18,7 @@ date is no change.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragkit.evaluation._versions import same_version
 from ragkit.text import FUNCTION_WORDS, tokens
@@ -53,18 +54,26 @@ def _pairs(text: str) -> set[tuple[str, str]]:
     return set(zip(words, words[1:], strict=False))
 
 
+@lru_cache(maxsize=64)
+def _read(passage: str) -> tuple[set[tuple[str, str]], dict[str, set[tuple[str, str]]]]:
+    """The word pairs of the text before the first release heading, and of each release's section: once per
+    passage, not once per claim (segmenting Chinese or Japanese text takes milliseconds)."""
+    before, releases = sections(passage)
+    return _pairs(before), {version: _pairs(text) for version, text in releases.items()}
+
+
 def said_of_another_release(passage: str, claim: str) -> str | None:
     """The release whose section ``claim`` copies while naming another release of ``passage`` (see the module
     docstring), or None."""
-    before, releases = sections(passage)
+    before, releases = _read(passage)
     if not releases:
         return None
     written = {m.group(1) for m in _VERSION.finditer(claim)}
     named = [v for v in releases if any(same_version(v, w) for w in written)]
     if len(named) != 1:
         return None
-    copied = _pairs(claim) - _pairs(before) - _pairs(releases[named[0]])
-    for version, text in releases.items():
-        if version != named[0] and len(copied & _pairs(text)) >= MIN_SHARED:
+    copied = _pairs(claim) - before - releases[named[0]]
+    for version, pairs in releases.items():
+        if version != named[0] and len(copied & pairs) >= MIN_SHARED:
             return version
     return None
